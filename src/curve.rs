@@ -1,0 +1,678 @@
+//! [`TrackCurve`]: a validated track compiled for fast evaluation.
+//!
+//! Compiling checks every invariant of SPEC §1 once (so evaluation never fails and never
+//! produces NaN from finite keys) and precomputes what each sample would otherwise redo:
+//! TCB tangents, three.js cubic weights and squad control points. Cubic and TCB segments are
+//! stored as per-component cubic polynomials in local time `u`, evaluated by Horner's rule.
+//!
+//! Evaluation writes into a caller's buffer and takes a [`SegmentCursor`], so playback costs
+//! O(1) per sample with no allocation, and one curve can serve many playheads.
+
+use crate::error::TrackError;
+use crate::model::{Ending, Infinity, Interpolation, Key, TangentMode, Track, TrackKind};
+use crate::quat::{self, Quat};
+use crate::search::SegmentCursor;
+use crate::tcb::{self, KeyTangents};
+
+/// A validated, compiled track. Build with [`TrackCurve::new`].
+#[derive(Clone, Debug)]
+pub struct TrackCurve {
+    kind: TrackKind,
+    dim: usize,
+    interpolation: Interpolation,
+    tangent_mode: TangentMode,
+    pre: Infinity,
+    post: Infinity,
+    times: Vec<f64>,
+    /// Key values, `key * dim + c`.
+    values: Vec<f64>,
+    segments: Segments,
+    tangents: Option<KeyTangents>,
+    /// Global-time velocity at the first and last key, for [`Infinity::Linear`].
+    start_slope: Vec<f64>,
+    end_slope: Vec<f64>,
+}
+
+#[derive(Clone, Debug)]
+enum Segments {
+    Step,
+    Linear,
+    /// Cubic and TCB: `coef[(seg * dim + c) * 4 ..][..4]` = `[c3, c2, c1, c0]` in `u`.
+    Poly {
+        coef: Vec<f64>,
+        /// `1 / (t_{s+1} − t_s)`; 0 for zero-length segments, which are never selected.
+        inv_dt: Vec<f64>,
+        /// `(ease_from of the start key, ease_to of the end key)` per segment, if any is set.
+        ease: Option<Vec<[f64; 2]>>,
+    },
+    Slerp,
+    Nlerp,
+    Squad {
+        a: Vec<Quat>,
+        b: Vec<Quat>,
+    },
+}
+
+/// Checks a track against SPEC §1: at least one key, kind and modes compatible, finite
+/// numbers, values of the right length, times in order, TCB and ease in range, no zero
+/// quaternion.
+pub fn validate(track: &Track) -> Result<(), TrackError> {
+    let name = || track.name.clone();
+    if !track.interpolation.supports(track.kind) {
+        return Err(TrackError::KindMismatch {
+            track: name(),
+            kind: track.kind,
+            interpolation: track.interpolation,
+        });
+    }
+    for mode in [track.pre_infinity, track.post_infinity] {
+        if !mode.supports(track.kind) {
+            return Err(TrackError::InfinityMismatch {
+                track: name(),
+                kind: track.kind,
+                mode,
+            });
+        }
+    }
+    if track.keys.is_empty() {
+        return Err(TrackError::NoKeys { track: name() });
+    }
+    let dim = track.kind.dim();
+    let mut previous = f64::NEG_INFINITY;
+    for (i, key) in track.keys.iter().enumerate() {
+        validate_key(track, i, key, dim)?;
+        if key.time < previous {
+            return Err(TrackError::OutOfOrder {
+                track: name(),
+                key: i,
+                time: key.time,
+                previous,
+            });
+        }
+        previous = key.time;
+    }
+    Ok(())
+}
+
+fn validate_key(track: &Track, i: usize, key: &Key, dim: usize) -> Result<(), TrackError> {
+    let name = || track.name.clone();
+    let finite = |field: &'static str, value: f64| {
+        if value.is_finite() {
+            Ok(())
+        } else {
+            Err(TrackError::NonFinite {
+                track: name(),
+                key: i,
+                field,
+                value,
+            })
+        }
+    };
+    finite("time", key.time)?;
+    if key.value.len() != dim {
+        return Err(TrackError::WrongLength {
+            track: name(),
+            key: i,
+            kind: track.kind,
+            expected: dim,
+            got: key.value.len(),
+        });
+    }
+    for &v in &key.value {
+        finite("value", v)?;
+    }
+    let ranges: [(&'static str, f64, f64, f64); 5] = [
+        ("tension", key.tension, -1.0, 1.0),
+        ("continuity", key.continuity, -1.0, 1.0),
+        ("bias", key.bias, -1.0, 1.0),
+        ("ease_to", key.ease_to, 0.0, 1.0),
+        ("ease_from", key.ease_from, 0.0, 1.0),
+    ];
+    for (field, value, min, max) in ranges {
+        finite(field, value)?;
+        if !(min..=max).contains(&value) {
+            return Err(TrackError::OutOfRange {
+                track: name(),
+                key: i,
+                field,
+                value,
+                min,
+                max,
+            });
+        }
+    }
+    if track.kind == TrackKind::Quat {
+        let q = &key.value;
+        let n2 = q.iter().map(|x| x * x).sum::<f64>();
+        if n2 == 0.0 || !n2.is_finite() {
+            return Err(TrackError::ZeroQuaternion { track: name(), key: i });
+        }
+    }
+    Ok(())
+}
+
+impl TrackCurve {
+    /// Validates `track` ([`validate`]) and compiles it. Quaternion keys are normalised.
+    pub fn new(track: &Track) -> Result<Self, TrackError> {
+        validate(track)?;
+        let kind = track.kind;
+        let dim = kind.dim();
+        let times: Vec<f64> = track.keys.iter().map(|k| k.time).collect();
+        let mut values: Vec<f64> = Vec::with_capacity(times.len() * dim);
+        for key in &track.keys {
+            if kind == TrackKind::Quat {
+                let q = [key.value[0], key.value[1], key.value[2], key.value[3]];
+                values.extend_from_slice(&quat::normalize(&q));
+            } else {
+                values.extend_from_slice(&key.value);
+            }
+        }
+        let mut tangents = None;
+        let segments = match track.interpolation {
+            Interpolation::Step => Segments::Step,
+            Interpolation::Linear => Segments::Linear,
+            Interpolation::Slerp => Segments::Slerp,
+            Interpolation::Nlerp => Segments::Nlerp,
+            Interpolation::Cubic => three_cubic_segments(&times, &values, dim, track.ending_start, track.ending_end),
+            Interpolation::Tcb => {
+                let tg = tcb::key_tangents(&track.keys, dim, track.tangents);
+                let seg = tcb_segments(&track.keys, &times, &values, dim, &tg);
+                tangents = Some(tg);
+                seg
+            }
+            Interpolation::Squad => squad_segments(&times, &mut values),
+        };
+        let mut curve = Self {
+            kind,
+            dim,
+            interpolation: track.interpolation,
+            tangent_mode: track.tangents,
+            pre: track.pre_infinity,
+            post: track.post_infinity,
+            times,
+            values,
+            segments,
+            tangents,
+            start_slope: vec![0.0; dim],
+            end_slope: vec![0.0; dim],
+        };
+        curve.compute_end_slopes();
+        Ok(curve)
+    }
+
+    fn compute_end_slopes(&mut self) {
+        if self.kind == TrackKind::Quat {
+            return;
+        }
+        let n = self.times.len();
+        let nonempty = |s: &usize| self.times[*s + 1] > self.times[*s];
+        let mut start = vec![0.0; self.dim];
+        let mut end = vec![0.0; self.dim];
+        if let Some(first) = (0..n.saturating_sub(1)).find(nonempty) {
+            self.segment_velocity(first, 0.0, &mut start);
+        }
+        if let Some(last) = (0..n.saturating_sub(1)).rev().find(nonempty) {
+            self.segment_velocity(last, 1.0, &mut end);
+        }
+        self.start_slope = start;
+        self.end_slope = end;
+    }
+
+    #[must_use]
+    pub fn kind(&self) -> TrackKind {
+        self.kind
+    }
+    /// Components per value.
+    #[must_use]
+    pub fn dim(&self) -> usize {
+        self.dim
+    }
+    #[must_use]
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+    #[must_use]
+    pub fn tangent_mode(&self) -> TangentMode {
+        self.tangent_mode
+    }
+    /// Key times, sorted.
+    #[must_use]
+    pub fn times(&self) -> &[f64] {
+        &self.times
+    }
+    /// Value of key `i` (normalised for quaternion tracks, sign-aligned for squad).
+    #[must_use]
+    pub fn key_value(&self, i: usize) -> &[f64] {
+        &self.values[i * self.dim..(i + 1) * self.dim]
+    }
+    /// Number of segments (keys − 1), including zero-length ones at jumps.
+    #[must_use]
+    pub fn segment_count(&self) -> usize {
+        self.times.len() - 1
+    }
+    /// First and last key time.
+    #[must_use]
+    pub fn domain(&self) -> (f64, f64) {
+        (self.times[0], self.times[self.times.len() - 1])
+    }
+
+    /// Incoming tangent `ra` of key `i` (TCB tracks only), per unit of local segment time.
+    #[must_use]
+    pub fn incoming_tangent(&self, i: usize) -> Option<&[f64]> {
+        let tg = self.tangents.as_ref()?;
+        tg.incoming.get(i * self.dim..(i + 1) * self.dim)
+    }
+    /// Outgoing tangent `rb` of key `i` (TCB tracks only), per unit of local segment time.
+    #[must_use]
+    pub fn outgoing_tangent(&self, i: usize) -> Option<&[f64]> {
+        let tg = self.tangents.as_ref()?;
+        tg.outgoing.get(i * self.dim..(i + 1) * self.dim)
+    }
+
+    /// A one-playhead evaluator borrowing this curve.
+    #[must_use]
+    pub fn evaluator(&self) -> Evaluator<'_> {
+        Evaluator {
+            curve: self,
+            cursor: SegmentCursor::new(),
+        }
+    }
+
+    /// Writes the value at time `t` into `out`, applying pre/post infinity.
+    ///
+    /// Never fails: a NaN `t` yields the first key's value.
+    ///
+    /// # Panics
+    /// If `out.len() != self.dim()` (a programming error, not a data error).
+    #[inline]
+    pub fn sample(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+        assert_eq!(out.len(), self.dim, "output buffer must hold one value");
+        match self.map_time(t) {
+            Mapped::Plain(t) => self.sample_keyed(cursor, t, out),
+            Mapped::Extrapolate { at_end, dt } => {
+                let (key, slope) = if at_end {
+                    (self.times.len() - 1, &self.end_slope)
+                } else {
+                    (0, &self.start_slope)
+                };
+                out.copy_from_slice(self.key_value(key));
+                for (o, s) in out.iter_mut().zip(slope) {
+                    *o += dt * s;
+                }
+            }
+            Mapped::Cycled { t, cycles, .. } => {
+                self.sample_keyed(cursor, t, out);
+                if cycles != 0.0 {
+                    let last = self.times.len() - 1;
+                    for c in 0..self.dim {
+                        out[c] += cycles * (self.values[last * self.dim + c] - self.values[c]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Velocity `dP/dt` in value units per second at time `t`, infinity modes included.
+    /// Zero for Step and outside Constant ends; for quaternion tracks, the derivative of the
+    /// components. At a key the segment starting there is used (the right derivative).
+    pub fn velocity(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+        assert_eq!(out.len(), self.dim, "output buffer must hold one value");
+        match self.map_time(t) {
+            Mapped::Plain(t) => self.velocity_keyed(cursor, t, out),
+            Mapped::Extrapolate { at_end, .. } => {
+                out.copy_from_slice(if at_end { &self.end_slope } else { &self.start_slope });
+            }
+            Mapped::Cycled { t, reversed, .. } => {
+                self.velocity_keyed(cursor, t, out);
+                if reversed {
+                    out.iter_mut().for_each(|v| *v = -*v);
+                }
+            }
+        }
+    }
+
+    fn velocity_keyed(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+        let n = self.times.len();
+        let i = cursor.upper_bound(&self.times, t);
+        if i == 0 || i == n {
+            out.fill(0.0);
+            return;
+        }
+        let seg = i - 1;
+        let u = (t - self.times[seg]) / (self.times[seg + 1] - self.times[seg]);
+        self.segment_velocity(seg, u, out);
+    }
+
+    /// Velocity in value units per second inside segment `seg` at local time `u ∈ [0, 1]`.
+    ///
+    /// For polynomial segments `dP/dt = p′(ease(u)) · ease′(u) / Δt`, exact. Quaternion
+    /// segments use a central difference of step 1e-6 in `u`.
+    pub fn segment_velocity(&self, seg: usize, u: f64, out: &mut [f64]) {
+        let dim = self.dim;
+        let t0 = self.times[seg];
+        let dt = self.times[seg + 1] - t0;
+        if dt <= 0.0 {
+            out.fill(0.0);
+            return;
+        }
+        match &self.segments {
+            Segments::Step => out.fill(0.0),
+            Segments::Linear => {
+                for c in 0..dim {
+                    out[c] = (self.values[(seg + 1) * dim + c] - self.values[seg * dim + c]) / dt;
+                }
+            }
+            Segments::Poly { coef, inv_dt, ease } => {
+                let (e, de) = match ease {
+                    Some(ease) => {
+                        let [a, b] = ease[seg];
+                        (tcb::ease(u, a, b), tcb::ease_derivative(u, a, b))
+                    }
+                    None => (u, 1.0),
+                };
+                for c in 0..dim {
+                    let k = &coef[(seg * dim + c) * 4..][..4];
+                    out[c] = ((3.0 * k[0] * e + 2.0 * k[1]) * e + k[2]) * de * inv_dt[seg];
+                }
+            }
+            Segments::Slerp | Segments::Nlerp | Segments::Squad { .. } => {
+                let h = 1e-6;
+                let (ua, ub) = ((u - h).max(0.0), (u + h).min(1.0));
+                let mut a = [0.0; 4];
+                let mut b = [0.0; 4];
+                self.sample_segment(seg, t0 + ua * dt, &mut a);
+                self.sample_segment(seg, t0 + ub * dt, &mut b);
+                for c in 0..4 {
+                    out[c] = (b[c] - a[c]) / ((ub - ua) * dt);
+                }
+            }
+        }
+    }
+
+    /// Position inside segment `seg` at local time `u` (no infinity handling). Used by the
+    /// arc-length integrator, which walks segments itself.
+    pub fn segment_point(&self, seg: usize, u: f64, out: &mut [f64]) {
+        let t = self.times[seg] + u * (self.times[seg + 1] - self.times[seg]);
+        self.sample_segment(seg, t, out);
+    }
+
+    /// The local-time points inside segment `seg` where the curve's second derivative may
+    /// jump (ease branch changes), sorted.
+    #[must_use]
+    pub fn segment_breaks(&self, seg: usize) -> Vec<f64> {
+        match &self.segments {
+            Segments::Poly { ease: Some(ease), .. } => {
+                let [a, b] = ease[seg];
+                tcb::ease_breaks(a, b).into_iter().flatten().collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    #[inline]
+    fn map_time(&self, t: f64) -> Mapped {
+        let n = self.times.len();
+        let (t0, t1) = (self.times[0], self.times[n - 1]);
+        let mode = if t < t0 {
+            self.pre
+        } else if t > t1 {
+            self.post
+        } else {
+            return Mapped::Plain(t);
+        };
+        let period = t1 - t0;
+        if !t.is_finite() || period <= 0.0 {
+            return Mapped::Plain(t);
+        }
+        match mode {
+            Infinity::Constant => Mapped::Plain(t),
+            Infinity::Linear => Mapped::Extrapolate {
+                at_end: t > t1,
+                dt: if t > t1 { t - t1 } else { t - t0 },
+            },
+            Infinity::Cycle | Infinity::CycleOffset | Infinity::PingPong => {
+                let k = ((t - t0) / period).floor();
+                let mut local = (t - t0 - k * period).clamp(0.0, period);
+                let reversed = mode == Infinity::PingPong && k.rem_euclid(2.0) == 1.0;
+                if reversed {
+                    local = period - local;
+                }
+                Mapped::Cycled {
+                    t: t0 + local,
+                    cycles: if mode == Infinity::CycleOffset { k } else { 0.0 },
+                    reversed,
+                }
+            }
+        }
+    }
+
+    /// Value inside the keyed range (Constant ends), through the cursor.
+    #[inline]
+    fn sample_keyed(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+        let n = self.times.len();
+        let i = cursor.upper_bound(&self.times, t);
+        if i == 0 {
+            out.copy_from_slice(&self.values[..self.dim]);
+        } else if i == n {
+            out.copy_from_slice(&self.values[(n - 1) * self.dim..]);
+        } else {
+            self.sample_segment(i - 1, t, out);
+        }
+    }
+
+    #[inline]
+    fn sample_segment(&self, seg: usize, t: f64, out: &mut [f64]) {
+        let dim = self.dim;
+        let t0 = self.times[seg];
+        let t1 = self.times[seg + 1];
+        let v0 = &self.values[seg * dim..(seg + 1) * dim];
+        let v1 = &self.values[(seg + 1) * dim..(seg + 2) * dim];
+        match &self.segments {
+            Segments::Step => out.copy_from_slice(v0),
+            Segments::Linear => {
+                // three.js LinearInterpolant, same operation order.
+                let w1 = (t - t0) / (t1 - t0);
+                let w0 = 1.0 - w1;
+                for c in 0..dim {
+                    out[c] = v0[c] * w0 + v1[c] * w1;
+                }
+            }
+            Segments::Poly { coef, inv_dt, ease } => {
+                let mut u = (t - t0) * inv_dt[seg];
+                if let Some(ease) = ease {
+                    let [a, b] = ease[seg];
+                    u = tcb::ease(u, a, b);
+                }
+                let k = &coef[seg * dim * 4..(seg + 1) * dim * 4];
+                for c in 0..dim {
+                    let k = &k[c * 4..c * 4 + 4];
+                    out[c] = ((k[0] * u + k[1]) * u + k[2]) * u + k[3];
+                }
+            }
+            Segments::Slerp | Segments::Nlerp => {
+                let w = (t - t0) / (t1 - t0);
+                let q0 = as_quat(v0);
+                let q1 = as_quat(v1);
+                let q = if matches!(self.segments, Segments::Slerp) {
+                    quat::slerp(&q0, &q1, w)
+                } else {
+                    quat::nlerp(&q0, &q1, w)
+                };
+                out.copy_from_slice(&q);
+            }
+            Segments::Squad { a, b } => {
+                let tau = (t - t0) / (t1 - t0);
+                let q = quat::squad(&as_quat(v0), &as_quat(v1), &a[seg], &b[seg], tau);
+                out.copy_from_slice(&q);
+            }
+        }
+    }
+}
+
+fn as_quat(v: &[f64]) -> Quat {
+    [v[0], v[1], v[2], v[3]]
+}
+
+enum Mapped {
+    Plain(f64),
+    Extrapolate { at_end: bool, dt: f64 },
+    Cycled { t: f64, cycles: f64, reversed: bool },
+}
+
+/// A curve and its own cursor: the convenient form for one playhead.
+#[derive(Clone, Debug)]
+pub struct Evaluator<'a> {
+    curve: &'a TrackCurve,
+    cursor: SegmentCursor,
+}
+
+impl Evaluator<'_> {
+    /// See [`TrackCurve::sample`].
+    #[inline]
+    pub fn sample(&mut self, t: f64, out: &mut [f64]) {
+        self.curve.sample(&mut self.cursor, t, out);
+    }
+    /// See [`TrackCurve::velocity`].
+    pub fn velocity(&mut self, t: f64, out: &mut [f64]) {
+        self.curve.velocity(&mut self.cursor, t, out);
+    }
+    /// Samples into a new vector (allocates; for scripts and tests).
+    #[must_use]
+    pub fn value_at(&mut self, t: f64) -> Vec<f64> {
+        let mut out = vec![0.0; self.curve.dim];
+        self.sample(t, &mut out);
+        out
+    }
+}
+
+fn inv_dts(times: &[f64]) -> Vec<f64> {
+    times
+        .windows(2)
+        .map(|w| if w[1] > w[0] { 1.0 / (w[1] - w[0]) } else { 0.0 })
+        .collect()
+}
+
+/// TCB segments as Hermite polynomials:
+/// `f(u) = u³(2p₀ + r₁ − 2p₁ + r₂) + u²(−3p₀ − 2r₁ + 3p₁ − r₂) + u r₁ + p₀`
+/// with `r₁ = rb` of the start key and `r₂ = ra` of the end key.
+fn tcb_segments(keys: &[Key], times: &[f64], values: &[f64], dim: usize, tg: &KeyTangents) -> Segments {
+    let n = times.len();
+    let mut coef = vec![0.0; n.saturating_sub(1) * dim * 4];
+    let mut ease = Vec::with_capacity(n.saturating_sub(1));
+    for s in 0..n.saturating_sub(1) {
+        ease.push([keys[s].ease_from, keys[s + 1].ease_to]);
+        let empty = times[s + 1] <= times[s];
+        for c in 0..dim {
+            let p0 = values[s * dim + c];
+            let k = &mut coef[(s * dim + c) * 4..][..4];
+            if empty {
+                k.copy_from_slice(&[0.0, 0.0, 0.0, p0]);
+                continue;
+            }
+            let p1 = values[(s + 1) * dim + c];
+            let r1 = tg.outgoing[s * dim + c];
+            let r2 = tg.incoming[(s + 1) * dim + c];
+            k.copy_from_slice(&[
+                2.0 * p0 + r1 - 2.0 * p1 + r2,
+                -3.0 * p0 - 2.0 * r1 + 3.0 * p1 - r2,
+                r1,
+                p0,
+            ]);
+        }
+    }
+    let any_ease = ease.iter().any(|e| e[0] != 0.0 || e[1] != 0.0);
+    Segments::Poly {
+        coef,
+        inv_dt: inv_dts(times),
+        ease: any_ease.then_some(ease),
+    }
+}
+
+/// three.js `CubicInterpolant` per segment, expanded into a polynomial in `p`:
+/// `sP·vP + s0·v0 + s1·v1 + sN·vN` with `wP = ½Δt/(t0 − tPrev)`, `wN = ½Δt/(tNext − t1)` and
+/// the neighbours chosen by the [`Ending`]s at the ends (SEMANTICS.md B). A jump (two keys at
+/// one time) is treated as an end with `ZeroCurvature`, where three.js would divide by zero.
+fn three_cubic_segments(times: &[f64], values: &[f64], dim: usize, start: Ending, end: Ending) -> Segments {
+    let n = times.len();
+    let mut coef = vec![0.0; n.saturating_sub(1) * dim * 4];
+    for s in 0..n.saturating_sub(1) {
+        let (i0, i1) = (s, s + 1);
+        let (t0, t1) = (times[i0], times[i1]);
+        if t1 <= t0 {
+            for c in 0..dim {
+                coef[(s * dim + c) * 4 + 3] = values[i0 * dim + c];
+            }
+            continue;
+        }
+        let whole = |e: Ending, gap: f64| if e == Ending::WrapAround && !(gap > 0.0) { Ending::ZeroCurvature } else { e };
+        let (i_prev, t_prev) = if i0 > 0 && times[i0 - 1] < t0 {
+            (i0 - 1, times[i0 - 1])
+        } else {
+            let e = if i0 == 0 { whole(start, times[n - 1] - times[n.saturating_sub(2)]) } else { Ending::ZeroCurvature };
+            match e {
+                Ending::ZeroSlope => (i1, 2.0 * t0 - t1),
+                Ending::WrapAround => (n - 2, t0 + times[n - 2] - times[n - 1]),
+                Ending::ZeroCurvature => (i1, t1),
+            }
+        };
+        let (i_next, t_next) = if i1 + 1 < n && times[i1 + 1] > t1 {
+            (i1 + 1, times[i1 + 1])
+        } else {
+            let e = if i1 == n - 1 { whole(end, times[1] - times[0]) } else { Ending::ZeroCurvature };
+            match e {
+                Ending::ZeroSlope => (i1, 2.0 * t1 - t0),
+                Ending::WrapAround => (1, t1 + times[1] - times[0]),
+                Ending::ZeroCurvature => (i0, t0),
+            }
+        };
+        let half_dt = (t1 - t0) * 0.5;
+        let wp = half_dt / (t0 - t_prev);
+        let wn = half_dt / (t_next - t1);
+        for c in 0..dim {
+            let vp = values[i_prev * dim + c];
+            let v0 = values[i0 * dim + c];
+            let v1 = values[i1 * dim + c];
+            let vn = values[i_next * dim + c];
+            coef[(s * dim + c) * 4..][..4].copy_from_slice(&[
+                -wp * vp + (1.0 + wp) * v0 + (-1.0 - wn) * v1 + wn * vn,
+                2.0 * wp * vp + (-1.5 - 2.0 * wp) * v0 + (1.5 + wn) * v1 - wn * vn,
+                -wp * vp + (-0.5 + wp) * v0 + 0.5 * v1,
+                v0,
+            ]);
+        }
+    }
+    Segments::Poly {
+        coef,
+        inv_dt: inv_dts(times),
+        ease: None,
+    }
+}
+
+/// Squad: sign-align the keys to one hemisphere (each key flipped to have a non-negative dot
+/// with the previous one), then compute control points per strictly increasing run.
+fn squad_segments(times: &[f64], values: &mut [f64]) -> Segments {
+    let n = times.len();
+    let mut keys: Vec<Quat> = values.chunks_exact(4).map(as_quat).collect();
+    for i in 1..n {
+        if quat::dot(&keys[i - 1], &keys[i]) < 0.0 {
+            keys[i] = quat::neg(&keys[i]);
+        }
+    }
+    for (dst, q) in values.chunks_exact_mut(4).zip(&keys) {
+        dst.copy_from_slice(q);
+    }
+    let mut a = keys.clone();
+    let mut b = keys.clone();
+    let mut lo = 0;
+    while lo < n {
+        let mut hi = lo;
+        while hi + 1 < n && times[hi + 1] > times[hi] {
+            hi += 1;
+        }
+        let (ra, rb) = quat::squad_controls(&keys[lo..=hi], &times[lo..=hi]);
+        a[lo..=hi].copy_from_slice(&ra);
+        b[lo..=hi].copy_from_slice(&rb);
+        lo = hi + 1;
+    }
+    Segments::Squad { a, b }
+}

@@ -1,0 +1,184 @@
+//! Project files: RON text, versioned (SPEC §8; the format is documented in `docs/format.md`).
+//!
+//! Loading parses, then validates every track ([`crate::curve::validate`]); any failure is a
+//! [`FileError`] that says where (line and column, or track and key) and why, and the caller's
+//! open document is never touched because loading only ever returns a new [`Project`].
+//! Saving is atomic: the text goes to a temporary file in the same directory, is flushed to
+//! disk, then renamed over the target, so a crash never leaves a half-written project.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::Path;
+
+use crate::curve::validate;
+use crate::error::{FileError, ProjectError};
+use crate::model::{Project, FILE_VERSION};
+
+/// Checks every track and the project-level fields.
+pub fn validate_project(project: &Project) -> Result<(), ProjectError> {
+    if !(project.fps.is_finite() && project.fps > 0.0) {
+        return Err(ProjectError::BadFps(project.fps));
+    }
+    let mut names = HashSet::new();
+    for track in &project.tracks {
+        if !names.insert(track.name.as_str()) {
+            return Err(ProjectError::DuplicateName(track.name.clone()));
+        }
+        validate(track)?;
+    }
+    Ok(())
+}
+
+/// Parses and validates project text. `origin` names the source in messages (a path, or
+/// "demo").
+pub fn parse_project(text: &str, origin: &str) -> Result<Project, FileError> {
+    let project: Project = ron::from_str(text).map_err(|e| FileError::Syntax {
+        path: origin.to_owned(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    if project.version > FILE_VERSION {
+        return Err(FileError::Version {
+            path: origin.to_owned(),
+            found: project.version,
+            supported: FILE_VERSION,
+        });
+    }
+    validate_project(&project).map_err(|source| FileError::Invalid {
+        path: origin.to_owned(),
+        source,
+    })?;
+    Ok(project)
+}
+
+/// Reads, parses and validates the project at `path`.
+pub fn load_project(path: &Path) -> Result<Project, FileError> {
+    let origin = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|source| FileError::Io {
+        path: origin.clone(),
+        source,
+    })?;
+    parse_project(&text, &origin)
+}
+
+/// The project as pretty RON text, in the current file version.
+pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
+    let mut p = project.clone();
+    p.version = FILE_VERSION;
+    let config = ron::ser::PrettyConfig::new()
+        .depth_limit(4)
+        .indentor("    ".to_owned())
+        .struct_names(false);
+    ron::ser::to_string_pretty(&p, config)
+}
+
+/// Writes `project` to `path` atomically (temporary file, fsync, rename). Refuses an invalid
+/// project rather than writing a file that would not load.
+pub fn save_project(path: &Path, project: &Project) -> Result<(), FileError> {
+    let origin = path.display().to_string();
+    validate_project(project).map_err(|source| FileError::Invalid {
+        path: origin.clone(),
+        source,
+    })?;
+    let text = project_to_string(project).map_err(|e| FileError::Serialize {
+        path: origin.clone(),
+        message: e.to_string(),
+    })?;
+    write_atomically(path, text.as_bytes()).map_err(|source| FileError::Io { path: origin, source })
+}
+
+/// Writes `bytes` to a sibling temporary file and renames it over `path`. On any failure
+/// the temporary file is removed and `path` is left as it was.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"))?;
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SPEC_EXAMPLE: &str = r#"(
+    version: 1,
+    fps: 60.0,
+    tracks: [
+        (
+            name: "position",
+            kind: Vec2,                 // Scalar | Vec2 | Vec3 | Vec4 | Quat
+            interpolation: Tcb,         // Step | Linear | Cubic | Tcb | Slerp | Nlerp | Squad
+            tangents: Seed,             // Seed | TimeAdjusted (Tcb only)
+            keys: [
+                (time: 0.0, value: [0.0, 0.0]),
+                (time: 1.0, value: [4.0, 2.0], tension: 0.2, ease_from: 0.5),
+            ],
+        ),
+    ],
+)"#;
+
+    #[test]
+    fn spec_example_loads_and_round_trips() {
+        let p = parse_project(SPEC_EXAMPLE, "spec").unwrap();
+        assert_eq!(p.tracks[0].keys[1].tension, 0.2);
+        assert_eq!(p.tracks[0].keys[0].bias, 0.0);
+        let text = project_to_string(&p).unwrap();
+        assert_eq!(parse_project(&text, "again").unwrap(), p);
+    }
+
+    fn err(text: &str) -> String {
+        parse_project(text, "f.ron").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn syntax_error_names_line_and_column() {
+        let bad = SPEC_EXAMPLE.replace("(time: 1.0,", "(time: 1.0 oops,");
+        let msg = err(&bad);
+        assert!(msg.starts_with("f.ron:12:"), "{msg}");
+    }
+
+    #[test]
+    fn unknown_mode_is_refused_with_position() {
+        let msg = err(&SPEC_EXAMPLE.replace("interpolation: Tcb", "interpolation: Bouncy"));
+        assert!(msg.starts_with("f.ron:8:") && msg.contains("Bouncy"), "{msg}");
+    }
+
+    #[test]
+    fn nan_and_order_and_length_name_track_and_key() {
+        let msg = err(&SPEC_EXAMPLE.replace("value: [4.0, 2.0]", "value: [NaN, 2.0]"));
+        assert!(msg.contains("\"position\", key 1") && msg.contains("not a finite"), "{msg}");
+        let msg = err(&SPEC_EXAMPLE.replace("time: 1.0", "time: -1.0"));
+        assert!(msg.contains("key 1") && msg.contains("time order"), "{msg}");
+        let msg = err(&SPEC_EXAMPLE.replace("value: [4.0, 2.0]", "value: [4.0]"));
+        assert!(msg.contains("key 1") && msg.contains("1 components"), "{msg}");
+        let msg = err(&SPEC_EXAMPLE.replace("kind: Vec2", "kind: Quat"));
+        assert!(msg.contains("Tcb interpolation does not apply to Quat"), "{msg}");
+    }
+
+    #[test]
+    fn save_is_atomic_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("tangent-io-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.ron");
+        let p = parse_project(SPEC_EXAMPLE, "spec").unwrap();
+        save_project(&path, &p).unwrap();
+        assert_eq!(load_project(&path).unwrap(), p);
+        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
+        assert!(leftovers.is_empty());
+        // An unwritable target fails and leaves the old file intact.
+        let missing = dir.join("no-such-dir").join("p.ron");
+        assert!(save_project(&missing, &p).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,341 @@
+//! The document model: a [`Project`] holds named [`Track`]s, a track holds time-sorted
+//! [`Key`]s of one [`TrackKind`] (SPEC §1, §8).
+//!
+//! These are plain data: what is saved in a `.ron` file and what the editor's undoable
+//! commands change. Evaluation never reads them directly; it compiles a track into a
+//! [`crate::TrackCurve`] first, which is where every invariant is checked.
+
+use serde::{Deserialize, Serialize};
+
+/// The current project file version written by [`crate::io::save_project`].
+pub const FILE_VERSION: u32 = 1;
+
+/// What a key's value is: how many components, and how they combine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TrackKind {
+    Scalar,
+    Vec2,
+    Vec3,
+    Vec4,
+    /// A rotation as a unit quaternion `[x, y, z, w]` (three.js order).
+    Quat,
+}
+
+impl TrackKind {
+    pub const ALL: [TrackKind; 5] = [Self::Scalar, Self::Vec2, Self::Vec3, Self::Vec4, Self::Quat];
+
+    /// Number of `f64` components in one value.
+    #[must_use]
+    pub const fn dim(self) -> usize {
+        match self {
+            Self::Scalar => 1,
+            Self::Vec2 => 2,
+            Self::Vec3 => 3,
+            Self::Vec4 | Self::Quat => 4,
+        }
+    }
+
+    /// Names of the components, for labels and CSV headers.
+    #[must_use]
+    pub const fn component_names(self) -> &'static [&'static str] {
+        match self {
+            Self::Scalar => &["v"],
+            Self::Vec2 => &["x", "y"],
+            Self::Vec3 => &["x", "y", "z"],
+            Self::Vec4 => &["x", "y", "z", "w"],
+            Self::Quat => &["x", "y", "z", "w"],
+        }
+    }
+
+    /// The value a new key of this kind starts with.
+    #[must_use]
+    pub fn zero_value(self) -> Vec<f64> {
+        match self {
+            Self::Quat => vec![0.0, 0.0, 0.0, 1.0],
+            k => vec![0.0; k.dim()],
+        }
+    }
+}
+
+/// How values between two keys are produced (SPEC §3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Interpolation {
+    /// The value of the key at or before `t` (three.js `DiscreteInterpolant`).
+    Step,
+    /// three.js `LinearInterpolant`.
+    Linear,
+    /// three.js `CubicInterpolant` with the track's two [`Ending`]s.
+    Cubic,
+    /// Kochanek–Bartels with tension, continuity, bias and ease (SPEC §4).
+    Tcb,
+    /// Spherical linear interpolation per segment, shortest arc (three.js `slerpFlat`).
+    Slerp,
+    /// Normalised linear interpolation, shortest arc.
+    Nlerp,
+    /// Spherical cubic through the keys (numpy-quaternion `squad`).
+    Squad,
+}
+
+impl Interpolation {
+    pub const ALL: [Interpolation; 7] = [
+        Self::Step,
+        Self::Linear,
+        Self::Cubic,
+        Self::Tcb,
+        Self::Slerp,
+        Self::Nlerp,
+        Self::Squad,
+    ];
+
+    /// Whether this mode can interpolate values of `kind`.
+    #[must_use]
+    pub const fn supports(self, kind: TrackKind) -> bool {
+        let quat = matches!(kind, TrackKind::Quat);
+        match self {
+            Self::Step => true,
+            Self::Linear | Self::Cubic | Self::Tcb => !quat,
+            Self::Slerp | Self::Nlerp | Self::Squad => quat,
+        }
+    }
+
+    /// Whether the curve has a continuous derivative inside a segment (needed for arc length
+    /// and speed plots).
+    #[must_use]
+    pub const fn has_derivative(self) -> bool {
+        matches!(self, Self::Linear | Self::Cubic | Self::Tcb)
+    }
+}
+
+/// How TCB tangents are measured (SPEC §4, "Tangent modes").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TangentMode {
+    /// Tangents per unit of local segment time, exactly as seed 001 (and 3DS files).
+    #[default]
+    Seed,
+    /// Interior tangents rescaled for unequal key spacing (Kochanek & Bartels 1984), which
+    /// makes the curve C¹ in global time when continuity is 0.
+    TimeAdjusted,
+}
+
+/// End condition of a three.js cubic track.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Ending {
+    /// Second derivative zero at the end (natural spline). three.js' default.
+    #[default]
+    ZeroCurvature,
+    /// First derivative zero at the end.
+    ZeroSlope,
+    /// Use the keys at the other end, for tracks whose last value equals the first.
+    WrapAround,
+}
+
+/// What a track does before its first key or after its last one (SPEC §1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Infinity {
+    /// Hold the end value.
+    #[default]
+    Constant,
+    /// Continue along the end tangent.
+    Linear,
+    /// Repeat the keyed range.
+    Cycle,
+    /// Repeat the keyed range, each repetition shifted by `last − first`.
+    CycleOffset,
+    /// Repeat the keyed range, every other repetition reversed.
+    PingPong,
+}
+
+impl Infinity {
+    pub const ALL: [Infinity; 5] = [
+        Self::Constant,
+        Self::Linear,
+        Self::Cycle,
+        Self::CycleOffset,
+        Self::PingPong,
+    ];
+
+    /// Whether a track of `kind` may use this mode (rotations cannot be offset or extrapolated).
+    #[must_use]
+    pub const fn supports(self, kind: TrackKind) -> bool {
+        match kind {
+            TrackKind::Quat => matches!(self, Self::Constant | Self::Cycle | Self::PingPong),
+            _ => true,
+        }
+    }
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// One keyframe.
+///
+/// # Invariants (checked when a track is compiled or loaded)
+/// - `time` and every component of `value` are finite; `value.len()` is the track's dim.
+/// - `tension`, `continuity`, `bias` ∈ [−1, 1]; `ease_to`, `ease_from` ∈ [0, 1].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Key {
+    pub time: f64,
+    pub value: Vec<f64>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tension: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub continuity: f64,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub bias: f64,
+    /// Ease into this key: slows the segment that ends here.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ease_to: f64,
+    /// Ease out of this key: slows the segment that starts here.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub ease_from: f64,
+}
+
+impl Key {
+    /// A key with zero TCB and ease.
+    #[must_use]
+    pub fn new(time: f64, value: Vec<f64>) -> Self {
+        Self {
+            time,
+            value,
+            tension: 0.0,
+            continuity: 0.0,
+            bias: 0.0,
+            ease_to: 0.0,
+            ease_from: 0.0,
+        }
+    }
+
+    /// Builder-style setter for tension, continuity and bias.
+    #[must_use]
+    pub fn with_tcb(mut self, tension: f64, continuity: f64, bias: f64) -> Self {
+        self.tension = tension;
+        self.continuity = continuity;
+        self.bias = bias;
+        self
+    }
+
+    /// Builder-style setter for ease-to and ease-from.
+    #[must_use]
+    pub fn with_ease(mut self, ease_to: f64, ease_from: f64) -> Self {
+        self.ease_to = ease_to;
+        self.ease_from = ease_from;
+        self
+    }
+}
+
+/// An RGB colour for drawing a track; editor-only, optional in files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Rgb(pub u8, pub u8, pub u8);
+
+fn is_default<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
+}
+fn default_true() -> bool {
+    true
+}
+fn is_true(b: &bool) -> bool {
+    *b
+}
+
+/// A named animation channel: keys of one kind, interpolated one way.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Track {
+    pub name: String,
+    pub kind: TrackKind,
+    pub interpolation: Interpolation,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub tangents: TangentMode,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ending_start: Ending,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub ending_end: Ending,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub pre_infinity: Infinity,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub post_infinity: Infinity,
+    /// Drawing colour in the editor; `None` picks one from the track's position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<Rgb>,
+    /// Shown in the editor's views.
+    #[serde(default = "default_true", skip_serializing_if = "is_true")]
+    pub visible: bool,
+    /// Locked tracks refuse edits in the editor.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub locked: bool,
+    pub keys: Vec<Key>,
+}
+
+impl Track {
+    /// An empty track with default settings.
+    #[must_use]
+    pub fn new(name: impl Into<String>, kind: TrackKind, interpolation: Interpolation) -> Self {
+        Self {
+            name: name.into(),
+            kind,
+            interpolation,
+            tangents: TangentMode::Seed,
+            ending_start: Ending::ZeroCurvature,
+            ending_end: Ending::ZeroCurvature,
+            pre_infinity: Infinity::Constant,
+            post_infinity: Infinity::Constant,
+            color: None,
+            visible: true,
+            locked: false,
+            keys: Vec::new(),
+        }
+    }
+
+    /// Builder-style: set the keys.
+    #[must_use]
+    pub fn with_keys(mut self, keys: Vec<Key>) -> Self {
+        self.keys = keys;
+        self
+    }
+
+    /// Time of the first and last key, if any.
+    #[must_use]
+    pub fn time_range(&self) -> Option<(f64, f64)> {
+        Some((self.keys.first()?.time, self.keys.last()?.time))
+    }
+}
+
+fn default_fps() -> f64 {
+    60.0
+}
+
+/// A document: what one `.ron` file holds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Project {
+    pub version: u32,
+    #[serde(default = "default_fps")]
+    pub fps: f64,
+    pub tracks: Vec<Track>,
+}
+
+impl Default for Project {
+    fn default() -> Self {
+        Self {
+            version: FILE_VERSION,
+            fps: default_fps(),
+            tracks: Vec::new(),
+        }
+    }
+}
+
+impl Project {
+    /// The track called `name`.
+    #[must_use]
+    pub fn track(&self, name: &str) -> Option<&Track> {
+        self.tracks.iter().find(|t| t.name == name)
+    }
+
+    /// Time spanned by all keys of all tracks.
+    #[must_use]
+    pub fn time_range(&self) -> Option<(f64, f64)> {
+        self.tracks
+            .iter()
+            .filter_map(Track::time_range)
+            .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+    }
+}

@@ -1,0 +1,329 @@
+//! Unit quaternions `[x, y, z, w]` (three.js order) and the rotation interpolants of SPEC §5:
+//! three.js' `slerpFlat`, shortest-arc nlerp, and numpy-quaternion's time-aware `squad`.
+
+/// A quaternion `[x, y, z, w]`.
+pub type Quat = [f64; 4];
+
+pub const IDENTITY: Quat = [0.0, 0.0, 0.0, 1.0];
+
+/// Above this cosine three.js' slerp switches to normalised lerp (seed 004).
+pub const SLERP_DOT_THRESHOLD: f64 = 0.9995;
+
+#[must_use]
+#[inline]
+pub fn dot(a: &Quat, b: &Quat) -> f64 {
+    a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3]
+}
+
+#[must_use]
+#[inline]
+pub fn neg(q: &Quat) -> Quat {
+    [-q[0], -q[1], -q[2], -q[3]]
+}
+
+/// `q / |q|`; the identity for a zero or non-finite quaternion (refused at input anyway).
+#[must_use]
+#[inline]
+pub fn normalize(q: &Quat) -> Quat {
+    let n = dot(q, q).sqrt();
+    if n > 0.0 && n.is_finite() {
+        [q[0] / n, q[1] / n, q[2] / n, q[3] / n]
+    } else {
+        IDENTITY
+    }
+}
+
+/// Hamilton product `a·b` (apply b, then a).
+#[must_use]
+#[inline]
+pub fn mul(a: &Quat, b: &Quat) -> Quat {
+    let [ax, ay, az, aw] = *a;
+    let [bx, by, bz, bw] = *b;
+    [
+        aw * bx + ax * bw + ay * bz - az * by,
+        aw * by - ax * bz + ay * bw + az * bx,
+        aw * bz + ax * by - ay * bx + az * bw,
+        aw * bw - ax * bx - ay * by - az * bz,
+    ]
+}
+
+/// Conjugate, the inverse of a unit quaternion.
+#[must_use]
+#[inline]
+pub fn conj(q: &Quat) -> Quat {
+    [-q[0], -q[1], -q[2], q[3]]
+}
+
+/// Logarithm of a unit quaternion: `(v̂·atan2(|v|, w), 0)`. `atan2` keeps it accurate for
+/// tiny angles, where `acos(w)` would lose half the digits.
+#[must_use]
+pub fn log(q: &Quat) -> Quat {
+    let vn = (q[0] * q[0] + q[1] * q[1] + q[2] * q[2]).sqrt();
+    if vn == 0.0 {
+        return [0.0; 4];
+    }
+    let f = vn.atan2(q[3]) / vn;
+    [q[0] * f, q[1] * f, q[2] * f, 0.0]
+}
+
+/// Exponential of a pure quaternion `(v, 0)`: `(v̂ sin|v|, cos|v|)`.
+#[must_use]
+pub fn exp(v: &Quat) -> Quat {
+    let a = (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]).sqrt();
+    if a == 0.0 {
+        return IDENTITY;
+    }
+    let f = a.sin() / a;
+    [v[0] * f, v[1] * f, v[2] * f, a.cos()]
+}
+
+fn scale(q: &Quat, s: f64) -> Quat {
+    [q[0] * s, q[1] * s, q[2] * s, q[3] * s]
+}
+
+/// three.js `Quaternion.slerpFlat`: identical inputs are returned as they are; otherwise q1 is
+/// flipped when `dot < 0` (shortest arc), then sin-weighted slerp below the
+/// [`SLERP_DOT_THRESHOLD`] and normalised lerp above it. `t` is not clamped.
+#[must_use]
+pub fn slerp(q0: &Quat, q1: &Quat, t: f64) -> Quat {
+    if q0 == q1 {
+        return *q0;
+    }
+    let mut q1 = *q1;
+    let mut d = dot(q0, &q1);
+    if d < 0.0 {
+        q1 = neg(&q1);
+        d = -d;
+    }
+    let s = 1.0 - t;
+    if d < SLERP_DOT_THRESHOLD {
+        let theta = d.acos();
+        let sin = theta.sin();
+        let (ws, wt) = ((s * theta).sin() / sin, (t * theta).sin() / sin);
+        [
+            q0[0] * ws + q1[0] * wt,
+            q0[1] * ws + q1[1] * wt,
+            q0[2] * ws + q1[2] * wt,
+            q0[3] * ws + q1[3] * wt,
+        ]
+    } else {
+        normalize(&[
+            q0[0] * s + q1[0] * t,
+            q0[1] * s + q1[1] * t,
+            q0[2] * s + q1[2] * t,
+            q0[3] * s + q1[3] * t,
+        ])
+    }
+}
+
+/// `normalize((1 − t) q0 + t q1')` with `q1' = −q1` when `dot(q0, q1) < 0`.
+#[must_use]
+pub fn nlerp(q0: &Quat, q1: &Quat, t: f64) -> Quat {
+    let q1 = if dot(q0, q1) < 0.0 { neg(q1) } else { *q1 };
+    let s = 1.0 - t;
+    normalize(&[
+        q0[0] * s + q1[0] * t,
+        q0[1] * s + q1[1] * t,
+        q0[2] * s + q1[2] * t,
+        q0[3] * s + q1[3] * t,
+    ])
+}
+
+/// Slerp with no small-angle shortcut: `(q2 q1⁻¹)^t q1` through [`log`]/[`exp`], q2 flipped
+/// when `dot < 0`. Exact to rounding at every angle, as squad needs.
+#[must_use]
+pub fn slerp_exact(q1: &Quat, q2: &Quat, t: f64) -> Quat {
+    let q2 = if dot(q1, q2) < 0.0 { neg(q2) } else { *q2 };
+    let r = mul(&q2, &conj(q1));
+    mul(&exp(&scale(&log(&r), t)), q1)
+}
+
+/// Control points of time-aware squad (numpy-quaternion `squad`; SEMANTICS.md D) for
+/// sign-aligned unit keys `r` at strictly increasing `times` (n ≥ 2):
+///
+/// `A_i = R_i exp((−log(R_i⁻¹R_{i+1}) + log(R_{i−1}⁻¹R_i)·Δ_i/Δ_{i−1})/4)`,
+/// `B_i = R_{i+1} exp(−(log(R_{i+1}⁻¹R_{i+2})·Δ_i/Δ_{i+1} − log(R_i⁻¹R_{i+1}))/4)`,
+/// with `A_0 = R_0`, `A_{n−1} = R_{n−1}`, `B_{n−2} = R_{n−1}`, `B_{n−1} = R_{n−1}R_{n−2}⁻¹R_{n−1}`.
+#[must_use]
+pub fn squad_controls(r: &[Quat], times: &[f64]) -> (Vec<Quat>, Vec<Quat>) {
+    let n = r.len();
+    let mut a = r.to_vec();
+    let mut b = r.to_vec();
+    if n < 2 {
+        return (a, b);
+    }
+    let rel = |i: usize, j: usize| log(&mul(&conj(&r[i]), &r[j]));
+    for i in 1..n - 1 {
+        let ratio = (times[i + 1] - times[i]) / (times[i] - times[i - 1]);
+        let (ln, lp) = (rel(i, i + 1), rel(i - 1, i));
+        let arg = [0, 1, 2, 3].map(|c| (-ln[c] + lp[c] * ratio) * 0.25);
+        a[i] = mul(&r[i], &exp(&arg));
+    }
+    for i in 0..n.saturating_sub(2) {
+        let ratio = (times[i + 1] - times[i]) / (times[i + 2] - times[i + 1]);
+        let (ln, lc) = (rel(i + 1, i + 2), rel(i, i + 1));
+        let arg = [0, 1, 2, 3].map(|c| (ln[c] * ratio - lc[c]) * -0.25);
+        b[i] = mul(&r[i + 1], &exp(&arg));
+    }
+    b[n - 2] = r[n - 1];
+    b[n - 1] = mul(&mul(&r[n - 1], &conj(&r[n - 2])), &r[n - 1]);
+    (a, b)
+}
+
+/// One squad segment: `slerp(slerp(R_i, R_{i+1}, τ), slerp(A_i, B_i, τ), 2τ(1 − τ))`.
+#[must_use]
+pub fn squad(r0: &Quat, r1: &Quat, a: &Quat, b: &Quat, tau: f64) -> Quat {
+    let p = slerp_exact(r0, r1, tau);
+    let q = slerp_exact(a, b, tau);
+    slerp_exact(&p, &q, 2.0 * tau * (1.0 - tau))
+}
+
+/// Angle in radians of the rotation taking `a` to `b`, `2 acos(|a·b|)` computed stably.
+#[must_use]
+pub fn angle_between(a: &Quat, b: &Quat) -> f64 {
+    let d = dot(a, b).abs().min(1.0);
+    let diff = mul(&conj(a), b);
+    let v = (diff[0] * diff[0] + diff[1] * diff[1] + diff[2] * diff[2]).sqrt();
+    2.0 * v.atan2(d)
+}
+
+/// Quaternion from Euler angles `[x, y, z]` in radians, three.js convention: order `Xyz`
+/// is the product `q_x·q_y·q_z` (matrix `Rx·Ry·Rz`).
+#[must_use]
+pub fn from_euler(angles: [f64; 3], order: EulerOrder) -> Quat {
+    let axis = |i: usize, a: f64| {
+        let (s, c) = (0.5 * a).sin_cos();
+        let mut q = [0.0, 0.0, 0.0, c];
+        q[i] = s;
+        q
+    };
+    let [i, j, k] = order.axes();
+    let qi = axis(i, angles[i]);
+    let qj = axis(j, angles[j]);
+    let qk = axis(k, angles[k]);
+    mul(&mul(&qi, &qj), &qk)
+}
+
+/// The order of Euler rotations, named as in three.js: `Xyz` is the matrix `Rx·Ry·Rz`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum EulerOrder {
+    #[default]
+    Xyz,
+    Xzy,
+    Yxz,
+    Yzx,
+    Zxy,
+    Zyx,
+}
+
+impl EulerOrder {
+    pub const ALL: [EulerOrder; 6] = [Self::Xyz, Self::Xzy, Self::Yxz, Self::Yzx, Self::Zxy, Self::Zyx];
+
+    /// Axis indices in matrix-product order.
+    #[must_use]
+    pub const fn axes(self) -> [usize; 3] {
+        match self {
+            Self::Xyz => [0, 1, 2],
+            Self::Xzy => [0, 2, 1],
+            Self::Yxz => [1, 0, 2],
+            Self::Yzx => [1, 2, 0],
+            Self::Zxy => [2, 0, 1],
+            Self::Zyx => [2, 1, 0],
+        }
+    }
+}
+
+/// Rotation matrix (row-major) of a unit quaternion.
+#[must_use]
+pub fn to_matrix(q: &Quat) -> [[f64; 3]; 3] {
+    let [x, y, z, w] = *q;
+    [
+        [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)],
+        [2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)],
+        [2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)],
+    ]
+}
+
+/// Euler angles in radians (three.js `Euler.setFromRotationMatrix`) of a unit quaternion.
+#[must_use]
+pub fn to_euler(q: &Quat, order: EulerOrder) -> [f64; 3] {
+    let m = to_matrix(&normalize(q));
+    let [i, j, k] = order.axes();
+    // For the matrix Ri·Rj·Rk the middle angle comes from element (i, k), with a sign that
+    // depends on whether (i, j, k) is an even permutation.
+    let even = matches!(order, EulerOrder::Xyz | EulerOrder::Yzx | EulerOrder::Zxy);
+    let sgn = if even { 1.0 } else { -1.0 };
+    let mut out = [0.0; 3];
+    let s = (sgn * m[i][k]).clamp(-1.0, 1.0);
+    out[j] = s.asin();
+    if s.abs() < 0.999_999_9 {
+        out[i] = (-sgn * m[j][k]).atan2(m[k][k]);
+        out[k] = (-sgn * m[i][j]).atan2(m[i][i]);
+    } else {
+        out[i] = (sgn * m[k][j]).atan2(m[j][j]);
+        out[k] = 0.0;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: &Quat, b: &Quat, eps: f64) -> bool {
+        a.iter().zip(b).all(|(x, y)| (x - y).abs() <= eps)
+    }
+
+    #[test]
+    fn slerp_takes_shortest_arc() {
+        let q0 = IDENTITY;
+        // 90° about z, given with the negative sign: slerp must go the short way.
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let q1 = [0.0, 0.0, -h, -h];
+        let mid = slerp(&q0, &q1, 0.5);
+        let want = [0.0, 0.0, (std::f64::consts::PI / 8.0).sin(), (std::f64::consts::PI / 8.0).cos()];
+        assert!(close(&mid, &want, 1e-15), "{mid:?}");
+    }
+
+    #[test]
+    fn slerp_near_identical_uses_normalised_lerp() {
+        // cos(θ) = 0.9996 > 0.9995: lerp + normalise, unit to 1e-15.
+        let th = 0.9996f64.acos();
+        let q1 = [th.sin(), 0.0, 0.0, th.cos()];
+        let m = slerp(&IDENTITY, &q1, 0.5);
+        let lerp = normalize(&[0.5 * q1[0], 0.0, 0.0, 0.5 + 0.5 * q1[3]]);
+        assert_eq!(m, lerp);
+        assert!((dot(&m, &m) - 1.0).abs() < 1e-15);
+    }
+
+    #[test]
+    fn slerp_exact_constant_angular_speed() {
+        let q1 = from_euler([0.3, 2.0, -1.0], EulerOrder::Xyz);
+        let total = angle_between(&IDENTITY, &q1);
+        let a = slerp_exact(&IDENTITY, &q1, 0.25);
+        assert!((angle_between(&IDENTITY, &a) - total * 0.25).abs() < 1e-13);
+    }
+
+    #[test]
+    fn log_exp_round_trip() {
+        let q = normalize(&[0.1, -0.7, 0.2, 0.4]);
+        assert!(close(&exp(&log(&q)), &q, 1e-15));
+    }
+
+    #[test]
+    fn euler_round_trip_every_order() {
+        for order in EulerOrder::ALL {
+            // Every angle inside (−90°, 90°), so the middle one has a unique representation.
+            let angles = [0.4, -0.9, 1.1];
+            let q = from_euler(angles, order);
+            let back = to_euler(&q, order);
+            for c in 0..3 {
+                assert!((back[c] - angles[c]).abs() < 1e-12, "{order:?} {back:?}");
+            }
+            // Any angles: the quaternion round-trips up to sign.
+            let q = from_euler([2.9, -2.2, 1.7], order);
+            let q2 = from_euler(to_euler(&q, order), order);
+            assert!(dot(&q, &q2).abs() > 1.0 - 1e-12, "{order:?}");
+        }
+    }
+}
