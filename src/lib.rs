@@ -9,6 +9,7 @@
 //! - [`tcb`], [`quat`]: the formulas, each documented where it is defined;
 //! - [`io`]: loading (with line/column errors) and atomic saving of project files.
 
+pub mod clock;
 pub mod curve;
 pub mod error;
 pub mod io;
