@@ -334,6 +334,11 @@ impl TrackCurve {
     fn velocity_keyed(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
         let n = self.times.len();
         let i = cursor.upper_bound(&self.times, t);
+        if i == n && t == self.times[n - 1] {
+            // At the last key: the derivative arriving there.
+            out.copy_from_slice(&self.end_slope);
+            return;
+        }
         if i == 0 || i == n {
             out.fill(0.0);
             return;
@@ -386,6 +391,33 @@ impl TrackCurve {
                     out[c] = (b[c] - a[c]) / ((ub - ua) * dt);
                 }
             }
+        }
+    }
+
+    /// Acceleration `d²P/dt²` inside segment `seg` at local time `u`, for polynomial
+    /// segments: `(p″(e)·e′² + p′(e)·e″) / Δt²` with `e = ease(u)`. Zero for the others (Step,
+    /// Linear; rotations are not positions). At an ease switch point the branch that starts
+    /// there is used.
+    pub fn segment_acceleration(&self, seg: usize, u: f64, out: &mut [f64]) {
+        let dim = self.dim;
+        match &self.segments {
+            Segments::Poly { coef, inv_dt, ease } => {
+                let (e, de, dde) = match ease {
+                    Some(ease) => {
+                        let [a, b] = ease[seg];
+                        (tcb::ease(u, a, b), tcb::ease_derivative(u, a, b), tcb::ease_second_derivative(u, a, b))
+                    }
+                    None => (u, 1.0, 0.0),
+                };
+                let s = inv_dt[seg] * inv_dt[seg];
+                for c in 0..dim {
+                    let k = &coef[(seg * dim + c) * 4..][..4];
+                    let d1 = (3.0 * k[0] * e + 2.0 * k[1]) * e + k[2];
+                    let d2 = 6.0 * k[0] * e + 2.0 * k[1];
+                    out[c] = (d2 * de * de + d1 * dde) * s;
+                }
+            }
+            _ => out.fill(0.0),
         }
     }
 

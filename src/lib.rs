@@ -9,6 +9,7 @@
 //! - [`tcb`], [`quat`]: the formulas, each documented where it is defined;
 //! - [`io`]: loading (with line/column errors) and atomic saving of project files.
 
+pub mod arclen;
 pub mod clock;
 pub mod curve;
 pub mod error;
@@ -18,6 +19,7 @@ pub mod quat;
 pub mod search;
 pub mod tcb;
 
+pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, TrackCurve};
 pub use error::{FileError, ProjectError, TrackError};
 pub use model::{Ending, Infinity, Interpolation, Key, Project, TangentMode, Track, TrackKind};

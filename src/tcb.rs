@@ -61,6 +61,25 @@ pub fn ease_derivative(u: f64, a: f64, b: f64) -> f64 {
     }
 }
 
+/// `d² ease(u) / du²`: piecewise constant, `2k/a`, `0`, `−2k/b` on the three branches.
+#[must_use]
+#[inline]
+pub fn ease_second_derivative(u: f64, a: f64, b: f64) -> f64 {
+    let s = a + b;
+    if s == 0.0 {
+        return 0.0;
+    }
+    let (a, b) = if s > 1.0 { (a / s, b / s) } else { (a, b) };
+    let k = 1.0 / (2.0 - a - b);
+    if u < a {
+        2.0 * k / a
+    } else if u < 1.0 - b || b == 0.0 {
+        0.0
+    } else {
+        -2.0 * k / b
+    }
+}
+
 /// The local times where [`ease`] changes branch (`a` and `1 − b` after scaling), inside (0, 1).
 /// Integrators split there because the second derivative jumps.
 #[must_use]

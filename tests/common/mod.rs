@@ -2,6 +2,9 @@
 //! `tests/reference/` (format: `tests/reference/SEMANTICS.md`).
 #![allow(dead_code)]
 
+pub mod gauss_kronrod;
+pub mod swinging_door;
+
 use serde_json::Value;
 use std::path::PathBuf;
 use tangent::{Interpolation, Key, TangentMode, Track, TrackKind};
