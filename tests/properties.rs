@@ -1,0 +1,209 @@
+//! Invariants that must hold for any input, checked with proptest.
+
+use proptest::prelude::*;
+use tangent::arclen::ArcLengthTable;
+use tangent::clock::{LoopMode, Mixer};
+use tangent::quat;
+use tangent::search::{upper_bound, SegmentCursor};
+use tangent::{Infinity, Interpolation, Key, TangentMode, Track, TrackCurve, TrackKind};
+
+fn kind_strategy() -> impl Strategy<Value = TrackKind> {
+    prop::sample::select(TrackKind::ALL.to_vec())
+}
+
+/// A valid track of any kind and compatible mode, with jumps (repeated times) allowed.
+fn track_strategy() -> impl Strategy<Value = Track> {
+    (kind_strategy(), 1usize..12, any::<u64>()).prop_flat_map(|(kind, n, seed)| {
+        let modes: Vec<Interpolation> = Interpolation::ALL.into_iter().filter(|m| m.supports(kind)).collect();
+        let key = (
+            0.0f64..3.0,
+            prop::bool::weighted(0.1),
+            prop::collection::vec(-100.0f64..100.0, kind.dim()),
+            (-1.0f64..=1.0, -1.0f64..=1.0, -1.0f64..=1.0),
+            (prop::option::weighted(0.3, 0.0f64..=1.0), prop::option::weighted(0.3, 0.0f64..=1.0)),
+        );
+        (prop::sample::select(modes), prop::collection::vec(key, n), prop::bool::ANY, prop::sample::select(Infinity::ALL.to_vec()), prop::sample::select(Infinity::ALL.to_vec())).prop_map(
+            move |(mode, raw, adjusted, pre, post)| {
+                let mut t = -1.0;
+                let keys = raw
+                    .into_iter()
+                    .map(|(gap, jump, mut value, (tt, c, b), (et, ef))| {
+                        t += if jump { 0.0 } else { 0.01 + gap };
+                        if kind == TrackKind::Quat && value.iter().all(|v| v.abs() < 1e-3) {
+                            value[3] = 1.0;
+                        }
+                        Key::new(t, value).with_tcb(tt, c, b).with_ease(et.unwrap_or(0.0), ef.unwrap_or(0.0))
+                    })
+                    .collect();
+                let mut track = Track::new("p", kind, mode).with_keys(keys);
+                track.tangents = if adjusted { TangentMode::TimeAdjusted } else { TangentMode::Seed };
+                track.pre_infinity = if pre.supports(kind) { pre } else { Infinity::Cycle };
+                track.post_infinity = if post.supports(kind) { post } else { Infinity::PingPong };
+                let _ = seed;
+                track
+            },
+        )
+    })
+}
+
+fn sample(curve: &TrackCurve, cursor: &mut SegmentCursor, t: f64) -> Vec<f64> {
+    let mut out = vec![0.0; curve.dim()];
+    curve.sample(cursor, t, &mut out);
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn curve_passes_through_its_keys(track in track_strategy()) {
+        let curve = TrackCurve::new(&track).unwrap();
+        let mut c = SegmentCursor::new();
+        for (i, key) in track.keys.iter().enumerate() {
+            // At a jump only the last key of the group is output.
+            if track.keys.get(i + 1).is_some_and(|k| k.time == key.time) {
+                continue;
+            }
+            let got = sample(&curve, &mut c, key.time);
+            let want = curve.key_value(i);
+            for (g, w) in got.iter().zip(want) {
+                prop_assert!((g - w).abs() <= 1e-9 * (1.0 + w.abs()), "key {i}: {got:?} vs {want:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn sequential_reversed_and_random_order_agree_bit_for_bit(track in track_strategy(), shuffle in any::<u64>()) {
+        let curve = TrackCurve::new(&track).unwrap();
+        let (t0, t1) = curve.domain();
+        let span = (t1 - t0).max(1.0);
+        let times: Vec<f64> = (0..=300).map(|i| t0 - 0.5 * span + 2.0 * span * f64::from(i) / 300.0).chain(track.keys.iter().map(|k| k.time)).collect();
+        let fresh: Vec<Vec<f64>> = times.iter().map(|&t| sample(&curve, &mut SegmentCursor::new(), t)).collect();
+        let mut c = SegmentCursor::new();
+        for (t, want) in times.iter().zip(&fresh) {
+            prop_assert_eq!(&sample(&curve, &mut c, *t), want);
+        }
+        for (t, want) in times.iter().zip(&fresh).rev() {
+            prop_assert_eq!(&sample(&curve, &mut c, *t), want);
+        }
+        let mut order: Vec<usize> = (0..times.len()).collect();
+        let mut s = shuffle | 1;
+        for i in (1..order.len()).rev() {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            order.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        for i in order {
+            prop_assert_eq!(&sample(&curve, &mut c, times[i]), &fresh[i]);
+        }
+    }
+
+    #[test]
+    fn no_nan_and_unit_quaternions(track in track_strategy(), ts in prop::collection::vec(-10.0f64..10.0, 50)) {
+        let curve = TrackCurve::new(&track).unwrap();
+        let mut ev = curve.evaluator();
+        for t in ts.into_iter().chain([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300]) {
+            let v = ev.value_at(t);
+            prop_assert!(v.iter().all(|x| x.is_finite()), "t={t}: {v:?}");
+            if track.kind == TrackKind::Quat {
+                let n = v.iter().map(|x| x * x).sum::<f64>();
+                prop_assert!((n - 1.0).abs() <= 1e-12, "t={t}: |q|² = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn velocity_is_the_derivative_of_position(track in track_strategy(), frac in 0.02f64..0.98) {
+        prop_assume!(track.kind != TrackKind::Quat && track.interpolation.has_derivative());
+        let curve = TrackCurve::new(&track).unwrap();
+        for seg in 0..curve.segment_count() {
+            let (a, b) = (curve.times()[seg], curve.times()[seg + 1]);
+            if b - a < 0.05 { continue; }
+            let breaks = curve.segment_breaks(seg);
+            if breaks.iter().any(|&x| (x - frac).abs() < 1e-3) { continue; }
+            let mut v = vec![0.0; curve.dim()];
+            curve.segment_velocity(seg, frac, &mut v);
+            let h = 1e-6;
+            let (mut p, mut q) = (vec![0.0; curve.dim()], vec![0.0; curve.dim()]);
+            curve.segment_point(seg, frac - h, &mut p);
+            curve.segment_point(seg, frac + h, &mut q);
+            for c in 0..curve.dim() {
+                let fd = (q[c] - p[c]) / (2.0 * h * (b - a));
+                prop_assert!((fd - v[c]).abs() <= 1e-4 * (1.0 + v[c].abs()), "seg {seg} c {c}: {fd} vs {}", v[c]);
+            }
+        }
+    }
+
+    #[test]
+    fn cursor_equals_binary_search(mut pos in prop::collection::vec(-5.0f64..5.0, 1..40), xs in prop::collection::vec(-6.0f64..6.0, 1..60)) {
+        pos.sort_by(f64::total_cmp);
+        let mut c = SegmentCursor::new();
+        for x in xs {
+            prop_assert_eq!(c.upper_bound(&pos, x), upper_bound(&pos, x));
+        }
+    }
+
+    #[test]
+    fn slerp_unit_and_between(a in prop::array::uniform4(-1.0f64..1.0), b in prop::array::uniform4(-1.0f64..1.0), t in 0.0f64..=1.0) {
+        prop_assume!(quat::dot(&a, &a) > 1e-6 && quat::dot(&b, &b) > 1e-6);
+        let (a, b) = (quat::normalize(&a), quat::normalize(&b));
+        for q in [quat::slerp(&a, &b, t), quat::nlerp(&a, &b, t), quat::slerp_exact(&a, &b, t)] {
+            prop_assert!((quat::dot(&q, &q) - 1.0).abs() <= 1e-12);
+            let total = quat::angle_between(&a, &b);
+            prop_assert!(quat::angle_between(&a, &q) <= total + 1e-9);
+        }
+    }
+
+    #[test]
+    fn arc_length_table_is_monotone_and_bounded(track in track_strategy(), e in prop::sample::select(vec![1e-2, 1e-4, 1e-6])) {
+        prop_assume!(matches!(track.kind, TrackKind::Vec2 | TrackKind::Vec3) && track.interpolation.has_derivative());
+        let curve = TrackCurve::new(&track).unwrap();
+        let table = ArcLengthTable::new(&curve, e).unwrap();
+        let (t0, t1) = curve.domain();
+        let mut c = SegmentCursor::new();
+        let mut last = 0.0;
+        for i in 0..=500 {
+            let s = table.s_of_t(&mut c, t0 + (t1 - t0) * f64::from(i) / 500.0);
+            prop_assert!(s.is_finite() && s >= last && s <= table.length());
+            last = s;
+        }
+        let mut last_t = t0;
+        for i in 0..=500 {
+            let s = table.length() * f64::from(i) / 500.0;
+            let t = table.t_of_s(&mut c, s);
+            prop_assert!(t.is_finite() && t >= last_t && t <= t1);
+            // The inverse lands where the table says it does.
+            prop_assert!((table.s_of_t(&mut SegmentCursor::new(), t) - s).abs() <= 1e-9 * (1.0 + table.length()));
+            last_t = t;
+        }
+    }
+
+    #[test]
+    fn repeat_keeps_time_in_range(dts in prop::collection::vec(0.0f64..5.0, 1..60), scale in 0.01f64..4.0) {
+        let mut m = Mixer::new();
+        let a = m.add_action(1.7).unwrap();
+        m.action_mut(a).time_scale = scale;
+        m.play(a);
+        for dt in dts {
+            m.update(dt);
+            let t = m.action(a).time;
+            prop_assert!((0.0..=1.7).contains(&t), "time {t}");
+        }
+    }
+
+    #[test]
+    fn split_updates_add_up(a in 0.0f64..0.5, b in 0.0f64..0.5, mode in prop::sample::select(vec![LoopMode::Once, LoopMode::Repeat, LoopMode::PingPong]), start in 0.0f64..0.9) {
+        // Clip of 2 s, starting at `start`: a + b < 1.1 never reaches a loop boundary.
+        let run = |steps: &[f64]| {
+            let mut m = Mixer::new();
+            let id = m.add_action(2.0).unwrap();
+            m.action_mut(id).loop_mode = mode;
+            m.play(id);
+            m.update(start);
+            for &dt in steps { m.update(dt); }
+            (m.time, m.action(id).time, m.action(id).sample_time())
+        };
+        let (m1, t1, s1) = run(&[a, b]);
+        let (m2, t2, s2) = run(&[a + b]);
+        prop_assert!((m1 - m2).abs() < 1e-12 && (t1 - t2).abs() < 1e-12 && (s1 - s2).abs() < 1e-12);
+    }
+}
