@@ -42,8 +42,18 @@ use thiserror::Error;
 pub const DEFAULT_ACCURACY: f64 = 1e-6;
 
 /// Gauss–Legendre 8-point nodes and weights on [−1, 1].
-const GL_NODES: [f64; 4] = [0.183_434_642_495_649_8, 0.525_532_409_916_329, 0.796_666_477_413_626_7, 0.960_289_856_497_536_3];
-const GL_WEIGHTS: [f64; 4] = [0.362_683_783_378_362, 0.313_706_645_877_887_3, 0.222_381_034_453_374_5, 0.101_228_536_290_376_3];
+const GL_NODES: [f64; 4] = [
+    0.183_434_642_495_649_8,
+    0.525_532_409_916_329,
+    0.796_666_477_413_626_7,
+    0.960_289_856_497_536_3,
+];
+const GL_WEIGHTS: [f64; 4] = [
+    0.362_683_783_378_362,
+    0.313_706_645_877_887_3,
+    0.222_381_034_453_374_5,
+    0.101_228_536_290_376_3,
+];
 
 /// Deepest split of one key segment; `2⁻⁴⁰` of a segment is far below any useful tolerance.
 const MAX_DEPTH: u32 = 40;
@@ -52,7 +62,9 @@ const MAX_DEPTH: u32 = 40;
 pub enum ArcLengthError {
     #[error("arc length needs a Vec2 or Vec3 track, this one is {0:?}")]
     Kind(TrackKind),
-    #[error("arc length needs a curve with a derivative (Linear, Cubic or Tcb), this one is {0:?}")]
+    #[error(
+        "arc length needs a curve with a derivative (Linear, Cubic or Tcb), this one is {0:?}"
+    )]
     Interpolation(Interpolation),
     #[error("the tolerance must be a positive finite length, got {0}")]
     Tolerance(f64),
@@ -74,12 +86,21 @@ pub struct ArcLengthTable {
 }
 
 /// Gauss–Legendre integral of `|P′|` over `[a, b]` inside segment `seg`.
-fn integrate(curve: &TrackCurve, seg: usize, t0: f64, dt: f64, a: f64, b: f64, v: &mut [f64]) -> f64 {
+fn integrate(
+    curve: &TrackCurve,
+    seg: usize,
+    t0: f64,
+    dt: f64,
+    a: f64,
+    b: f64,
+    v: &mut [f64],
+) -> f64 {
     let c = 0.5 * (a + b);
     let r = 0.5 * (b - a);
     let mut sum = 0.0;
     for (x, w) in GL_NODES.iter().zip(GL_WEIGHTS) {
-        sum += w * (speed(curve, seg, t0, dt, c - r * x, v) + speed(curve, seg, t0, dt, c + r * x, v));
+        sum +=
+            w * (speed(curve, seg, t0, dt, c - r * x, v) + speed(curve, seg, t0, dt, c + r * x, v));
     }
     sum * r
 }
@@ -93,7 +114,10 @@ fn speed(curve: &TrackCurve, seg: usize, t0: f64, dt: f64, t: f64, v: &mut [f64]
 /// is monotone iff one of these holds.
 fn cubic_is_monotone(alpha: f64, beta: f64) -> bool {
     let s = alpha + beta - 2.0;
-    s <= 0.0 || 2.0 * alpha + beta - 3.0 <= 0.0 || alpha + 2.0 * beta - 3.0 <= 0.0 || alpha - (2.0 * alpha + beta - 3.0).powi(2) / (3.0 * s) >= 0.0
+    s <= 0.0
+        || 2.0 * alpha + beta - 3.0 <= 0.0
+        || alpha + 2.0 * beta - 3.0 <= 0.0
+        || alpha - (2.0 * alpha + beta - 3.0).powi(2) / (3.0 * s) >= 0.0
 }
 
 /// `s`, `h·s′` and `h²·s″` at one end of a piece, in the piece's unit parameter.
@@ -106,7 +130,14 @@ struct End {
 /// Monomial coefficients (in `x ∈ [0, 1]`) of the quintic Hermite from `s0` to `s0 + ds`, or
 /// `None` if its Bernstein control values decrease somewhere.
 fn quintic(s0: f64, ds: f64, a: End, b: End) -> Option<[f64; 6]> {
-    let bern = [0.0, a.d1 / 5.0, 2.0 * a.d1 / 5.0 + a.d2 / 20.0, ds - 2.0 * b.d1 / 5.0 + b.d2 / 20.0, ds - b.d1 / 5.0, ds];
+    let bern = [
+        0.0,
+        a.d1 / 5.0,
+        2.0 * a.d1 / 5.0 + a.d2 / 20.0,
+        ds - 2.0 * b.d1 / 5.0 + b.d2 / 20.0,
+        ds - b.d1 / 5.0,
+        ds,
+    ];
     if bern.windows(2).any(|w| w[1] < w[0]) {
         return None;
     }
@@ -124,8 +155,19 @@ fn quintic(s0: f64, ds: f64, a: End, b: End) -> Option<[f64; 6]> {
 /// The cubic Hermite (matching `s` and `s′`), or `None` if it is not monotone.
 fn cubic(s0: f64, ds: f64, a: End, b: End) -> Option<[f64; 6]> {
     let (d0, d1) = (a.d1, b.d1);
-    let monotone = if ds > 0.0 { cubic_is_monotone(d0 / ds, d1 / ds) } else { d0 == 0.0 && d1 == 0.0 };
-    monotone.then_some([s0, d0, 3.0 * ds - 2.0 * d0 - d1, d0 + d1 - 2.0 * ds, 0.0, 0.0])
+    let monotone = if ds > 0.0 {
+        cubic_is_monotone(d0 / ds, d1 / ds)
+    } else {
+        d0 == 0.0 && d1 == 0.0
+    };
+    monotone.then_some([
+        s0,
+        d0,
+        3.0 * ds - 2.0 * d0 - d1,
+        d0 + d1 - 2.0 * ds,
+        0.0,
+        0.0,
+    ])
 }
 
 #[inline]
@@ -172,7 +214,12 @@ impl Builder<'_> {
         self.curve.segment_acceleration(seg.index, u, &mut self.acc);
         let speed = self.v.iter().map(|x| x * x).sum::<f64>().sqrt();
         let along = if speed > 0.0 {
-            self.v.iter().zip(&self.acc).map(|(a, b)| a * b).sum::<f64>() / speed
+            self.v
+                .iter()
+                .zip(&self.acc)
+                .map(|(a, b)| a * b)
+                .sum::<f64>()
+                / speed
         } else {
             let a = self.acc.iter().map(|x| x * x).sum::<f64>().sqrt();
             if leaving {
@@ -186,7 +233,10 @@ impl Builder<'_> {
 
     fn end(&mut self, seg: Seg, t: f64, h: f64, leaving: bool) -> End {
         let (d1, d2) = self.derivatives(seg, t, leaving);
-        End { d1: d1 * h, d2: d2 * h * h }
+        End {
+            d1: d1 * h,
+            d2: d2 * h * h,
+        }
     }
 
     /// Adds pieces covering `[a, b]` of `seg`, whose integral (from the parent) is `whole`.
@@ -196,7 +246,15 @@ impl Builder<'_> {
         let q = [a, a + 0.25 * h, a + 0.5 * h, a + 0.75 * h, b];
         let mut part = [0.0; 4];
         for i in 0..4 {
-            part[i] = integrate(curve, seg.index, seg.t0, seg.dt, q[i], q[i + 1], &mut self.v);
+            part[i] = integrate(
+                curve,
+                seg.index,
+                seg.t0,
+                seg.dt,
+                q[i],
+                q[i + 1],
+                &mut self.v,
+            );
         }
         let total: f64 = part.iter().sum();
         let s0 = *self.s.last().unwrap();
@@ -204,8 +262,15 @@ impl Builder<'_> {
         let eb = self.end(seg, b, h, false);
         let inside = [part[0], part[0] + part[1], part[0] + part[1] + part[2]];
         let quad_ok = (whole - total).abs() <= self.tolerance / 64.0;
-        let fits = |c: &[f64; 6]| inside.iter().zip([0.25, 0.5, 0.75]).all(|(s, x)| (poly(c, x) - (s0 + s)).abs() <= self.tolerance / 2.0);
-        let candidate = quintic(s0, total, ea, eb).filter(|c| fits(c)).or_else(|| cubic(s0, total, ea, eb).filter(|c| fits(c)));
+        let fits = |c: &[f64; 6]| {
+            inside
+                .iter()
+                .zip([0.25, 0.5, 0.75])
+                .all(|(s, x)| (poly(c, x) - (s0 + s)).abs() <= self.tolerance / 2.0)
+        };
+        let candidate = quintic(s0, total, ea, eb)
+            .filter(|c| fits(c))
+            .or_else(|| cubic(s0, total, ea, eb).filter(|c| fits(c)));
         let at_limit = depth >= MAX_DEPTH || !(a < q[2] && q[2] < b);
         match candidate {
             Some(c) if quad_ok || at_limit => self.push(c, b, s0 + total),
@@ -245,7 +310,12 @@ impl ArcLengthTable {
             curve.segment_point(seg, 0.0, &mut p);
             for i in 1..=8 {
                 curve.segment_point(seg, f64::from(i) / 8.0, &mut q);
-                rough += p.iter().zip(&q).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
+                rough += p
+                    .iter()
+                    .zip(&q)
+                    .map(|(a, b)| (a - b) * (a - b))
+                    .sum::<f64>()
+                    .sqrt();
                 std::mem::swap(&mut p, &mut q);
             }
         }
@@ -372,7 +442,11 @@ impl ArcLengthTable {
         let target = s;
         // Safeguarded Newton on the monotone cubic, from the secant guess.
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
-        let mut x = if sb > sa { ((s - sa) / (sb - sa)).clamp(0.0, 1.0) } else { 0.0 };
+        let mut x = if sb > sa {
+            ((s - sa) / (sb - sa)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
         for _ in 0..60 {
             let f = poly(c, x) - target;
             if f == 0.0 {
@@ -385,7 +459,11 @@ impl ArcLengthTable {
             }
             let df = poly_derivative(c, x);
             let newton = x - f / df;
-            let next = if df > 0.0 && newton > lo && newton < hi { newton } else { 0.5 * (lo + hi) };
+            let next = if df > 0.0 && newton > lo && newton < hi {
+                newton
+            } else {
+                0.5 * (lo + hi)
+            };
             let done = (next - x).abs() <= 1e-15 || hi - lo <= 1e-15;
             x = next;
             if done {
@@ -432,8 +510,13 @@ impl<'a> ConstantSpeed<'a> {
 
     /// The path time reached at clip time `tau`.
     pub fn path_time(&mut self, tau: f64) -> f64 {
-        let frac = if self.duration > 0.0 { (tau / self.duration).clamp(0.0, 1.0) } else { 1.0 };
-        self.table.t_of_s(&mut self.s_cursor, frac * self.table.length())
+        let frac = if self.duration > 0.0 {
+            (tau / self.duration).clamp(0.0, 1.0)
+        } else {
+            1.0
+        };
+        self.table
+            .t_of_s(&mut self.s_cursor, frac * self.table.length())
     }
 
     /// Position at clip time `tau`.
@@ -451,7 +534,11 @@ impl<'a> ConstantSpeed<'a> {
         self.curve.velocity(&mut self.cursor, t, v);
         let raw = v.iter().map(|x| x * x).sum::<f64>().sqrt();
         let table_speed = self.table.speed_at(&mut self.t_cursor, t);
-        let mean = if self.duration > 0.0 { self.table.length() / self.duration } else { 0.0 };
+        let mean = if self.duration > 0.0 {
+            self.table.length() / self.duration
+        } else {
+            0.0
+        };
         if table_speed > 0.0 {
             raw * mean / table_speed
         } else {
@@ -472,7 +559,11 @@ pub fn speed_profile(curve: &TrackCurve, table: &ArcLengthTable, n: usize) -> Ve
     let mut v = vec![0.0; curve.dim()];
     (0..=n)
         .map(|i| {
-            let tau = if n == 0 { 0.0 } else { (t1 - t0) * i as f64 / n as f64 };
+            let tau = if n == 0 {
+                0.0
+            } else {
+                (t1 - t0) * i as f64 / n as f64
+            };
             curve.velocity(&mut raw_cursor, t0 + tau, &mut v);
             let raw = v.iter().map(|x| x * x).sum::<f64>().sqrt();
             (t0 + tau, raw, cs.speed(tau))

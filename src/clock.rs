@@ -11,7 +11,9 @@
 use thiserror::Error;
 
 /// Loop behaviour of an action.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum LoopMode {
     /// Play once and finish at an end.
     Once,
@@ -146,7 +148,11 @@ impl Action {
     /// start time (three.js `isRunning`).
     #[must_use]
     pub fn is_running(&self) -> bool {
-        self.enabled && !self.paused && self.time_scale != 0.0 && self.start_time.is_none() && self.active
+        self.enabled
+            && !self.paused
+            && self.time_scale != 0.0
+            && self.start_time.is_none()
+            && self.active
     }
     /// Played and not stopped.
     #[must_use]
@@ -205,7 +211,10 @@ impl Mixer {
         &mut self.actions[id.0]
     }
     pub fn actions(&self) -> impl Iterator<Item = (ActionId, &Action)> {
-        self.actions.iter().enumerate().map(|(i, a)| (ActionId(i), a))
+        self.actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (ActionId(i), a))
     }
 
     /// Events of the updates since the last call, oldest first.
@@ -382,9 +391,19 @@ impl Mixer {
         let mut time = a.time + dt;
         let mut loop_count = a.loop_count;
         let ping_pong = a.loop_mode == LoopMode::PingPong;
-        let reflect = |lc: i64, t: f64| if ping_pong && (lc & 1) == 1 { duration - t } else { t };
+        let reflect = |lc: i64, t: f64| {
+            if ping_pong && (lc & 1) == 1 {
+                duration - t
+            } else {
+                t
+            }
+        };
         if dt == 0.0 {
-            return if loop_count == -1 { time } else { reflect(loop_count, time) };
+            return if loop_count == -1 {
+                time
+            } else {
+                reflect(loop_count, time)
+            };
         }
         if a.loop_mode == LoopMode::Once {
             if loop_count == -1 {
@@ -408,7 +427,10 @@ impl Mixer {
                     }
                     a.time = time;
                     let direction = if dt < 0.0 { -1.0 } else { 1.0 };
-                    self.events.push(MixerEvent::Finished { action: id, direction });
+                    self.events.push(MixerEvent::Finished {
+                        action: id,
+                        direction,
+                    });
                 }
             }
             return time;
@@ -433,11 +455,17 @@ impl Mixer {
                 time = if dt > 0.0 { duration } else { 0.0 };
                 a.time = time;
                 let direction = if dt > 0.0 { 1.0 } else { -1.0 };
-                self.events.push(MixerEvent::Finished { action: id, direction });
+                self.events.push(MixerEvent::Finished {
+                    action: id,
+                    direction,
+                });
             } else {
                 a.loop_count = loop_count;
                 a.time = time;
-                self.events.push(MixerEvent::Loop { action: id, loop_delta });
+                self.events.push(MixerEvent::Loop {
+                    action: id,
+                    loop_delta,
+                });
             }
         } else {
             a.time = time;
@@ -468,7 +496,13 @@ mod tests {
         assert_eq!(m.action(a).time, 0.0);
         assert!(!m.action(a).enabled);
         let ev: Vec<_> = m.drain_events().collect();
-        assert_eq!(ev, vec![MixerEvent::Finished { action: a, direction: -1.0 }]);
+        assert_eq!(
+            ev,
+            vec![MixerEvent::Finished {
+                action: a,
+                direction: -1.0
+            }]
+        );
     }
 
     #[test]
@@ -527,7 +561,13 @@ mod tests {
         assert!((m.action(a).time - 0.5).abs() < 1e-9);
         assert_eq!(m.action(a).loop_count(), 500_000);
         let ev: Vec<_> = m.drain_events().collect();
-        assert_eq!(ev, vec![MixerEvent::Loop { action: a, loop_delta: 500_000.0 }]);
+        assert_eq!(
+            ev,
+            vec![MixerEvent::Loop {
+                action: a,
+                loop_delta: 500_000.0
+            }]
+        );
     }
 
     #[test]

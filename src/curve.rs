@@ -145,7 +145,10 @@ fn validate_key(track: &Track, i: usize, key: &Key, dim: usize) -> Result<(), Tr
         let q = &key.value;
         let n2 = q.iter().map(|x| x * x).sum::<f64>();
         if n2 == 0.0 || !n2.is_finite() {
-            return Err(TrackError::ZeroQuaternion { track: name(), key: i });
+            return Err(TrackError::ZeroQuaternion {
+                track: name(),
+                key: i,
+            });
         }
     }
     Ok(())
@@ -173,7 +176,9 @@ impl TrackCurve {
             Interpolation::Linear => Segments::Linear,
             Interpolation::Slerp => Segments::Slerp,
             Interpolation::Nlerp => Segments::Nlerp,
-            Interpolation::Cubic => three_cubic_segments(&times, &values, dim, track.ending_start, track.ending_end),
+            Interpolation::Cubic => {
+                three_cubic_segments(&times, &values, dim, track.ending_start, track.ending_end)
+            }
             Interpolation::Tcb => {
                 let tg = tcb::key_tangents(&track.keys, dim, track.tangents);
                 let seg = tcb_segments(&track.keys, &times, &values, dim, &tg);
@@ -320,7 +325,11 @@ impl TrackCurve {
         match self.map_time(t) {
             Mapped::Plain(t) => self.velocity_keyed(cursor, t, out),
             Mapped::Extrapolate { at_end, .. } => {
-                out.copy_from_slice(if at_end { &self.end_slope } else { &self.start_slope });
+                out.copy_from_slice(if at_end {
+                    &self.end_slope
+                } else {
+                    &self.start_slope
+                });
             }
             Mapped::Cycled { t, reversed, .. } => {
                 self.velocity_keyed(cursor, t, out);
@@ -405,7 +414,11 @@ impl TrackCurve {
                 let (e, de, dde) = match ease {
                     Some(ease) => {
                         let [a, b] = ease[seg];
-                        (tcb::ease(u, a, b), tcb::ease_derivative(u, a, b), tcb::ease_second_derivative(u, a, b))
+                        (
+                            tcb::ease(u, a, b),
+                            tcb::ease_derivative(u, a, b),
+                            tcb::ease_second_derivative(u, a, b),
+                        )
                     }
                     None => (u, 1.0, 0.0),
                 };
@@ -433,7 +446,9 @@ impl TrackCurve {
     #[must_use]
     pub fn segment_breaks(&self, seg: usize) -> Vec<f64> {
         match &self.segments {
-            Segments::Poly { ease: Some(ease), .. } => {
+            Segments::Poly {
+                ease: Some(ease), ..
+            } => {
                 let [a, b] = ease[seg];
                 tcb::ease_breaks(a, b).into_iter().flatten().collect()
             }
@@ -471,7 +486,11 @@ impl TrackCurve {
                 }
                 Mapped::Cycled {
                     t: t0 + local,
-                    cycles: if mode == Infinity::CycleOffset { k } else { 0.0 },
+                    cycles: if mode == Infinity::CycleOffset {
+                        k
+                    } else {
+                        0.0
+                    },
                     reversed,
                 }
             }
@@ -580,14 +599,26 @@ impl Evaluator<'_> {
 fn inv_dts(times: &[f64]) -> Vec<f64> {
     times
         .windows(2)
-        .map(|w| if w[1] > w[0] { 1.0 / (w[1] - w[0]) } else { 0.0 })
+        .map(|w| {
+            if w[1] > w[0] {
+                1.0 / (w[1] - w[0])
+            } else {
+                0.0
+            }
+        })
         .collect()
 }
 
 /// TCB segments as Hermite polynomials:
 /// `f(u) = u³(2p₀ + r₁ − 2p₁ + r₂) + u²(−3p₀ − 2r₁ + 3p₁ − r₂) + u r₁ + p₀`
 /// with `r₁ = rb` of the start key and `r₂ = ra` of the end key.
-fn tcb_segments(keys: &[Key], times: &[f64], values: &[f64], dim: usize, tg: &KeyTangents) -> Segments {
+fn tcb_segments(
+    keys: &[Key],
+    times: &[f64],
+    values: &[f64],
+    dim: usize,
+    tg: &KeyTangents,
+) -> Segments {
     let n = times.len();
     let mut coef = vec![0.0; n.saturating_sub(1) * dim * 4];
     let mut ease = Vec::with_capacity(n.saturating_sub(1));
@@ -624,7 +655,13 @@ fn tcb_segments(keys: &[Key], times: &[f64], values: &[f64], dim: usize, tg: &Ke
 /// `sP·vP + s0·v0 + s1·v1 + sN·vN` with `wP = ½Δt/(t0 − tPrev)`, `wN = ½Δt/(tNext − t1)` and
 /// the neighbours chosen by the [`Ending`]s at the ends (SEMANTICS.md B). A jump (two keys at
 /// one time) is treated as an end with `ZeroCurvature`, where three.js would divide by zero.
-fn three_cubic_segments(times: &[f64], values: &[f64], dim: usize, start: Ending, end: Ending) -> Segments {
+fn three_cubic_segments(
+    times: &[f64],
+    values: &[f64],
+    dim: usize,
+    start: Ending,
+    end: Ending,
+) -> Segments {
     let n = times.len();
     let mut coef = vec![0.0; n.saturating_sub(1) * dim * 4];
     for s in 0..n.saturating_sub(1) {
@@ -636,11 +673,21 @@ fn three_cubic_segments(times: &[f64], values: &[f64], dim: usize, start: Ending
             }
             continue;
         }
-        let whole = |e: Ending, gap: f64| if e == Ending::WrapAround && !(gap > 0.0) { Ending::ZeroCurvature } else { e };
+        let whole = |e: Ending, gap: f64| {
+            if e == Ending::WrapAround && !(gap > 0.0) {
+                Ending::ZeroCurvature
+            } else {
+                e
+            }
+        };
         let (i_prev, t_prev) = if i0 > 0 && times[i0 - 1] < t0 {
             (i0 - 1, times[i0 - 1])
         } else {
-            let e = if i0 == 0 { whole(start, times[n - 1] - times[n.saturating_sub(2)]) } else { Ending::ZeroCurvature };
+            let e = if i0 == 0 {
+                whole(start, times[n - 1] - times[n.saturating_sub(2)])
+            } else {
+                Ending::ZeroCurvature
+            };
             match e {
                 Ending::ZeroSlope => (i1, 2.0 * t0 - t1),
                 Ending::WrapAround => (n - 2, t0 + times[n - 2] - times[n - 1]),
@@ -650,7 +697,11 @@ fn three_cubic_segments(times: &[f64], values: &[f64], dim: usize, start: Ending
         let (i_next, t_next) = if i1 + 1 < n && times[i1 + 1] > t1 {
             (i1 + 1, times[i1 + 1])
         } else {
-            let e = if i1 == n - 1 { whole(end, times[1] - times[0]) } else { Ending::ZeroCurvature };
+            let e = if i1 == n - 1 {
+                whole(end, times[1] - times[0])
+            } else {
+                Ending::ZeroCurvature
+            };
             match e {
                 Ending::ZeroSlope => (i1, 2.0 * t1 - t0),
                 Ending::WrapAround => (1, t1 + times[1] - times[0]),

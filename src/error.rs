@@ -9,7 +9,9 @@ use thiserror::Error;
 pub enum TrackError {
     #[error("track \"{track}\" has no keys")]
     NoKeys { track: String },
-    #[error("track \"{track}\": {interpolation:?} interpolation does not apply to {kind:?} values")]
+    #[error(
+        "track \"{track}\": {interpolation:?} interpolation does not apply to {kind:?} values"
+    )]
     KindMismatch {
         track: String,
         kind: TrackKind,

@@ -1,1 +1,80 @@
-fn main(){}
+//! `tangent`: the editor, and the commands that scripts depend on (SPEC §9).
+
+mod app;
+mod cli;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Tangent — a keyframe curve editor that shows what the tangents really are.
+///
+/// With no command, opens the editor on FILE, or on the built-in demo project.
+#[derive(Parser, Debug)]
+#[command(version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    /// A project (.ron) to open in the editor.
+    file: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print a track's value at each time, one line per time.
+    Eval {
+        file: PathBuf,
+        /// Name of the track.
+        #[arg(long)]
+        track: String,
+        /// Comma-separated times; without it, times are read from stdin, one per line.
+        #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+        times: Option<Vec<f64>>,
+    },
+    /// Check a project file and print what is wrong with it.
+    Check { file: PathBuf },
+    /// Arc length of a Vec2/Vec3 track: total and table size, or lengths/times from stdin.
+    Arclen {
+        file: PathBuf,
+        #[arg(long)]
+        track: String,
+        /// Absolute error bound E in length units.
+        #[arg(long)]
+        tolerance: f64,
+        /// Read lengths from stdin and print the time at each.
+        #[arg(long, conflicts_with = "times")]
+        lengths: bool,
+        /// Read times from stdin and print the length at each.
+        #[arg(long)]
+        times: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => app::run(cli.file),
+        Some(Command::Eval { file, track, times }) => cli::eval(&file, &track, times),
+        Some(Command::Check { file }) => cli::check(&file),
+        Some(Command::Arclen {
+            file,
+            track,
+            tolerance,
+            lengths,
+            times,
+        }) => cli::arclen(
+            &file,
+            &track,
+            tolerance,
+            cli::ArclenOutput::from_flags(lengths, times),
+        ),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tangent: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -205,7 +205,9 @@ pub fn from_euler(angles: [f64; 3], order: EulerOrder) -> Quat {
 }
 
 /// The order of Euler rotations, named as in three.js: `Xyz` is the matrix `Rx·Ry·Rz`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum EulerOrder {
     #[default]
     Xyz,
@@ -217,7 +219,14 @@ pub enum EulerOrder {
 }
 
 impl EulerOrder {
-    pub const ALL: [EulerOrder; 6] = [Self::Xyz, Self::Xzy, Self::Yxz, Self::Yzx, Self::Zxy, Self::Zyx];
+    pub const ALL: [EulerOrder; 6] = [
+        Self::Xyz,
+        Self::Xzy,
+        Self::Yxz,
+        Self::Yzx,
+        Self::Zxy,
+        Self::Zyx,
+    ];
 
     /// Axis indices in matrix-product order.
     #[must_use]
@@ -238,9 +247,21 @@ impl EulerOrder {
 pub fn to_matrix(q: &Quat) -> [[f64; 3]; 3] {
     let [x, y, z, w] = *q;
     [
-        [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)],
-        [2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)],
-        [2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)],
+        [
+            1.0 - 2.0 * (y * y + z * z),
+            2.0 * (x * y - z * w),
+            2.0 * (x * z + y * w),
+        ],
+        [
+            2.0 * (x * y + z * w),
+            1.0 - 2.0 * (x * x + z * z),
+            2.0 * (y * z - x * w),
+        ],
+        [
+            2.0 * (x * z - y * w),
+            2.0 * (y * z + x * w),
+            1.0 - 2.0 * (x * x + y * y),
+        ],
     ]
 }
 
@@ -281,7 +302,12 @@ mod tests {
         let h = std::f64::consts::FRAC_1_SQRT_2;
         let q1 = [0.0, 0.0, -h, -h];
         let mid = slerp(&q0, &q1, 0.5);
-        let want = [0.0, 0.0, (std::f64::consts::PI / 8.0).sin(), (std::f64::consts::PI / 8.0).cos()];
+        let want = [
+            0.0,
+            0.0,
+            (std::f64::consts::PI / 8.0).sin(),
+            (std::f64::consts::PI / 8.0).cos(),
+        ];
         assert!(close(&mid, &want, 1e-15), "{mid:?}");
     }
 

@@ -40,7 +40,9 @@ impl SegmentCursor {
             // x lies ahead of the cached interval.
             (i + 1..=(i + LINEAR_SCAN_STEPS).min(n)).find(|&j| fits(j))
         } else {
-            (i.saturating_sub(LINEAR_SCAN_STEPS)..i).rev().find(|&j| fits(j))
+            (i.saturating_sub(LINEAR_SCAN_STEPS)..i)
+                .rev()
+                .find(|&j| fits(j))
         };
         let i = found.unwrap_or_else(|| upper_bound(positions, x));
         self.upper = i;
@@ -75,7 +77,9 @@ mod tests {
     fn cursor_agrees_with_binary_search_in_any_order() {
         let p: Vec<f64> = (0..50).map(|i| (i / 3) as f64 * 0.5).collect();
         let mut c = SegmentCursor::new();
-        let queries = [3.0, 3.1, 3.6, 1.0, 25.0, -1.0, 12.2, 12.1, 11.9, 0.0, 4.5, 4.49];
+        let queries = [
+            3.0, 3.1, 3.6, 1.0, 25.0, -1.0, 12.2, 12.1, 11.9, 0.0, 4.5, 4.49,
+        ];
         for &x in queries.iter().chain(queries.iter().rev()) {
             assert_eq!(c.upper_bound(&p, x), upper_bound(&p, x), "x = {x}");
         }

@@ -14,16 +14,28 @@ fn kind_strategy() -> impl Strategy<Value = TrackKind> {
 /// A valid track of any kind and compatible mode, with jumps (repeated times) allowed.
 fn track_strategy() -> impl Strategy<Value = Track> {
     (kind_strategy(), 1usize..12, any::<u64>()).prop_flat_map(|(kind, n, seed)| {
-        let modes: Vec<Interpolation> = Interpolation::ALL.into_iter().filter(|m| m.supports(kind)).collect();
+        let modes: Vec<Interpolation> = Interpolation::ALL
+            .into_iter()
+            .filter(|m| m.supports(kind))
+            .collect();
         let key = (
             0.0f64..3.0,
             prop::bool::weighted(0.1),
             prop::collection::vec(-100.0f64..100.0, kind.dim()),
             (-1.0f64..=1.0, -1.0f64..=1.0, -1.0f64..=1.0),
-            (prop::option::weighted(0.3, 0.0f64..=1.0), prop::option::weighted(0.3, 0.0f64..=1.0)),
+            (
+                prop::option::weighted(0.3, 0.0f64..=1.0),
+                prop::option::weighted(0.3, 0.0f64..=1.0),
+            ),
         );
-        (prop::sample::select(modes), prop::collection::vec(key, n), prop::bool::ANY, prop::sample::select(Infinity::ALL.to_vec()), prop::sample::select(Infinity::ALL.to_vec())).prop_map(
-            move |(mode, raw, adjusted, pre, post)| {
+        (
+            prop::sample::select(modes),
+            prop::collection::vec(key, n),
+            prop::bool::ANY,
+            prop::sample::select(Infinity::ALL.to_vec()),
+            prop::sample::select(Infinity::ALL.to_vec()),
+        )
+            .prop_map(move |(mode, raw, adjusted, pre, post)| {
                 let mut t = -1.0;
                 let keys = raw
                     .into_iter()
@@ -32,17 +44,30 @@ fn track_strategy() -> impl Strategy<Value = Track> {
                         if kind == TrackKind::Quat && value.iter().all(|v| v.abs() < 1e-3) {
                             value[3] = 1.0;
                         }
-                        Key::new(t, value).with_tcb(tt, c, b).with_ease(et.unwrap_or(0.0), ef.unwrap_or(0.0))
+                        Key::new(t, value)
+                            .with_tcb(tt, c, b)
+                            .with_ease(et.unwrap_or(0.0), ef.unwrap_or(0.0))
                     })
                     .collect();
                 let mut track = Track::new("p", kind, mode).with_keys(keys);
-                track.tangents = if adjusted { TangentMode::TimeAdjusted } else { TangentMode::Seed };
-                track.pre_infinity = if pre.supports(kind) { pre } else { Infinity::Cycle };
-                track.post_infinity = if post.supports(kind) { post } else { Infinity::PingPong };
+                track.tangents = if adjusted {
+                    TangentMode::TimeAdjusted
+                } else {
+                    TangentMode::Seed
+                };
+                track.pre_infinity = if pre.supports(kind) {
+                    pre
+                } else {
+                    Infinity::Cycle
+                };
+                track.post_infinity = if post.supports(kind) {
+                    post
+                } else {
+                    Infinity::PingPong
+                };
                 let _ = seed;
                 track
-            },
-        )
+            })
     })
 }
 

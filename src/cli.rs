@@ -1,0 +1,128 @@
+//! The command-line subcommands of SPEC §9. Output goes to stdout only on success; every
+//! error is returned for `main` to print on stderr with a non-zero exit code.
+
+use std::io::{BufRead, BufWriter, Write};
+use std::path::Path;
+
+use anyhow::{anyhow, bail, Context, Result};
+use tangent::arclen::ArcLengthTable;
+use tangent::io::load_project;
+use tangent::{SegmentCursor, TrackCurve};
+
+fn compiled_track(file: &Path, name: &str) -> Result<TrackCurve> {
+    let project = load_project(file)?;
+    let track = project.track(name).ok_or_else(|| {
+        let names: Vec<&str> = project.tracks.iter().map(|t| t.name.as_str()).collect();
+        anyhow!(
+            "{}: no track named \"{name}\" (tracks: {})",
+            file.display(),
+            names.join(", ")
+        )
+    })?;
+    Ok(TrackCurve::new(track)?)
+}
+
+/// Numbers from stdin, one per non-empty line; a line that is not a number is an error
+/// naming it.
+fn stdin_numbers() -> Result<Vec<f64>> {
+    let mut out = Vec::new();
+    for (i, line) in std::io::stdin().lock().lines().enumerate() {
+        let line = line.context("reading stdin")?;
+        let text = line.trim();
+        if text.is_empty() {
+            continue;
+        }
+        let x: f64 = text
+            .parse()
+            .map_err(|_| anyhow!("stdin line {}: \"{text}\" is not a number", i + 1))?;
+        out.push(x);
+    }
+    Ok(out)
+}
+
+/// `{:?}` prints the shortest text that parses back to the same `f64`.
+fn write_row(out: &mut impl Write, values: &[f64]) -> std::io::Result<()> {
+    for (i, v) in values.iter().enumerate() {
+        if i > 0 {
+            out.write_all(b" ")?;
+        }
+        write!(out, "{v:?}")?;
+    }
+    out.write_all(b"\n")
+}
+
+pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
+    let curve = compiled_track(file, track)?;
+    let times = match times {
+        Some(t) => t,
+        None => stdin_numbers()?,
+    };
+    let mut value = vec![0.0; curve.dim()];
+    let mut cursor = SegmentCursor::new();
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for t in times {
+        curve.sample(&mut cursor, t, &mut value);
+        write_row(&mut out, &value)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+pub fn check(file: &Path) -> Result<()> {
+    let project = load_project(file)?;
+    let keys: usize = project.tracks.iter().map(|t| t.keys.len()).sum();
+    println!(
+        "{}: ok, version {}, {} tracks, {keys} keys, {} fps",
+        file.display(),
+        project.version,
+        project.tracks.len(),
+        project.fps
+    );
+    Ok(())
+}
+
+/// What `tangent arclen` prints.
+pub enum ArclenOutput {
+    Summary,
+    TimesAtLengths,
+    LengthsAtTimes,
+}
+
+impl ArclenOutput {
+    pub fn from_flags(lengths: bool, times: bool) -> Self {
+        match (lengths, times) {
+            (true, _) => Self::TimesAtLengths,
+            (_, true) => Self::LengthsAtTimes,
+            _ => Self::Summary,
+        }
+    }
+}
+
+pub fn arclen(file: &Path, track: &str, tolerance: f64, output: ArclenOutput) -> Result<()> {
+    let curve = compiled_track(file, track)?;
+    if !(tolerance.is_finite() && tolerance > 0.0) {
+        bail!("--tolerance must be a positive number, got {tolerance}");
+    }
+    let table =
+        ArcLengthTable::new(&curve, tolerance).with_context(|| format!("track \"{track}\""))?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    let mut cursor = SegmentCursor::new();
+    match output {
+        ArclenOutput::Summary => {
+            writeln!(out, "length {:?}", table.length())?;
+            writeln!(out, "samples {}", table.len())?;
+        }
+        ArclenOutput::TimesAtLengths => {
+            for s in stdin_numbers()? {
+                write_row(&mut out, &[table.t_of_s(&mut cursor, s)])?;
+            }
+        }
+        ArclenOutput::LengthsAtTimes => {
+            for t in stdin_numbers()? {
+                write_row(&mut out, &[table.s_of_t(&mut cursor, t)])?;
+            }
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
