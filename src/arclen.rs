@@ -408,7 +408,9 @@ impl ArcLengthTable {
         }
         let k = self.piece_for_time(cursor, t);
         let x = (t - self.t[k]) / (self.t[k + 1] - self.t[k]);
-        poly(&self.coef[k], x)
+        // The clamp keeps rounding at a piece's end from stepping past the next knot, which
+        // makes the table exactly monotone.
+        poly(&self.coef[k], x).clamp(self.s[k], self.s[k + 1])
     }
 
     /// `ds/dt` of the table at `t`: the speed the table implies, for constant-speed motion.

@@ -37,13 +37,11 @@ pub struct TrackCurve {
 enum Segments {
     Step,
     Linear,
-    /// Cubic and TCB: `coef[(seg * dim + c) * 4 ..][..4]` = `[c3, c2, c1, c0]` in `u`.
+    /// Cubic and TCB segments as polynomials in local time.
     Poly {
-        coef: Vec<f64>,
-        /// `1 / (t_{s+1} − t_s)`; 0 for zero-length segments, which are never selected.
-        inv_dt: Vec<f64>,
-        /// `(ease_from of the start key, ease_to of the end key)` per segment, if any is set.
-        ease: Option<Vec<[f64; 2]>>,
+        segs: Vec<PolySegment>,
+        /// Whether any segment has ease (else the remap is skipped).
+        eased: bool,
     },
     Slerp,
     Nlerp,
@@ -292,6 +290,16 @@ impl TrackCurve {
     #[inline]
     pub fn sample(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
         assert_eq!(out.len(), self.dim, "output buffer must hold one value");
+        let i = cursor.upper_bound(&self.times, t);
+        if i > 0 && i < self.times.len() {
+            // Strictly inside the keyed range: the common case during playback.
+            return self.sample_segment(i - 1, t, out);
+        }
+        self.sample_outside(cursor, t, out);
+    }
+
+    /// At or beyond the ends: hold, extrapolate or cycle per the infinity modes.
+    fn sample_outside(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
         match self.map_time(t) {
             Mapped::Plain(t) => self.sample_keyed(cursor, t, out),
             Mapped::Extrapolate { at_end, dt } => {
@@ -376,17 +384,12 @@ impl TrackCurve {
                     out[c] = (self.values[(seg + 1) * dim + c] - self.values[seg * dim + c]) / dt;
                 }
             }
-            Segments::Poly { coef, inv_dt, ease } => {
-                let (e, de) = match ease {
-                    Some(ease) => {
-                        let [a, b] = ease[seg];
-                        (tcb::ease(u, a, b), tcb::ease_derivative(u, a, b))
-                    }
-                    None => (u, 1.0),
-                };
-                for c in 0..dim {
-                    let k = &coef[(seg * dim + c) * 4..][..4];
-                    out[c] = ((3.0 * k[0] * e + 2.0 * k[1]) * e + k[2]) * de * inv_dt[seg];
+            Segments::Poly { segs, .. } => {
+                let p = &segs[seg];
+                let [a, b] = p.ease;
+                let (e, de) = (tcb::ease(u, a, b), tcb::ease_derivative(u, a, b));
+                for (o, k) in out.iter_mut().zip(&p.k) {
+                    *o = ((3.0 * k[0] * e + 2.0 * k[1]) * e + k[2]) * de * p.inv_dt;
                 }
             }
             Segments::Slerp | Segments::Nlerp | Segments::Squad { .. } => {
@@ -408,26 +411,20 @@ impl TrackCurve {
     /// Linear; rotations are not positions). At an ease switch point the branch that starts
     /// there is used.
     pub fn segment_acceleration(&self, seg: usize, u: f64, out: &mut [f64]) {
-        let dim = self.dim;
         match &self.segments {
-            Segments::Poly { coef, inv_dt, ease } => {
-                let (e, de, dde) = match ease {
-                    Some(ease) => {
-                        let [a, b] = ease[seg];
-                        (
-                            tcb::ease(u, a, b),
-                            tcb::ease_derivative(u, a, b),
-                            tcb::ease_second_derivative(u, a, b),
-                        )
-                    }
-                    None => (u, 1.0, 0.0),
-                };
-                let s = inv_dt[seg] * inv_dt[seg];
-                for c in 0..dim {
-                    let k = &coef[(seg * dim + c) * 4..][..4];
+            Segments::Poly { segs, .. } => {
+                let p = &segs[seg];
+                let [a, b] = p.ease;
+                let (e, de, dde) = (
+                    tcb::ease(u, a, b),
+                    tcb::ease_derivative(u, a, b),
+                    tcb::ease_second_derivative(u, a, b),
+                );
+                let s = p.inv_dt * p.inv_dt;
+                for (o, k) in out.iter_mut().zip(&p.k) {
                     let d1 = (3.0 * k[0] * e + 2.0 * k[1]) * e + k[2];
                     let d2 = 6.0 * k[0] * e + 2.0 * k[1];
-                    out[c] = (d2 * de * de + d1 * dde) * s;
+                    *o = (d2 * de * de + d1 * dde) * s;
                 }
             }
             _ => out.fill(0.0),
@@ -446,10 +443,8 @@ impl TrackCurve {
     #[must_use]
     pub fn segment_breaks(&self, seg: usize) -> Vec<f64> {
         match &self.segments {
-            Segments::Poly {
-                ease: Some(ease), ..
-            } => {
-                let [a, b] = ease[seg];
+            Segments::Poly { segs, .. } => {
+                let [a, b] = segs[seg].ease;
                 tcb::ease_breaks(a, b).into_iter().flatten().collect()
             }
             _ => Vec::new(),
@@ -515,47 +510,59 @@ impl TrackCurve {
     fn sample_segment(&self, seg: usize, t: f64, out: &mut [f64]) {
         let dim = self.dim;
         let t0 = self.times[seg];
-        let t1 = self.times[seg + 1];
-        let v0 = &self.values[seg * dim..(seg + 1) * dim];
-        let v1 = &self.values[(seg + 1) * dim..(seg + 2) * dim];
         match &self.segments {
-            Segments::Step => out.copy_from_slice(v0),
+            Segments::Poly { segs, eased } => {
+                let p = &segs[seg];
+                let u = p.local_time(t, t0, *eased);
+                for (o, k) in out.iter_mut().zip(&p.k) {
+                    *o = ((k[0] * u + k[1]) * u + k[2]) * u + k[3];
+                }
+            }
+            Segments::Step => out.copy_from_slice(&self.values[seg * dim..][..dim]),
             Segments::Linear => {
                 // three.js LinearInterpolant, same operation order.
-                let w1 = (t - t0) / (t1 - t0);
+                let w1 = (t - t0) / (self.times[seg + 1] - t0);
                 let w0 = 1.0 - w1;
+                let v = &self.values[seg * dim..][..2 * dim];
                 for c in 0..dim {
-                    out[c] = v0[c] * w0 + v1[c] * w1;
+                    out[c] = v[c] * w0 + v[dim + c] * w1;
                 }
             }
-            Segments::Poly { coef, inv_dt, ease } => {
-                let mut u = (t - t0) * inv_dt[seg];
-                if let Some(ease) = ease {
-                    let [a, b] = ease[seg];
-                    u = tcb::ease(u, a, b);
-                }
-                let k = &coef[seg * dim * 4..(seg + 1) * dim * 4];
-                for c in 0..dim {
-                    let k = &k[c * 4..c * 4 + 4];
-                    out[c] = ((k[0] * u + k[1]) * u + k[2]) * u + k[3];
-                }
-            }
-            Segments::Slerp | Segments::Nlerp => {
-                let w = (t - t0) / (t1 - t0);
-                let q0 = as_quat(v0);
-                let q1 = as_quat(v1);
-                let q = if matches!(self.segments, Segments::Slerp) {
-                    quat::slerp(&q0, &q1, w)
-                } else {
-                    quat::nlerp(&q0, &q1, w)
+            Segments::Slerp | Segments::Nlerp | Segments::Squad { .. } => {
+                let w = (t - t0) / (self.times[seg + 1] - t0);
+                let q0 = as_quat(&self.values[seg * 4..]);
+                let q1 = as_quat(&self.values[(seg + 1) * 4..]);
+                let q = match &self.segments {
+                    Segments::Slerp => quat::slerp(&q0, &q1, w),
+                    Segments::Nlerp => quat::nlerp(&q0, &q1, w),
+                    Segments::Squad { a, b } => quat::squad(&q0, &q1, &a[seg], &b[seg], w),
+                    _ => unreachable!("matched above"),
                 };
                 out.copy_from_slice(&q);
             }
-            Segments::Squad { a, b } => {
-                let tau = (t - t0) / (t1 - t0);
-                let q = quat::squad(&as_quat(v0), &as_quat(v1), &a[seg], &b[seg], tau);
-                out.copy_from_slice(&q);
-            }
+        }
+    }
+}
+
+/// One cubic segment, packed so that evaluation touches one record.
+#[derive(Clone, Copy, Debug, Default)]
+struct PolySegment {
+    /// `1 / (t_{s+1} − t_s)`; 0 for zero-length segments, which are never selected.
+    inv_dt: f64,
+    /// `(ease_from of the start key, ease_to of the end key)`.
+    ease: [f64; 2],
+    /// Per component `[c3, c2, c1, c0]`: `f(u) = ((c3 u + c2) u + c1) u + c0`.
+    k: [[f64; 4]; 4],
+}
+
+impl PolySegment {
+    #[inline]
+    fn local_time(&self, t: f64, t0: f64, eased: bool) -> f64 {
+        let u = (t - t0) * self.inv_dt;
+        if eased {
+            tcb::ease(u, self.ease[0], self.ease[1])
+        } else {
+            u
         }
     }
 }
@@ -596,17 +603,12 @@ impl Evaluator<'_> {
     }
 }
 
-fn inv_dts(times: &[f64]) -> Vec<f64> {
-    times
-        .windows(2)
-        .map(|w| {
-            if w[1] > w[0] {
-                1.0 / (w[1] - w[0])
-            } else {
-                0.0
-            }
-        })
-        .collect()
+fn inv_dt(t0: f64, t1: f64) -> f64 {
+    if t1 > t0 {
+        1.0 / (t1 - t0)
+    } else {
+        0.0
+    }
 }
 
 /// TCB segments as Hermite polynomials:
@@ -620,35 +622,30 @@ fn tcb_segments(
     tg: &KeyTangents,
 ) -> Segments {
     let n = times.len();
-    let mut coef = vec![0.0; n.saturating_sub(1) * dim * 4];
-    let mut ease = Vec::with_capacity(n.saturating_sub(1));
-    for s in 0..n.saturating_sub(1) {
-        ease.push([keys[s].ease_from, keys[s + 1].ease_to]);
+    let mut segs = vec![PolySegment::default(); n.saturating_sub(1)];
+    for (s, seg) in segs.iter_mut().enumerate() {
+        seg.inv_dt = inv_dt(times[s], times[s + 1]);
+        seg.ease = [keys[s].ease_from, keys[s + 1].ease_to];
         let empty = times[s + 1] <= times[s];
         for c in 0..dim {
             let p0 = values[s * dim + c];
-            let k = &mut coef[(s * dim + c) * 4..][..4];
             if empty {
-                k.copy_from_slice(&[0.0, 0.0, 0.0, p0]);
+                seg.k[c] = [0.0, 0.0, 0.0, p0];
                 continue;
             }
             let p1 = values[(s + 1) * dim + c];
             let r1 = tg.outgoing[s * dim + c];
             let r2 = tg.incoming[(s + 1) * dim + c];
-            k.copy_from_slice(&[
+            seg.k[c] = [
                 2.0 * p0 + r1 - 2.0 * p1 + r2,
                 -3.0 * p0 - 2.0 * r1 + 3.0 * p1 - r2,
                 r1,
                 p0,
-            ]);
+            ];
         }
     }
-    let any_ease = ease.iter().any(|e| e[0] != 0.0 || e[1] != 0.0);
-    Segments::Poly {
-        coef,
-        inv_dt: inv_dts(times),
-        ease: any_ease.then_some(ease),
-    }
+    let eased = segs.iter().any(|s| s.ease != [0.0, 0.0]);
+    Segments::Poly { segs, eased }
 }
 
 /// three.js `CubicInterpolant` per segment, expanded into a polynomial in `p`:
@@ -663,16 +660,17 @@ fn three_cubic_segments(
     end: Ending,
 ) -> Segments {
     let n = times.len();
-    let mut coef = vec![0.0; n.saturating_sub(1) * dim * 4];
+    let mut segs = vec![PolySegment::default(); n.saturating_sub(1)];
     for s in 0..n.saturating_sub(1) {
         let (i0, i1) = (s, s + 1);
         let (t0, t1) = (times[i0], times[i1]);
         if t1 <= t0 {
             for c in 0..dim {
-                coef[(s * dim + c) * 4 + 3] = values[i0 * dim + c];
+                segs[s].k[c][3] = values[i0 * dim + c];
             }
             continue;
         }
+        segs[s].inv_dt = inv_dt(t0, t1);
         let whole = |e: Ending, gap: f64| {
             if e == Ending::WrapAround && !(gap > 0.0) {
                 Ending::ZeroCurvature
@@ -716,19 +714,15 @@ fn three_cubic_segments(
             let v0 = values[i0 * dim + c];
             let v1 = values[i1 * dim + c];
             let vn = values[i_next * dim + c];
-            coef[(s * dim + c) * 4..][..4].copy_from_slice(&[
+            segs[s].k[c] = [
                 -wp * vp + (1.0 + wp) * v0 + (-1.0 - wn) * v1 + wn * vn,
                 2.0 * wp * vp + (-1.5 - 2.0 * wp) * v0 + (1.5 + wn) * v1 - wn * vn,
                 -wp * vp + (-0.5 + wp) * v0 + 0.5 * v1,
                 v0,
-            ]);
+            ];
         }
     }
-    Segments::Poly {
-        coef,
-        inv_dt: inv_dts(times),
-        ease: None,
-    }
+    Segments::Poly { segs, eased: false }
 }
 
 /// Squad: sign-align the keys to one hemisphere (each key flipped to have a non-negative dot

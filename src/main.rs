@@ -29,7 +29,7 @@ enum Command {
         #[arg(long)]
         track: String,
         /// Comma-separated times; without it, times are read from stdin, one per line.
-        #[arg(long, value_delimiter = ',', allow_negative_numbers = true)]
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         times: Option<Vec<f64>>,
     },
     /// Check a project file and print what is wrong with it.

@@ -32,22 +32,48 @@ impl SegmentCursor {
     pub fn upper_bound(&mut self, positions: &[f64], x: f64) -> usize {
         let n = positions.len();
         let i = self.upper.min(n);
-        let fits = |i: usize| (i == 0 || positions[i - 1] <= x) && (i == n || x < positions[i]);
-        if fits(i) {
+        let above_lower = i == 0 || positions[i - 1] <= x;
+        // A NaN never passes both tests (for n ≥ 1), so it costs nothing on this path.
+        if above_lower && (i == n || x < positions[i]) {
             return i;
         }
-        let found = if i < n && positions[i] <= x {
-            // x lies ahead of the cached interval.
-            (i + 1..=(i + LINEAR_SCAN_STEPS).min(n)).find(|&j| fits(j))
+        let found = if x.is_nan() {
+            0
+        } else if above_lower {
+            forward(positions, x, i)
         } else {
-            (i.saturating_sub(LINEAR_SCAN_STEPS)..i)
-                .rev()
-                .find(|&j| fits(j))
+            backward(positions, x, i)
         };
-        let i = found.unwrap_or_else(|| upper_bound(positions, x));
-        self.upper = i;
-        i
+        self.upper = found;
+        found
     }
+}
+
+/// `positions[i] ≤ x` with `i < n`: walk up to [`LINEAR_SCAN_STEPS`] intervals forward, then
+/// binary-search.
+#[inline]
+fn forward(positions: &[f64], x: f64, i: usize) -> usize {
+    let n = positions.len();
+    for j in i + 1..=(i + LINEAR_SCAN_STEPS).min(n) {
+        if j == n || x < positions[j] {
+            return j;
+        }
+    }
+    // A full-array search has a constant trip count, which predicts better than searching
+    // only the remaining part.
+    upper_bound(positions, x)
+}
+
+/// `x < positions[i − 1]` with `i > 0`: walk back up to [`LINEAR_SCAN_STEPS`] intervals, then
+/// binary-search.
+#[inline]
+fn backward(positions: &[f64], x: f64, i: usize) -> usize {
+    for j in (i.saturating_sub(LINEAR_SCAN_STEPS)..i).rev() {
+        if j == 0 || positions[j - 1] <= x {
+            return j;
+        }
+    }
+    upper_bound(positions, x)
 }
 
 /// Plain binary search for the number of positions `≤ x`.
