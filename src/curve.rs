@@ -406,6 +406,94 @@ impl TrackCurve {
         }
     }
 
+    /// The speed function of segment `seg`, prepared for many evaluations (quadrature).
+    #[must_use]
+    pub fn segment_speed_fn(&self, seg: usize) -> SegmentSpeed<'_> {
+        match &self.segments {
+            Segments::Poly { segs, .. } => {
+                let p = &segs[seg];
+                let mut d = [[0.0; 4]; 3];
+                for (c, k) in p.k[..self.dim].iter().enumerate() {
+                    d[0][c] = 3.0 * k[0];
+                    d[1][c] = 2.0 * k[1];
+                    d[2][c] = k[2];
+                }
+                SegmentSpeed::Poly {
+                    d,
+                    ease: (p.ease != [0.0, 0.0]).then_some(p.ease),
+                    inv_dt: p.inv_dt,
+                }
+            }
+            _ => SegmentSpeed::Other { curve: self, seg },
+        }
+    }
+
+    /// Speed `|dP/dt|` inside segment `seg` at local time `u`: the integrand of arc length,
+    /// computed without a buffer (the same value as the norm of [`Self::segment_velocity`]).
+    #[inline]
+    pub fn segment_speed(&self, seg: usize, u: f64) -> f64 {
+        if let Segments::Poly { segs, eased } = &self.segments {
+            let p = &segs[seg];
+            let (e, de) = if *eased && p.ease != [0.0, 0.0] {
+                let [a, b] = p.ease;
+                (tcb::ease(u, a, b), tcb::ease_derivative(u, a, b))
+            } else {
+                (u, 1.0)
+            };
+            let mut sum = 0.0;
+            for k in &p.k[..self.dim] {
+                let d = (3.0 * k[0] * e + 2.0 * k[1]) * e + k[2];
+                sum += d * d;
+            }
+            return sum.sqrt() * de * p.inv_dt;
+        }
+        let mut v = [0.0; 4];
+        let v = &mut v[..self.dim];
+        self.segment_velocity(seg, u, v);
+        v.iter().map(|x| x * x).sum::<f64>().sqrt()
+    }
+
+    /// `(|P′|, P′·P″)` in global time inside segment `seg` at local time `u`, in one pass:
+    /// what arc length needs for `s′ = |P′|` and `s″ = P′·P″/|P′|`.
+    pub fn segment_speed_derivatives(&self, seg: usize, u: f64) -> (f64, f64) {
+        if let Segments::Poly { segs, .. } = &self.segments {
+            let p = &segs[seg];
+            let [a, b] = p.ease;
+            let (e, de, dde) = if p.ease == [0.0, 0.0] {
+                (u, 1.0, 0.0)
+            } else {
+                (
+                    tcb::ease(u, a, b),
+                    tcb::ease_derivative(u, a, b),
+                    tcb::ease_second_derivative(u, a, b),
+                )
+            };
+            let (mut vv, mut va) = (0.0, 0.0);
+            for k in &p.k[..self.dim] {
+                let d1 = (3.0 * k[0] * e + 2.0 * k[1]) * e + k[2];
+                let d2 = 6.0 * k[0] * e + 2.0 * k[1];
+                let vel = d1 * de * p.inv_dt;
+                let acc = (d2 * de * de + d1 * dde) * p.inv_dt * p.inv_dt;
+                vv += vel * vel;
+                va += vel * acc;
+            }
+            return (vv.sqrt(), va);
+        }
+        let mut v = [0.0; 4];
+        let mut a = [0.0; 4];
+        self.segment_velocity(seg, u, &mut v[..self.dim]);
+        self.segment_acceleration(seg, u, &mut a[..self.dim]);
+        let speed = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+        (speed, v.iter().zip(&a).map(|(x, y)| x * y).sum())
+    }
+
+    /// `|P″|` inside segment `seg` at local time `u` (the one-sided `s″` at a stop).
+    pub fn segment_acceleration_norm(&self, seg: usize, u: f64) -> f64 {
+        let mut a = [0.0; 4];
+        self.segment_acceleration(seg, u, &mut a[..self.dim]);
+        a.iter().map(|x| x * x).sum::<f64>().sqrt()
+    }
+
     /// Acceleration `d²P/dt²` inside segment `seg` at local time `u`, for polynomial
     /// segments: `(p″(e)·e′² + p′(e)·e″) / Δt²` with `e = ease(u)`. Zero for the others (Step,
     /// Linear; rotations are not positions). At an ease switch point the branch that starts
@@ -540,6 +628,46 @@ impl TrackCurve {
                 };
                 out.copy_from_slice(&q);
             }
+        }
+    }
+}
+
+/// `|dP/dt|` of one segment as a function of local time, from
+/// [`TrackCurve::segment_speed_fn`].
+#[derive(Clone, Copy, Debug)]
+pub enum SegmentSpeed<'a> {
+    /// `dP/du = (d0 e² + d1 e + d2) · ease′(u)` with `e = ease(u)`, components in four lanes
+    /// (unused ones zero) so the evaluation has no branches.
+    Poly {
+        d: [[f64; 4]; 3],
+        ease: Option<[f64; 2]>,
+        inv_dt: f64,
+    },
+    Other {
+        curve: &'a TrackCurve,
+        seg: usize,
+    },
+}
+
+impl SegmentSpeed<'_> {
+    /// `|dP/dt|` at local time `u`.
+    #[inline]
+    #[must_use]
+    pub fn at(&self, u: f64) -> f64 {
+        match self {
+            Self::Poly { d, ease, inv_dt } => {
+                let (e, de) = match ease {
+                    Some([a, b]) => (tcb::ease(u, *a, *b), tcb::ease_derivative(u, *a, *b)),
+                    None => (u, 1.0),
+                };
+                let mut sum = 0.0;
+                for c in 0..4 {
+                    let v = (d[0][c] * e + d[1][c]) * e + d[2][c];
+                    sum += v * v;
+                }
+                sum.sqrt() * de * inv_dt
+            }
+            Self::Other { curve, seg } => curve.segment_speed(*seg, u),
         }
     }
 }

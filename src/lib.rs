@@ -20,7 +20,7 @@ pub mod search;
 pub mod tcb;
 
 pub use arclen::{ArcLengthTable, ConstantSpeed};
-pub use curve::{Evaluator, TrackCurve};
+pub use curve::{Evaluator, SegmentSpeed, TrackCurve};
 pub use error::{FileError, ProjectError, TrackError};
 pub use model::{Ending, Infinity, Interpolation, Key, Project, TangentMode, Track, TrackKind};
 pub use search::SegmentCursor;

@@ -40,40 +40,108 @@ impl SegmentCursor {
         let found = if x.is_nan() {
             0
         } else if above_lower {
+            forward(positions, x, i).unwrap_or_else(|| upper_bound(positions, x))
+        } else {
+            backward(positions, x, i).unwrap_or_else(|| upper_bound(positions, x))
+        };
+        self.upper = found;
+        found
+    }
+
+    /// [`Self::upper_bound`] with a [`BucketIndex`] instead of binary search as the fallback,
+    /// for long tables read in random order.
+    #[inline]
+    pub fn upper_bound_indexed(&mut self, positions: &[f64], index: &BucketIndex, x: f64) -> usize {
+        let n = positions.len();
+        let i = self.upper.min(n);
+        let above_lower = i == 0 || positions[i - 1] <= x;
+        if above_lower && (i == n || x < positions[i]) {
+            return i;
+        }
+        let scanned = if x.is_nan() {
+            Some(0)
+        } else if above_lower {
             forward(positions, x, i)
         } else {
             backward(positions, x, i)
         };
+        let found = scanned.unwrap_or_else(|| index.upper_bound(positions, x));
         self.upper = found;
         found
     }
 }
 
+/// An O(1) guide into sorted positions: the range is cut into as many equal buckets as there
+/// are positions, and each bucket remembers how many positions lie at or below its left edge.
+/// A query then searches only its bucket's positions. Built for one array; passing another
+/// gives wrong answers, which `debug_assert`s catch.
+#[derive(Clone, Debug, Default)]
+pub struct BucketIndex {
+    x0: f64,
+    scale: f64,
+    /// `starts[k]` = number of positions `≤` the left edge of bucket `k`; one more entry than
+    /// buckets.
+    starts: Vec<u32>,
+}
+
+impl BucketIndex {
+    /// Indexes `positions` (sorted, finite).
+    #[must_use]
+    pub fn new(positions: &[f64]) -> Self {
+        let n = positions.len();
+        if n < 2 || !(positions[n - 1] > positions[0]) {
+            return Self::default();
+        }
+        let (x0, x1) = (positions[0], positions[n - 1]);
+        let scale = n as f64 / (x1 - x0);
+        let mut starts = Vec::with_capacity(n + 1);
+        let mut j = 0;
+        for k in 0..=n {
+            let edge = x0 + k as f64 / scale;
+            while j < n && positions[j] <= edge {
+                j += 1;
+            }
+            starts.push(j as u32);
+        }
+        Self { x0, scale, starts }
+    }
+
+    /// The number of positions `≤ x`, as [`upper_bound`] computes it.
+    #[inline]
+    #[must_use]
+    pub fn upper_bound(&self, positions: &[f64], x: f64) -> usize {
+        let buckets = self.starts.len().saturating_sub(1);
+        let k = (x - self.x0) * self.scale;
+        if k >= 0.0 && k < buckets as f64 {
+            let k = k as usize;
+            let (lo, hi) = (self.starts[k] as usize, self.starts[k + 1] as usize);
+            let n = positions.len();
+            // Rounding at a bucket edge can put x just outside its bucket; check the bracket.
+            if (lo == 0 || positions[lo - 1] <= x) && (hi == n || x < positions[hi]) {
+                return lo + upper_bound(&positions[lo..hi], x);
+            }
+        }
+        upper_bound(positions, x)
+    }
+}
+
 /// `positions[i] ≤ x` with `i < n`: walk up to [`LINEAR_SCAN_STEPS`] intervals forward, then
 /// binary-search.
+/// `None` when the answer lies further away. (A full-array search afterwards has a constant
+/// trip count, which predicts better than searching only the remaining part.)
 #[inline]
-fn forward(positions: &[f64], x: f64, i: usize) -> usize {
+fn forward(positions: &[f64], x: f64, i: usize) -> Option<usize> {
     let n = positions.len();
-    for j in i + 1..=(i + LINEAR_SCAN_STEPS).min(n) {
-        if j == n || x < positions[j] {
-            return j;
-        }
-    }
-    // A full-array search has a constant trip count, which predicts better than searching
-    // only the remaining part.
-    upper_bound(positions, x)
+    (i + 1..=(i + LINEAR_SCAN_STEPS).min(n)).find(|&j| j == n || x < positions[j])
 }
 
 /// `x < positions[i − 1]` with `i > 0`: walk back up to [`LINEAR_SCAN_STEPS`] intervals, then
 /// binary-search.
 #[inline]
-fn backward(positions: &[f64], x: f64, i: usize) -> usize {
-    for j in (i.saturating_sub(LINEAR_SCAN_STEPS)..i).rev() {
-        if j == 0 || positions[j - 1] <= x {
-            return j;
-        }
-    }
-    upper_bound(positions, x)
+fn backward(positions: &[f64], x: f64, i: usize) -> Option<usize> {
+    (i.saturating_sub(LINEAR_SCAN_STEPS)..i)
+        .rev()
+        .find(|&j| j == 0 || positions[j - 1] <= x)
 }
 
 /// Plain binary search for the number of positions `≤ x`.
@@ -97,6 +165,23 @@ mod tests {
         assert_eq!(upper_bound(&p, 1.0), 4);
         assert_eq!(upper_bound(&p, 2.0), 5);
         assert_eq!(upper_bound(&p, f64::NAN), 0);
+    }
+
+    #[test]
+    fn bucket_index_agrees_with_binary_search() {
+        let p: Vec<f64> = (0..200)
+            .map(|i| ((i / 2) as f64).powf(1.7) * 0.01)
+            .collect();
+        let index = BucketIndex::new(&p);
+        let mut c = SegmentCursor::new();
+        for k in -50..=2500 {
+            let x = f64::from(k) * 0.013;
+            assert_eq!(index.upper_bound(&p, x), upper_bound(&p, x), "x = {x}");
+            assert_eq!(c.upper_bound_indexed(&p, &index, x), upper_bound(&p, x));
+        }
+        for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, p[199], p[0]] {
+            assert_eq!(index.upper_bound(&p, x), upper_bound(&p, x));
+        }
     }
 
     #[test]

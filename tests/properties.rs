@@ -196,8 +196,8 @@ proptest! {
             let s = table.length() * f64::from(i) / 500.0;
             let t = table.t_of_s(&mut c, s);
             prop_assert!(t.is_finite() && t >= last_t && t <= t1);
-            // The inverse lands where the table says it does.
-            prop_assert!((table.s_of_t(&mut SegmentCursor::new(), t) - s).abs() <= 1e-9 * (1.0 + table.length()));
+            // The inverse lands where the table says it does, within the E/16 the inverse may use.
+            prop_assert!((table.s_of_t(&mut SegmentCursor::new(), t) - s).abs() <= table.tolerance() / 16.0 + 1e-12 * table.length());
             last_t = t;
         }
     }
