@@ -5,6 +5,7 @@
 //! `cargo bench --bench arclen`. Lookup figures are for 10,000 queries (ns/query = time/10⁴).
 
 #[path = "../tests/common/swinging_door.rs"]
+#[allow(dead_code)]
 mod swinging_door;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};

@@ -59,7 +59,10 @@ fn open_path_window(ui: &mut egui::Ui, state: &mut AppState) {
         .open(&mut open)
         .show(ui.ctx(), |ui| {
             ui.label("Project file (.ron):");
-            let edit = ui.text_edit_singleline(&mut state.typed_path);
+            let edit = ui
+                .add(egui::TextEdit::singleline(&mut state.typed_path).hint_text("path/to/project.ron"))
+                .accessible_name("Project file")
+                .on_hover_text("An absolute path, or one relative to where Tangent was started");
             let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
             if ui.button("Open").clicked() || enter {
                 let path = std::path::PathBuf::from(state.typed_path.trim());

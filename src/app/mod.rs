@@ -6,6 +6,8 @@ mod menu;
 mod state;
 mod status;
 mod style;
+#[cfg(test)]
+mod tests;
 mod tracks;
 
 use std::path::PathBuf;

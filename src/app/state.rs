@@ -31,7 +31,7 @@ pub struct AppState {
     pub status: Status,
     /// Set when the graph should fit every visible curve on its next frame.
     pub frame_all: bool,
-    /// The typed path in File → Open path…, used when no native dialog can open.
+    /// The typed path in File > Open path…, used when no native dialog can open.
     pub typed_path: String,
     pub show_open_path: bool,
     pending: Vec<Action>,
@@ -52,7 +52,7 @@ impl AppState {
         s.rebuild_curves();
         s.status.text = match &s.path {
             Some(p) => format!("Opened {}", p.display()),
-            None => "Demo project (built in). File → Open… to load your own.".to_owned(),
+            None => "Demo project (built in). Use File > Open… to load your own.".to_owned(),
         };
         s
     }
