@@ -7,7 +7,26 @@
 //!   Kochanek–Bartels (TCB) with ease, Slerp, Nlerp and Squad (SPEC §2–5);
 //! - [`search`]: the cached segment search that makes playback O(1) per sample;
 //! - [`tcb`], [`quat`]: the formulas, each documented where it is defined;
-//! - [`io`]: loading (with line/column errors) and atomic saving of project files.
+//! - [`io`]: loading (with line/column errors) and atomic saving of project files;
+//! - [`arclen`]: arc-length tables and constant-speed motion (SPEC §6);
+//! - [`clock`]: the playback mixer with time scale, warp, halt and loops (SPEC §7).
+//!
+//! # Usage
+//!
+//! ```
+//! use tangent::{io::demo_project, SegmentCursor, TrackCurve};
+//!
+//! let project = demo_project();
+//! let curve = TrackCurve::new(project.track("path").unwrap()).unwrap();
+//! let mut cursor = SegmentCursor::new(); // one per playhead: O(1) sequential playback
+//! let mut value = [0.0; 2];
+//! curve.sample(&mut cursor, 0.6, &mut value);
+//! assert_eq!(value, [-2.0, 2.0]); // the curve passes through its keys
+//!
+//! // The incoming (ra) and outgoing (rb) TCB tangents of key 1, per unit of segment time.
+//! let (ra, rb) = (curve.incoming_tangent(1).unwrap(), curve.outgoing_tangent(1).unwrap());
+//! assert!(ra.iter().chain(rb).all(|x| x.is_finite()));
+//! ```
 
 pub mod arclen;
 pub mod clock;

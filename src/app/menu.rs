@@ -60,7 +60,10 @@ fn open_path_window(ui: &mut egui::Ui, state: &mut AppState) {
         .show(ui.ctx(), |ui| {
             ui.label("Project file (.ron):");
             let edit = ui
-                .add(egui::TextEdit::singleline(&mut state.typed_path).hint_text("path/to/project.ron"))
+                .add(
+                    egui::TextEdit::singleline(&mut state.typed_path)
+                        .hint_text("path/to/project.ron"),
+                )
                 .accessible_name("Project file")
                 .on_hover_text("An absolute path, or one relative to where Tangent was started");
             let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));

@@ -10,14 +10,16 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
     egui::ScrollArea::vertical().show(ui, |ui| {
         for (i, track) in state.project.tracks.iter_mut().enumerate() {
             ui.horizontal(|ui| {
-                let (rect, _) = ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
+                let (rect, _) =
+                    ui.allocate_exact_size(egui::vec2(10.0, 10.0), egui::Sense::hover());
                 ui.painter().rect_filled(rect, 2.0, track_color(track, i));
-                ui.checkbox(&mut track.visible, &track.name).on_hover_text(format!(
-                    "{:?} track, {:?} interpolation, {} keys. Tick to show it in the graph.",
-                    track.kind,
-                    track.interpolation,
-                    track.keys.len()
-                ));
+                ui.checkbox(&mut track.visible, &track.name)
+                    .on_hover_text(format!(
+                        "{:?} track, {:?} interpolation, {} keys. Tick to show it in the graph.",
+                        track.kind,
+                        track.interpolation,
+                        track.keys.len()
+                    ));
             });
             if let Err(e) = &state.curves[i] {
                 ui.colored_label(ui.visuals().error_fg_color, e.to_string());
