@@ -7,6 +7,7 @@
 //!   Kochanek–Bartels (TCB) with ease, Slerp, Nlerp and Squad (SPEC §2–5);
 //! - [`search`]: the cached segment search that makes playback O(1) per sample;
 //! - [`tcb`], [`quat`]: the formulas, each documented where it is defined;
+//! - [`edit`]: undoable edits and the document history the editor works through;
 //! - [`io`]: loading (with line/column errors) and atomic saving of project files;
 //! - [`arclen`]: arc-length tables and constant-speed motion (SPEC §6);
 //! - [`clock`]: the playback mixer with time scale, warp, halt and loops (SPEC §7).
@@ -31,6 +32,7 @@
 pub mod arclen;
 pub mod clock;
 pub mod curve;
+pub mod edit;
 pub mod error;
 pub mod io;
 pub mod model;
@@ -40,6 +42,7 @@ pub mod tcb;
 
 pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, SegmentSpeed, TrackCurve};
+pub use edit::{Document, Edit, EditError};
 pub use error::{FileError, ProjectError, TrackError};
 pub use model::{Ending, Infinity, Interpolation, Key, Project, TangentMode, Track, TrackKind};
 pub use search::SegmentCursor;

@@ -5,7 +5,10 @@ use tangent::arclen::ArcLengthTable;
 use tangent::clock::{LoopMode, Mixer};
 use tangent::quat;
 use tangent::search::{upper_bound, SegmentCursor};
-use tangent::{Infinity, Interpolation, Key, TangentMode, Track, TrackCurve, TrackKind};
+use tangent::{
+    Document, Edit, Infinity, Interpolation, Key, Project, TangentMode, Track, TrackCurve,
+    TrackKind,
+};
 
 fn kind_strategy() -> impl Strategy<Value = TrackKind> {
     prop::sample::select(TrackKind::ALL.to_vec())
@@ -230,5 +233,247 @@ proptest! {
         let (m1, t1, s1) = run(&[a, b]);
         let (m2, t2, s2) = run(&[a + b]);
         prop_assert!((m1 - m2).abs() < 1e-12 && (t1 - t2).abs() < 1e-12 && (s1 - s2).abs() < 1e-12);
+    }
+}
+
+/// One random editing action, as the editor could send it (some are invalid on purpose).
+#[derive(Clone, Debug)]
+enum Action {
+    MoveKey {
+        track: usize,
+        key: usize,
+        dt: f64,
+        dv: f64,
+    },
+    SetTcb {
+        track: usize,
+        key: usize,
+        t: f64,
+        b: f64,
+    },
+    InsertKey {
+        track: usize,
+        at: f64,
+    },
+    DeleteKey {
+        track: usize,
+        key: usize,
+    },
+    Rename {
+        track: usize,
+        to: u8,
+    },
+    ToggleLock {
+        track: usize,
+    },
+    AddTrack,
+    RemoveTrack {
+        track: usize,
+    },
+    Drag {
+        track: usize,
+        key: usize,
+        steps: u8,
+    },
+}
+
+fn action() -> impl Strategy<Value = Action> {
+    let i = 0usize..6;
+    prop_oneof![
+        (i.clone(), i.clone(), -2.0f64..2.0, -5.0f64..5.0)
+            .prop_map(|(track, key, dt, dv)| Action::MoveKey { track, key, dt, dv }),
+        (i.clone(), i.clone(), -1.5f64..1.5, -1.0f64..1.0)
+            .prop_map(|(track, key, t, b)| Action::SetTcb { track, key, t, b }),
+        (i.clone(), -1.0f64..6.0).prop_map(|(track, at)| Action::InsertKey { track, at }),
+        (i.clone(), i.clone()).prop_map(|(track, key)| Action::DeleteKey { track, key }),
+        (i.clone(), 0u8..4).prop_map(|(track, to)| Action::Rename { track, to }),
+        i.clone().prop_map(|track| Action::ToggleLock { track }),
+        Just(Action::AddTrack),
+        i.clone().prop_map(|track| Action::RemoveTrack { track }),
+        (i.clone(), i, 1u8..6).prop_map(|(track, key, steps)| Action::Drag { track, key, steps }),
+    ]
+}
+
+fn sorted(mut keys: Vec<Key>) -> Vec<Key> {
+    keys.sort_by(|a, b| a.time.total_cmp(&b.time));
+    keys
+}
+
+/// Applies an action; returns whether it made an undo step.
+fn perform(doc: &mut Document, a: &Action, serial: &mut u32) -> bool {
+    let p = doc.project().clone();
+    let n = p.tracks.len();
+    let track_keys = |t: usize| {
+        p.tracks
+            .get(t % n.max(1))
+            .map(|t| t.keys.clone())
+            .unwrap_or_default()
+    };
+    match *a {
+        Action::MoveKey { track, key, dt, dv } if n > 0 => {
+            let mut keys = track_keys(track);
+            let k = key % keys.len().max(1);
+            if let Some(key) = keys.get_mut(k) {
+                key.time += dt;
+                key.value[0] += dv;
+            }
+            doc.apply(
+                "Move key",
+                Edit::SetKeys {
+                    track: track % n,
+                    keys: sorted(keys),
+                },
+            )
+            .is_ok()
+        }
+        Action::Drag { track, key, steps } if n > 0 => {
+            doc.begin_gesture("Drag key");
+            let mut changed = false;
+            for s in 0..steps {
+                let mut keys = track_keys(track);
+                let k = key % keys.len().max(1);
+                keys[k].value[0] += f64::from(s) * 0.25;
+                changed |= doc
+                    .apply(
+                        "Drag key",
+                        Edit::SetKeys {
+                            track: track % n,
+                            keys,
+                        },
+                    )
+                    .is_ok();
+            }
+            doc.end_gesture();
+            changed
+        }
+        Action::SetTcb { track, key, t, b } if n > 0 => {
+            let mut keys = track_keys(track);
+            let k = key % keys.len().max(1);
+            keys[k].tension = t;
+            keys[k].bias = b;
+            doc.apply(
+                "Set TCB",
+                Edit::SetKeys {
+                    track: track % n,
+                    keys,
+                },
+            )
+            .is_ok()
+        }
+        Action::InsertKey { track, at } if n > 0 => {
+            let mut keys = track_keys(track);
+            let dim = keys[0].value.len();
+            keys.push(Key::new(at, vec![0.5; dim]));
+            doc.apply(
+                "Insert key",
+                Edit::SetKeys {
+                    track: track % n,
+                    keys: sorted(keys),
+                },
+            )
+            .is_ok()
+        }
+        Action::DeleteKey { track, key } if n > 0 => {
+            let mut keys = track_keys(track);
+            let k = key % keys.len();
+            keys.remove(k);
+            doc.apply(
+                "Delete key",
+                Edit::SetKeys {
+                    track: track % n,
+                    keys,
+                },
+            )
+            .is_ok()
+        }
+        Action::Rename { track, to } if n > 0 => {
+            let mut t = p.tracks[track % n].clone();
+            t.name = format!("t{to}");
+            doc.apply(
+                "Rename",
+                Edit::SetTrack {
+                    index: track % n,
+                    track: t,
+                },
+            )
+            .is_ok()
+        }
+        Action::ToggleLock { track } if n > 0 => {
+            let mut t = p.tracks[track % n].clone();
+            t.locked = !t.locked;
+            doc.apply(
+                "Lock",
+                Edit::SetTrack {
+                    index: track % n,
+                    track: t,
+                },
+            )
+            .is_ok()
+        }
+        Action::AddTrack => {
+            *serial += 1;
+            let t = Track::new(
+                format!("new{serial}"),
+                TrackKind::Scalar,
+                Interpolation::Tcb,
+            )
+            .with_keys(vec![Key::new(0.0, vec![1.0])]);
+            doc.apply(
+                "Add track",
+                Edit::InsertTrack {
+                    index: n / 2,
+                    track: t,
+                },
+            )
+            .is_ok()
+        }
+        Action::RemoveTrack { track } if n > 0 => doc
+            .apply("Remove track", Edit::RemoveTrack { index: track % n })
+            .is_ok(),
+        _ => false,
+    }
+}
+
+fn start_project() -> Project {
+    let mk = |name: &str, v: f64| {
+        Track::new(name, TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![
+            Key::new(0.0, vec![v]),
+            Key::new(1.0, vec![v + 1.0]),
+            Key::new(2.5, vec![v - 1.0]),
+        ])
+    };
+    Project {
+        tracks: vec![mk("a", 0.0), mk("b", 2.0), mk("c", -1.0)],
+        ..Project::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn n_edits_then_n_undos_restore_the_document_exactly(actions in prop::collection::vec(action(), 1..40)) {
+        let mut doc = Document::new(start_project());
+        let original = doc.project().clone();
+        let mut serial = 0;
+        let mut steps = 0;
+        for a in &actions {
+            if perform(&mut doc, a, &mut serial) {
+                steps += 1;
+            }
+            // Every state the document passes through is valid.
+            prop_assert!(tangent::io::validate_project(doc.project()).is_ok());
+        }
+        let edited = doc.project().clone();
+        for _ in 0..steps {
+            prop_assert!(doc.undo().is_some());
+        }
+        prop_assert!(doc.undo().is_none());
+        prop_assert_eq!(doc.project(), &original);
+        prop_assert!(!doc.is_dirty());
+        for _ in 0..steps {
+            prop_assert!(doc.redo().is_some());
+        }
+        prop_assert_eq!(doc.project(), &edited);
     }
 }

@@ -1,0 +1,473 @@
+//! Undoable edits of a [`Project`] (the only way the editor changes a document).
+//!
+//! Every [`Edit`] applied returns its inverse, and a [`Document`] keeps those inverses on an
+//! undo stack. An edit that would leave a track invalid (keys out of order, NaN, a mode that
+//! does not fit the kind) is refused with the same message loading would give, and the
+//! document is left as it was. A *gesture* (one drag, one slider movement) groups all the
+//! edits made between [`Document::begin_gesture`] and [`Document::end_gesture`] into one undo
+//! step; repeated edits of the same track during it keep only the first inverse, so a long
+//! drag costs one snapshot of the track, not one per frame.
+
+use crate::curve::validate;
+use crate::error::{ProjectError, TrackError};
+use crate::io::validate_project;
+use crate::model::{Key, Project, Track};
+use thiserror::Error;
+
+/// Most undo steps kept; older ones are dropped.
+pub const UNDO_LIMIT: usize = 500;
+
+/// One change to a project.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// Replace a track's keys (moves, inserts, deletes, TCB and ease changes).
+    SetKeys {
+        track: usize,
+        keys: Vec<Key>,
+    },
+    /// Replace a whole track (rename, modes, kind, colour, visibility, lock).
+    SetTrack {
+        index: usize,
+        track: Track,
+    },
+    InsertTrack {
+        index: usize,
+        track: Track,
+    },
+    RemoveTrack {
+        index: usize,
+    },
+    SetFps(f64),
+}
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum EditError {
+    #[error("there is no track {0}")]
+    NoTrack(usize),
+    #[error("track \"{0}\" is locked")]
+    Locked(String),
+    #[error(transparent)]
+    Track(#[from] TrackError),
+    #[error(transparent)]
+    Project(#[from] ProjectError),
+}
+
+impl Edit {
+    /// The track index this edit changes in place, if any (for gesture coalescing and for
+    /// recompiling only what changed).
+    #[must_use]
+    pub fn track(&self) -> Option<usize> {
+        match self {
+            Self::SetKeys { track, .. } => Some(*track),
+            Self::SetTrack { index, .. } => Some(*index),
+            _ => None,
+        }
+    }
+
+    /// Applies the edit and returns its inverse, or leaves `project` unchanged and says why.
+    pub fn apply(self, project: &mut Project) -> Result<Edit, EditError> {
+        self.apply_inner(project, true)
+    }
+
+    /// `apply`, optionally ignoring locks (undo restores states regardless of a lock set since).
+    fn apply_inner(self, project: &mut Project, respect_locks: bool) -> Result<Edit, EditError> {
+        match self {
+            Self::SetKeys { track, keys } => {
+                let t = project
+                    .tracks
+                    .get_mut(track)
+                    .ok_or(EditError::NoTrack(track))?;
+                if respect_locks && t.locked {
+                    return Err(EditError::Locked(t.name.clone()));
+                }
+                let old = std::mem::replace(&mut t.keys, keys);
+                if let Err(e) = validate(t) {
+                    t.keys = old;
+                    return Err(e.into());
+                }
+                Ok(Self::SetKeys { track, keys: old })
+            }
+            Self::SetTrack { index, track } => {
+                let slot = project
+                    .tracks
+                    .get_mut(index)
+                    .ok_or(EditError::NoTrack(index))?;
+                // A locked track can still be unlocked (or shown/hidden), but nothing else.
+                if respect_locks
+                    && slot.locked
+                    && track.locked
+                    && !only_view_flags_differ(slot, &track)
+                {
+                    return Err(EditError::Locked(slot.name.clone()));
+                }
+                let old = std::mem::replace(slot, track);
+                if let Err(e) = validate_project(project) {
+                    project.tracks[index] = old;
+                    return Err(e.into());
+                }
+                Ok(Self::SetTrack { index, track: old })
+            }
+            Self::InsertTrack { index, track } => {
+                if index > project.tracks.len() {
+                    return Err(EditError::NoTrack(index));
+                }
+                project.tracks.insert(index, track);
+                if let Err(e) = validate_project(project) {
+                    project.tracks.remove(index);
+                    return Err(e.into());
+                }
+                Ok(Self::RemoveTrack { index })
+            }
+            Self::RemoveTrack { index } => {
+                if index >= project.tracks.len() {
+                    return Err(EditError::NoTrack(index));
+                }
+                if respect_locks && project.tracks[index].locked {
+                    return Err(EditError::Locked(project.tracks[index].name.clone()));
+                }
+                let track = project.tracks.remove(index);
+                Ok(Self::InsertTrack { index, track })
+            }
+            Self::SetFps(fps) => {
+                let old = project.fps;
+                project.fps = fps;
+                if let Err(e) = validate_project(project) {
+                    project.fps = old;
+                    return Err(e.into());
+                }
+                Ok(Self::SetFps(old))
+            }
+        }
+    }
+}
+
+fn only_view_flags_differ(a: &Track, b: &Track) -> bool {
+    let mut a = a.clone();
+    a.visible = b.visible;
+    a.locked = b.locked;
+    a == *b
+}
+
+#[derive(Clone, Debug)]
+struct Step {
+    label: String,
+    /// Inverses, in the order the edits were applied; undo applies them backwards.
+    inverse: Vec<Edit>,
+    id: u64,
+}
+
+/// A project with its undo history. The history is never saved.
+#[derive(Clone, Debug, Default)]
+pub struct Document {
+    project: Project,
+    undo: Vec<Step>,
+    redo: Vec<Step>,
+    gesture: Option<Step>,
+    next_id: u64,
+    /// Id of the undo step on top when the project was last saved (0: none).
+    saved_at: u64,
+    /// Bumped on every change, so views can tell when to recompute.
+    revision: u64,
+}
+
+impl Document {
+    /// A document whose current state counts as saved.
+    #[must_use]
+    pub fn new(project: Project) -> Self {
+        Self {
+            project,
+            next_id: 1,
+            ..Self::default()
+        }
+    }
+
+    #[must_use]
+    pub fn project(&self) -> &Project {
+        &self.project
+    }
+
+    /// Changes on every edit, undo and redo.
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    fn top_id(&self) -> u64 {
+        self.undo.last().map_or(0, |s| s.id)
+    }
+
+    /// Whether the project differs from what was last saved (or opened).
+    #[must_use]
+    pub fn is_dirty(&self) -> bool {
+        self.top_id() != self.saved_at
+            || self.gesture.as_ref().is_some_and(|g| !g.inverse.is_empty())
+    }
+
+    /// Records that the current state is what is on disk.
+    pub fn mark_saved(&mut self) {
+        self.saved_at = self.top_id();
+    }
+
+    /// Applies `edit` as its own undo step (or as part of the open gesture).
+    pub fn apply(&mut self, label: &str, edit: Edit) -> Result<(), EditError> {
+        let target = edit.track();
+        let inverse = edit.apply(&mut self.project)?;
+        self.revision += 1;
+        self.redo.clear();
+        match &mut self.gesture {
+            Some(g) => {
+                let covered = target.is_some()
+                    && g.inverse.iter().any(|e| {
+                        e.track() == target
+                            && std::mem::discriminant(e) == std::mem::discriminant(&inverse)
+                    });
+                if !covered {
+                    g.inverse.push(inverse);
+                }
+            }
+            None => {
+                let id = self.fresh_id();
+                self.push_undo(Step {
+                    label: label.to_owned(),
+                    inverse: vec![inverse],
+                    id,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn fresh_id(&mut self) -> u64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        id
+    }
+
+    fn push_undo(&mut self, step: Step) {
+        self.undo.push(step);
+        if self.undo.len() > UNDO_LIMIT {
+            self.undo.remove(0);
+        }
+    }
+
+    /// Starts grouping edits into one undo step labelled `label` (ends any open gesture).
+    pub fn begin_gesture(&mut self, label: &str) {
+        self.end_gesture();
+        let id = self.fresh_id();
+        self.gesture = Some(Step {
+            label: label.to_owned(),
+            inverse: Vec::new(),
+            id,
+        });
+    }
+
+    /// Closes the open gesture, if any; one that changed nothing leaves no undo step.
+    pub fn end_gesture(&mut self) {
+        if let Some(g) = self.gesture.take() {
+            if !g.inverse.is_empty() {
+                self.push_undo(g);
+            }
+        }
+    }
+
+    /// Whether a gesture is open.
+    #[must_use]
+    pub fn in_gesture(&self) -> bool {
+        self.gesture.is_some()
+    }
+
+    /// Label of the step [`Self::undo`] would revert.
+    #[must_use]
+    pub fn undo_label(&self) -> Option<&str> {
+        self.undo.last().map(|s| s.label.as_str())
+    }
+
+    /// Label of the step [`Self::redo`] would reapply.
+    #[must_use]
+    pub fn redo_label(&self) -> Option<&str> {
+        self.redo.last().map(|s| s.label.as_str())
+    }
+
+    /// Reverts the last step; returns its label.
+    pub fn undo(&mut self) -> Option<String> {
+        self.end_gesture();
+        let step = self.undo.pop()?;
+        let redo = self.revert(step);
+        let label = redo.label.clone();
+        self.redo.push(redo);
+        Some(label)
+    }
+
+    /// Reapplies the last undone step; returns its label.
+    pub fn redo(&mut self) -> Option<String> {
+        self.end_gesture();
+        let step = self.redo.pop()?;
+        let undo = self.revert(step);
+        let label = undo.label.clone();
+        self.undo.push(undo);
+        Some(label)
+    }
+
+    /// Applies a step's inverses backwards and returns the step that undoes that.
+    fn revert(&mut self, step: Step) -> Step {
+        let mut inverse = Vec::with_capacity(step.inverse.len());
+        for edit in step.inverse.into_iter().rev() {
+            // Inverses restore states that were valid, so they cannot fail.
+            match edit.clone().apply_inner(&mut self.project, false) {
+                Ok(inv) => inverse.push(inv),
+                Err(e) => debug_assert!(false, "an inverse edit failed: {e} ({edit:?})"),
+            }
+        }
+        self.revision += 1;
+        Step {
+            label: step.label,
+            inverse,
+            id: step.id,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Interpolation, TrackKind};
+
+    fn doc() -> Document {
+        let t = Track::new("a", TrackKind::Scalar, Interpolation::Tcb)
+            .with_keys(vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0])]);
+        Document::new(Project {
+            tracks: vec![t],
+            ..Project::default()
+        })
+    }
+
+    #[test]
+    fn a_gesture_is_one_undo_step() {
+        let mut d = doc();
+        let before = d.project().clone();
+        d.begin_gesture("Move key");
+        for i in 1..=30 {
+            let mut keys = d.project().tracks[0].keys.clone();
+            keys[1].value[0] = 1.0 + f64::from(i);
+            d.apply("Move key", Edit::SetKeys { track: 0, keys })
+                .unwrap();
+        }
+        d.end_gesture();
+        assert!(d.is_dirty());
+        assert_eq!(d.undo_label(), Some("Move key"));
+        d.undo();
+        assert_eq!(d.project(), &before);
+        assert!(!d.is_dirty());
+        assert!(d.undo().is_none());
+        d.redo();
+        assert_eq!(d.project().tracks[0].keys[1].value[0], 31.0);
+    }
+
+    #[test]
+    fn invalid_edits_are_refused_and_change_nothing() {
+        let mut d = doc();
+        let before = d.project().clone();
+        let keys = vec![Key::new(1.0, vec![0.0]), Key::new(0.0, vec![1.0])];
+        let err = d
+            .apply("Move", Edit::SetKeys { track: 0, keys })
+            .unwrap_err();
+        assert!(err.to_string().contains("time order"));
+        let nan = vec![Key::new(0.0, vec![f64::NAN])];
+        assert!(d
+            .apply(
+                "Set",
+                Edit::SetKeys {
+                    track: 0,
+                    keys: nan
+                }
+            )
+            .is_err());
+        let mut quat = before.tracks[0].clone();
+        quat.kind = TrackKind::Quat;
+        assert!(d
+            .apply(
+                "Kind",
+                Edit::SetTrack {
+                    index: 0,
+                    track: quat
+                }
+            )
+            .is_err());
+        let dup = before.tracks[0].clone();
+        assert!(d
+            .apply(
+                "Add",
+                Edit::InsertTrack {
+                    index: 1,
+                    track: dup
+                }
+            )
+            .unwrap_err()
+            .to_string()
+            .contains("unique"));
+        assert_eq!(d.project(), &before);
+        assert!(d.undo_label().is_none() && !d.is_dirty());
+    }
+
+    #[test]
+    fn locked_tracks_refuse_edits_but_can_be_unlocked() {
+        let mut d = doc();
+        let mut locked = d.project().tracks[0].clone();
+        locked.locked = true;
+        d.apply(
+            "Lock",
+            Edit::SetTrack {
+                index: 0,
+                track: locked.clone(),
+            },
+        )
+        .unwrap();
+        let keys = vec![Key::new(0.0, vec![5.0])];
+        assert!(matches!(
+            d.apply("Set", Edit::SetKeys { track: 0, keys }),
+            Err(EditError::Locked(_))
+        ));
+        assert!(matches!(
+            d.apply("Remove", Edit::RemoveTrack { index: 0 }),
+            Err(EditError::Locked(_))
+        ));
+        let mut renamed = locked.clone();
+        renamed.name = "b".into();
+        assert!(d
+            .apply(
+                "Rename",
+                Edit::SetTrack {
+                    index: 0,
+                    track: renamed
+                }
+            )
+            .is_err());
+        let mut unlocked = locked;
+        unlocked.locked = false;
+        d.apply(
+            "Unlock",
+            Edit::SetTrack {
+                index: 0,
+                track: unlocked,
+            },
+        )
+        .unwrap();
+        assert!(!d.project().tracks[0].locked);
+    }
+
+    #[test]
+    fn saving_marks_clean_and_new_edits_dirty() {
+        let mut d = doc();
+        let keys = vec![Key::new(0.0, vec![3.0])];
+        d.apply("Set", Edit::SetKeys { track: 0, keys }).unwrap();
+        d.mark_saved();
+        assert!(!d.is_dirty());
+        d.undo();
+        assert!(
+            d.is_dirty(),
+            "undoing past the save makes the document differ from the file"
+        );
+        d.redo();
+        assert!(!d.is_dirty());
+    }
+}
