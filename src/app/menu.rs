@@ -1,79 +1,98 @@
-//! The menu bar: File, View, Help, with shortcuts shown.
+//! The menu bar (File, Edit, View, Help), built from [`Command`] so every entry shows its
+//! shortcut and tooltip.
 
 use eframe::egui;
 
-use super::state::{Action, AppState};
+use super::commands::Command;
+use super::state::{AfterDiscard, AppState};
+
+fn entry(ui: &mut egui::Ui, state: &mut AppState, command: Command, checked: Option<bool>) {
+    let shortcut = command
+        .shortcut()
+        .map(|s| ui.ctx().format_shortcut(&s))
+        .unwrap_or_default();
+    let enabled = match command {
+        Command::Undo => state.doc.undo_label().is_some(),
+        Command::Redo => state.doc.redo_label().is_some(),
+        Command::DeleteKeys | Command::Copy | Command::FrameSelected => !state.selection.is_empty(),
+        Command::Paste => state.clipboard.is_some(),
+        _ => true,
+    };
+    let text = match (command, checked) {
+        (Command::Undo, _) => state
+            .doc
+            .undo_label()
+            .map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}")),
+        (Command::Redo, _) => state
+            .doc
+            .redo_label()
+            .map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}")),
+        (_, Some(true)) => format!("[x] {}", command.text()),
+        (_, Some(false)) => format!("[ ] {}", command.text()),
+        _ => command.text().to_owned(),
+    };
+    let r = ui
+        .add_enabled(enabled, egui::Button::new(text).shortcut_text(shortcut))
+        .on_hover_text(command.tooltip());
+    if r.clicked() {
+        state.request(command);
+        ui.close();
+    }
+}
 
 pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
     egui::MenuBar::new().ui(ui, |ui| {
         ui.menu_button("File", |ui| {
-            if ui
-                .button("Open…")
-                .on_hover_text("Open a project file (.ron) with the system's file dialog")
-                .clicked()
-            {
-                match rfd::FileDialog::new()
-                    .add_filter("Tangent project", &["ron"])
-                    .pick_file()
-                {
-                    Some(path) => state.request(Action::Open(path)),
-                    None => state.show_open_path = true,
+            for c in Command::FILE {
+                entry(ui, state, c, None);
+                if c == Command::OpenPath {
+                    ui.menu_button("Open recent", |ui| {
+                        if state.view.recent_files.is_empty() {
+                            ui.label("(none yet)");
+                        }
+                        for path in state.view.recent_files.clone() {
+                            if ui
+                                .button(path.display().to_string())
+                                .on_hover_text("Open this project")
+                                .clicked()
+                            {
+                                state.confirm_or_run(AfterDiscard::Open(Some(path)));
+                                ui.close();
+                            }
+                        }
+                    });
                 }
             }
-            if ui
-                .button("Open path…")
-                .on_hover_text("Type the path of a project file (works without a file dialog)")
-                .clicked()
-            {
-                state.show_open_path = true;
-            }
-            ui.separator();
-            if ui.button("Quit").clicked() {
-                state.request(Action::Quit);
+        });
+        ui.menu_button("Edit", |ui| {
+            for c in Command::EDIT {
+                entry(ui, state, c, None);
             }
         });
         ui.menu_button("View", |ui| {
-            if ui
-                .add(egui::Button::new("Frame all").shortcut_text("F"))
-                .on_hover_text("Fit every visible curve in the graph")
-                .clicked()
-            {
-                state.request(Action::FrameAll);
+            for c in Command::VIEW {
+                let checked = match c {
+                    Command::ToggleNormalize => Some(state.view.normalize),
+                    Command::ToggleTangents => Some(state.view.show_tangents),
+                    Command::ToggleSpeedGraph => Some(state.view.show_speed),
+                    Command::ToggleSnap => Some(state.view.snap),
+                    _ => None,
+                };
+                entry(ui, state, c, checked);
             }
         });
         ui.menu_button("Help", |ui| {
             ui.label("Tangent: what the tangents really are.");
-            ui.label("Scroll to zoom, drag to pan, F to frame all.");
+            ui.separator();
+            ui.label("Click a key to select it; Shift/Ctrl-click adds.");
+            ui.label("Drag keys to move them; drag empty space to box-select.");
+            ui.label("Right- or middle-drag pans; Ctrl+scroll zooms.");
+            ui.label(
+                "Double-click a curve to insert a key; click empty space to move the playhead.",
+            );
+            ui.label("Drag a round tangent handle: along it sets tension, across it bias.");
+            ui.label("Drag a triangle under a key to set its ease.");
+            ui.label("Hold Ctrl while dragging to invert snapping.");
         });
     });
-    if state.show_open_path {
-        open_path_window(ui, state);
-    }
-}
-
-/// A typed-path fallback for machines where no native file dialog can open.
-fn open_path_window(ui: &mut egui::Ui, state: &mut AppState) {
-    let mut open = true;
-    egui::Window::new("Open path")
-        .collapsible(false)
-        .open(&mut open)
-        .show(ui.ctx(), |ui| {
-            ui.label("Project file (.ron):");
-            let edit = ui
-                .add(
-                    egui::TextEdit::singleline(&mut state.typed_path)
-                        .hint_text("path/to/project.ron"),
-                )
-                .accessible_name("Project file")
-                .on_hover_text("An absolute path, or one relative to where Tangent was started");
-            let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-            if ui.button("Open").clicked() || enter {
-                let path = std::path::PathBuf::from(state.typed_path.trim());
-                state.request(Action::Open(path));
-                state.show_open_path = false;
-            }
-        });
-    if !open {
-        state.show_open_path = false;
-    }
 }

@@ -1,4 +1,4 @@
-//! The status bar: the last message or error.
+//! The status bar: the last message or error, the selection and the playhead.
 
 use eframe::egui;
 
@@ -12,5 +12,12 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
             ui.visuals().text_color()
         };
         ui.colored_label(color, &state.status.text);
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            let frame = (state.playhead * state.project().fps).round();
+            ui.label(format!("playhead {:.3} s (frame {frame})", state.playhead))
+                .on_hover_text("Click empty graph space to move the playhead");
+            ui.separator();
+            ui.label(format!("{} keys selected", state.selection.len()));
+        });
     });
 }

@@ -1,4 +1,5 @@
-//! Colours: one per track, and a shade per component of a vector track.
+//! Colours: one per track, a shade per component of a vector track, and the fixed colours of
+//! the tangent arrows (in = ra, out = rb) and ease handles.
 
 use eframe::egui::Color32;
 use tangent::Track;
@@ -13,6 +14,13 @@ const PALETTE: [Color32; 8] = [
     Color32::from_rgb(230, 100, 130),
     Color32::from_rgb(160, 160, 230),
 ];
+
+/// Incoming tangent (ra) arrows and handles.
+pub const INCOMING: Color32 = Color32::from_rgb(255, 170, 40);
+/// Outgoing tangent (rb) arrows and handles.
+pub const OUTGOING: Color32 = Color32::from_rgb(60, 220, 255);
+/// Ease handles.
+pub const EASE: Color32 = Color32::from_rgb(250, 250, 120);
 
 /// The track's own colour, or one from the palette by position.
 pub fn track_color(track: &Track, index: usize) -> Color32 {

@@ -1,41 +1,247 @@
-//! The window driven like a user drives it (egui_kittest): clicks on the real panels, and a
-//! real render (wgpu, software Vulkan/GL in CI) checked for the curves' colours.
+//! The editor driven like a user drives it (egui_kittest): pointer presses, moves and
+//! releases at the keys' places on screen, sliders, menus and shortcuts; and a real render
+//! (wgpu on Mesa in CI) checked for the curves' colours.
 
-use eframe::egui;
+use eframe::egui::{self, Key as K, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
+use egui_plot::PlotPoint;
 use tangent::io::demo_project;
+use tangent::{Interpolation, Key, Project, Track, TrackKind};
 
+use super::state::KeyRef;
 use super::style::track_color;
 use super::{AppState, TangentApp};
 
-fn harness(state: AppState) -> Harness<'static, TangentApp> {
-    Harness::builder()
-        .with_size(egui::vec2(1200.0, 760.0))
-        .build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp { state })
+fn harness(project: Project) -> Harness<'static, TangentApp> {
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 820.0))
+        .build_ui_state(
+            |ui, app: &mut TangentApp| app.ui(ui),
+            TangentApp::new(AppState::new(project, None)),
+        );
+    h.run();
+    h
 }
 
-fn track_index(app: &TangentApp, name: &str) -> usize {
-    app.state
-        .project
-        .tracks
-        .iter()
-        .position(|t| t.name == name)
+/// Two scalar TCB tracks, "a" and "b" (= a + 4), keys at t = 0..4 with values 0, 1, 3, 2, 5.
+fn two_tracks() -> Project {
+    let track = |name: &str, base: f64| {
+        Track::new(name, TrackKind::Scalar, Interpolation::Tcb).with_keys(
+            [0.0, 1.0, 3.0, 2.0, 5.0]
+                .iter()
+                .enumerate()
+                .map(|(i, v)| Key::new(i as f64, vec![base + v]))
+                .collect(),
+        )
+    };
+    Project {
+        tracks: vec![track("a", 0.0), track("b", 4.0)],
+        ..Project::default()
+    }
+}
+
+fn app<'h>(h: &'h Harness<'_, TangentApp>) -> &'h AppState {
+    &h.state().state
+}
+
+/// Where key `key` of `track` is drawn.
+fn key_pos(h: &Harness<'_, TangentApp>, track: usize, key: usize) -> Pos2 {
+    let s = app(h);
+    let k = &s.project().tracks[track].keys[key];
+    s.graph
+        .transform
+        .as_ref()
         .unwrap()
+        .position_from_point(&PlotPoint::new(k.time, k.value[0]))
+}
+
+fn plot_to_screen(h: &Harness<'_, TangentApp>, t: f64, v: f64) -> Pos2 {
+    app(h)
+        .graph
+        .transform
+        .as_ref()
+        .unwrap()
+        .position_from_point(&PlotPoint::new(t, v))
+}
+
+fn click_at(h: &mut Harness<'_, TangentApp>, p: Pos2, modifiers: Modifiers) {
+    h.hover_at(p);
+    h.run();
+    h.event_modifiers(
+        egui::Event::PointerButton {
+            pos: p,
+            button: egui::PointerButton::Primary,
+            pressed: true,
+            modifiers,
+        },
+        modifiers,
+    );
+    h.run();
+    h.event_modifiers(
+        egui::Event::PointerButton {
+            pos: p,
+            button: egui::PointerButton::Primary,
+            pressed: false,
+            modifiers,
+        },
+        modifiers,
+    );
+    h.run();
+}
+
+/// Press at `from`, move in steps to `to`, release: a drag as a hand makes it.
+fn drag(h: &mut Harness<'_, TangentApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for i in 1..=6 {
+        h.hover_at(from + (to - from) * (i as f32 / 6.0));
+        h.run();
+    }
+    h.drop_at(to);
+    h.run();
 }
 
 #[test]
-fn clicking_a_track_shows_and_hides_it() {
-    let mut h = harness(AppState::new(demo_project(), None));
+fn clicking_a_key_selects_it_and_shift_click_adds() {
+    let mut h = harness(two_tracks());
+    let p = key_pos(&h, 0, 2);
+    click_at(&mut h, p, Modifiers::NONE);
+    assert_eq!(
+        app(&h).selection.iter().copied().collect::<Vec<_>>(),
+        vec![KeyRef { track: 0, key: 2 }]
+    );
+    let q = key_pos(&h, 1, 3);
+    click_at(&mut h, q, Modifiers::SHIFT);
+    assert_eq!(app(&h).selection.len(), 2);
+    assert_eq!(app(&h).active_track, Some(1));
+    // Clicking empty space clears the selection and moves the playhead there.
+    let empty = plot_to_screen(&h, 2.5, 4.5);
+    click_at(&mut h, empty, Modifiers::NONE);
+    assert!(app(&h).selection.is_empty(), "{}", app(&h).status.text);
+    assert!(
+        (app(&h).playhead - 2.5).abs() < 0.05,
+        "playhead {}",
+        app(&h).playhead
+    );
+}
+
+#[test]
+fn box_select_takes_the_three_keys_inside() {
+    let mut h = harness(two_tracks());
+    // Keys 1, 2, 3 of track "a" lie in t ∈ [1, 3], v ∈ [1, 3]; track "b" is at v ≥ 4.
+    let from = plot_to_screen(&h, 0.6, 0.5);
+    let to = plot_to_screen(&h, 3.4, 3.5);
+    drag(&mut h, from, to);
+    let sel: Vec<KeyRef> = app(&h).selection.iter().copied().collect();
+    assert_eq!(
+        sel,
+        vec![
+            KeyRef { track: 0, key: 1 },
+            KeyRef { track: 0, key: 2 },
+            KeyRef { track: 0, key: 3 }
+        ]
+    );
+}
+
+#[test]
+fn dragging_a_key_moves_it_and_one_undo_restores_it() {
+    let mut h = harness(two_tracks());
+    let before = app(&h).project().clone();
+    let from = key_pos(&h, 0, 2);
+    let to = plot_to_screen(&h, 2.3, 2.6);
+    drag(&mut h, from, to);
+    let k = &app(&h).project().tracks[0].keys[2];
+    assert!(
+        (k.time - 2.3).abs() < 0.03 && (k.value[0] - 2.6).abs() < 0.05,
+        "moved to t={} v={}",
+        k.time,
+        k.value[0]
+    );
+    assert_eq!(
+        app(&h).project().tracks[1],
+        before.tracks[1],
+        "the other track is untouched"
+    );
+    // The whole drag (several frames) is one undo step.
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
-    let camera = track_index(h.state(), "camera");
-    assert!(!h.state().state.project.tracks[camera].visible);
-    h.get_by_label("camera").click();
+    assert_eq!(app(&h).project(), &before);
+    h.key_press_modifiers(Modifiers::COMMAND, K::Y);
     h.run();
-    assert!(h.state().state.project.tracks[camera].visible);
-    h.get_by_label("camera").click();
+    assert!((app(&h).project().tracks[0].keys[2].time - 2.3).abs() < 0.03);
+}
+
+#[test]
+fn the_tension_slider_changes_the_tangents() {
+    let mut h = harness(two_tracks());
+    let p = key_pos(&h, 0, 2);
+    click_at(&mut h, p, Modifiers::NONE);
+    let rb_before = app(&h)
+        .curve(0)
+        .unwrap()
+        .as_ref()
+        .unwrap()
+        .outgoing_tangent(2)
+        .unwrap()[0];
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "tension")
+        .set_value_accesskit(1.0);
     h.run();
-    assert!(!h.state().state.project.tracks[camera].visible);
+    let s = app(&h);
+    assert_eq!(s.project().tracks[0].keys[2].tension, 1.0);
+    let curve = s.curve(0).unwrap().as_ref().unwrap();
+    assert_eq!(
+        curve.outgoing_tangent(2).unwrap(),
+        &[0.0],
+        "T = 1 gives zero tangents"
+    );
+    assert_eq!(curve.incoming_tangent(2).unwrap(), &[0.0]);
+    assert_ne!(rb_before, 0.0);
+    assert_eq!(s.doc.undo_label(), Some("Set tension"));
+}
+
+#[test]
+fn copy_and_paste_keys_across_tracks() {
+    let mut h = harness(two_tracks());
+    for (key, m) in [(1, Modifiers::NONE), (2, Modifiers::SHIFT)] {
+        let p = key_pos(&h, 0, key);
+        click_at(&mut h, p, m);
+    }
+    h.key_press_modifiers(Modifiers::COMMAND, K::C);
+    h.run();
+    h.state_mut().state.active_track = Some(1);
+    h.state_mut().state.playhead = 5.5;
+    h.key_press_modifiers(Modifiers::COMMAND, K::V);
+    h.run();
+    let b = &app(&h).project().tracks[1];
+    assert_eq!(b.keys.len(), 7);
+    assert_eq!((b.keys[5].time, b.keys[5].value[0]), (5.5, 1.0));
+    assert_eq!((b.keys[6].time, b.keys[6].value[0]), (6.5, 3.0));
+    assert_eq!(
+        app(&h).selection.iter().copied().collect::<Vec<_>>(),
+        vec![KeyRef { track: 1, key: 5 }, KeyRef { track: 1, key: 6 }]
+    );
+}
+
+#[test]
+fn clicking_a_tracks_checkbox_shows_and_hides_it() {
+    let mut h = harness(demo_project());
+    let camera = app(&h)
+        .project()
+        .tracks
+        .iter()
+        .position(|t| t.name == "camera")
+        .unwrap();
+    assert!(!app(&h).project().tracks[camera].visible);
+    h.get_by_label("show camera").click();
+    h.run();
+    assert!(app(&h).project().tracks[camera].visible);
+    assert!(app(&h).doc.is_dirty());
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert!(!app(&h).project().tracks[camera].visible);
 }
 
 #[test]
@@ -48,12 +254,11 @@ fn opening_a_bad_file_by_typed_path_keeps_the_document_and_shows_the_error() {
         "(version: 1, tracks: [(name: \"x\", kind: Vec2, interpolation: Slerp, keys: [])])",
     )
     .unwrap();
-    let mut h = harness(AppState::new(demo_project(), None));
-    h.run();
-    let before = h.state().state.project.clone();
+    let mut h = harness(demo_project());
+    let before = app(&h).project().clone();
     h.get_by_label("File").click();
     h.run();
-    h.get_by_label("Open path…").click();
+    h.get_by_label_contains("Open path").click();
     h.run();
     h.get_by_label("Project file").click();
     h.run();
@@ -62,9 +267,10 @@ fn opening_a_bad_file_by_typed_path_keeps_the_document_and_shows_the_error() {
     h.run();
     h.get_by_label("Open").click();
     h.run();
-    let state = &h.state().state;
+    let state = app(&h);
     assert_eq!(
-        state.project, before,
+        state.project(),
+        &before,
         "a failed load leaves the open document untouched"
     );
     assert!(state.status.is_error);
@@ -82,18 +288,15 @@ fn opening_a_bad_file_by_typed_path_keeps_the_document_and_shows_the_error() {
 #[test]
 fn the_graph_draws_every_visible_track() {
     let mut h = Harness::builder()
-        .with_size(egui::vec2(1200.0, 760.0))
+        .with_size(egui::vec2(1300.0, 820.0))
         .wgpu()
         .build_ui_state(
             |ui, app: &mut TangentApp| app.ui(ui),
-            TangentApp {
-                state: AppState::new(demo_project(), None),
-            },
+            TangentApp::new(AppState::new(demo_project(), None)),
         );
     h.run();
     let image = h.render().expect("wgpu renders headless");
-    let app = h.state();
-    for (i, track) in app.state.project.tracks.iter().enumerate() {
+    for (i, track) in app(&h).project().tracks.iter().enumerate() {
         if !track.visible {
             continue;
         }

@@ -1,0 +1,154 @@
+//! Every user command with its menu text, tooltip and shortcut: menus, keyboard and tests all
+//! go through this one list.
+
+use eframe::egui::{Key, KeyboardShortcut, Modifiers};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Command {
+    New,
+    Open,
+    OpenPath,
+    Save,
+    SaveAs,
+    Quit,
+    Undo,
+    Redo,
+    SelectAll,
+    DeselectAll,
+    DeleteKeys,
+    Copy,
+    Paste,
+    InsertKey,
+    FrameAll,
+    FrameSelected,
+    ToggleNormalize,
+    ToggleTangents,
+    ToggleSpeedGraph,
+    ToggleSnap,
+}
+
+impl Command {
+    pub const FILE: [Command; 6] = [
+        Self::New,
+        Self::Open,
+        Self::OpenPath,
+        Self::Save,
+        Self::SaveAs,
+        Self::Quit,
+    ];
+    pub const EDIT: [Command; 8] = [
+        Self::Undo,
+        Self::Redo,
+        Self::SelectAll,
+        Self::DeselectAll,
+        Self::DeleteKeys,
+        Self::Copy,
+        Self::Paste,
+        Self::InsertKey,
+    ];
+    pub const VIEW: [Command; 6] = [
+        Self::FrameAll,
+        Self::FrameSelected,
+        Self::ToggleNormalize,
+        Self::ToggleTangents,
+        Self::ToggleSpeedGraph,
+        Self::ToggleSnap,
+    ];
+
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::New => "New",
+            Self::Open => "Open…",
+            Self::OpenPath => "Open path…",
+            Self::Save => "Save",
+            Self::SaveAs => "Save as…",
+            Self::Quit => "Quit",
+            Self::Undo => "Undo",
+            Self::Redo => "Redo",
+            Self::SelectAll => "Select all keys",
+            Self::DeselectAll => "Deselect all",
+            Self::DeleteKeys => "Delete keys",
+            Self::Copy => "Copy keys",
+            Self::Paste => "Paste keys at playhead",
+            Self::InsertKey => "Insert key at playhead",
+            Self::FrameAll => "Frame all",
+            Self::FrameSelected => "Frame selected",
+            Self::ToggleNormalize => "Normalize curves",
+            Self::ToggleTangents => "Show tangents",
+            Self::ToggleSpeedGraph => "Show speed graph",
+            Self::ToggleSnap => "Snap to frames and grid",
+        }
+    }
+
+    pub fn tooltip(self) -> &'static str {
+        match self {
+            Self::New => "Start an empty project (asks before discarding unsaved changes)",
+            Self::Open => "Open a project with the system's file dialog",
+            Self::OpenPath => "Open a project by typing its path (works where no file dialog can open)",
+            Self::Save => "Save the project to its file (atomically: a crash never leaves half a file)",
+            Self::SaveAs => "Save the project to a new file",
+            Self::Quit => "Close Tangent (asks before discarding unsaved changes)",
+            Self::Undo => "Undo the last edit; a whole drag or slider gesture is one step",
+            Self::Redo => "Redo the last undone edit",
+            Self::SelectAll => "Select every key of every visible track",
+            Self::DeselectAll => "Clear the key selection",
+            Self::DeleteKeys => "Delete the selected keys (a track keeps at least one key)",
+            Self::Copy => "Copy the selected keys of the active track",
+            Self::Paste => "Paste copied keys into the active track, the first at the playhead",
+            Self::InsertKey => "Insert a key on the active track's curve at the playhead (double-click the curve also works)",
+            Self::FrameAll => "Fit every visible curve in the graph",
+            Self::FrameSelected => "Fit the selected keys in the graph",
+            Self::ToggleNormalize => "Scale each curve to [-1, 1] for display only (values are unchanged)",
+            Self::ToggleTangents => "Draw the incoming (in, ra) and outgoing (out, rb) tangents of TCB keys",
+            Self::ToggleSpeedGraph => "Show |dP/dt| of the active track under the graph, in both tangent modes",
+            Self::ToggleSnap => "Snap dragged keys to frames and values to the grid (hold Ctrl to invert while dragging)",
+        }
+    }
+
+    pub fn shortcut(self) -> Option<KeyboardShortcut> {
+        let cmd = Modifiers::COMMAND;
+        let k = |m: Modifiers, key: Key| Some(KeyboardShortcut::new(m, key));
+        match self {
+            Self::New => k(cmd, Key::N),
+            Self::Open => k(cmd, Key::O),
+            Self::OpenPath => k(cmd.plus(Modifiers::SHIFT), Key::O),
+            Self::Save => k(cmd, Key::S),
+            Self::SaveAs => k(cmd.plus(Modifiers::SHIFT), Key::S),
+            Self::Quit => k(cmd, Key::Q),
+            Self::Undo => k(cmd, Key::Z),
+            Self::Redo => k(cmd.plus(Modifiers::SHIFT), Key::Z),
+            Self::SelectAll => k(cmd, Key::A),
+            Self::DeselectAll => k(Modifiers::ALT, Key::A),
+            Self::DeleteKeys => k(Modifiers::NONE, Key::Delete),
+            Self::Copy => k(cmd, Key::C),
+            Self::Paste => k(cmd, Key::V),
+            Self::InsertKey => k(Modifiers::NONE, Key::I),
+            Self::FrameAll => k(Modifiers::NONE, Key::F),
+            Self::FrameSelected => k(Modifiers::NONE, Key::Period),
+            Self::ToggleNormalize => k(Modifiers::NONE, Key::N),
+            Self::ToggleTangents => k(Modifiers::NONE, Key::T),
+            Self::ToggleSpeedGraph => k(Modifiers::NONE, Key::G),
+            Self::ToggleSnap => k(Modifiers::SHIFT, Key::Tab),
+        }
+    }
+
+    /// More keys that do the same (Blender and other editors' habits).
+    pub fn alternative_shortcuts(self) -> Vec<KeyboardShortcut> {
+        let plain = |key| KeyboardShortcut::new(Modifiers::NONE, key);
+        match self {
+            Self::Redo => vec![KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)],
+            Self::FrameAll => vec![plain(Key::Home)],
+            Self::DeleteKeys => vec![plain(Key::X), plain(Key::Backspace)],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the shortcut is a bare key, which must not fire while typing in a field.
+    pub fn is_plain_key(self) -> bool {
+        self.shortcut().is_some_and(|s| {
+            s.modifiers.is_none()
+                || s.modifiers == Modifiers::SHIFT
+                || s.modifiers == Modifiers::ALT
+        })
+    }
+}
