@@ -18,6 +18,9 @@ use tangent::{Interpolation, Key, SegmentCursor, TrackCurve};
 use super::state::{AppState, KeyRef};
 use super::style::{component_color, track_color, INCOMING, OUTGOING};
 
+/// Width of the value axis, shared with the speed graph so their time axes line up.
+pub const AXIS_WIDTH: f32 = 44.0;
+
 /// Samples drawn across the visible time range per curve.
 const CURVE_SAMPLES: usize = 800;
 /// How close (in points) the pointer must be to grab a key or handle.
@@ -268,8 +271,12 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState, height: f32) {
     };
     let dragging_pan = ui.input(|i| i.pointer.secondary_down() || i.pointer.middle_down());
     let response = Plot::new("value_graph")
-        .legend(Legend::default())
+        .legend(
+            Legend::default().color_conflict_handling(egui_plot::ColorConflictHandling::PickFirst),
+        )
         .x_axis_label("time (s)")
+        .y_axis_label("value")
+        .y_axis_min_width(AXIS_WIDTH)
         .height(height)
         .allow_drag(false)
         .allow_boxed_zoom(false)
@@ -414,7 +421,7 @@ fn draw(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState) {
     }
     draw_drag_feedback(plot_ui, state);
     plot_ui.vline(
-        VLine::new("playhead", state.playhead)
+        VLine::new("", state.playhead)
             .color(Color32::from_rgb(240, 80, 60))
             .width(1.5),
     );
@@ -453,7 +460,8 @@ fn draw_tangents(
             }
         }
     }
-    let name = format!("{} tangents", track.name);
+    // Unnamed items stay out of the legend.
+    let name = String::new();
     plot_ui.arrows(
         Arrows::new(
             name.clone(),
@@ -504,7 +512,7 @@ fn draw_tangents(
                 };
                 let text = format!("{label} = {}", fmt_vec(v.unwrap_or(&[])));
                 plot_ui.text(
-                    Text::new("tangent label", PlotPoint::new(tip.0, tip.1), text)
+                    Text::new("", PlotPoint::new(tip.0, tip.1), text)
                         .color(if outgoing { OUTGOING } else { INCOMING })
                         .anchor(egui::Align2::LEFT_BOTTOM),
                 );
@@ -548,14 +556,14 @@ fn draw_ease_handles(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState, ti: 
     let from = offset(from, plot_ui);
     let to = offset(to, plot_ui);
     plot_ui.points(
-        Points::new("ease from", PlotPoints::from(from))
+        Points::new("", PlotPoints::from(from))
             .shape(MarkerShape::Right)
             .radius(6.0)
             .color(super::style::EASE)
             .filled(true),
     );
     plot_ui.points(
-        Points::new("ease to", PlotPoints::from(to))
+        Points::new("", PlotPoints::from(to))
             .shape(MarkerShape::Left)
             .radius(6.0)
             .color(super::style::EASE)
@@ -574,7 +582,7 @@ fn draw_drag_feedback(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState) {
             [origin.x, p.y],
         ];
         plot_ui.polygon(
-            Polygon::new("selection box", PlotPoints::from(rect))
+            Polygon::new("", PlotPoints::from(rect))
                 .fill_color(Color32::from_rgba_unmultiplied(120, 160, 255, 30))
                 .stroke(egui::Stroke::new(1.0, Color32::from_rgb(120, 160, 255))),
         );

@@ -64,6 +64,7 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
         .legend(Legend::default())
         .x_axis_label("time (s)")
         .y_axis_label("speed |dP/dt|")
+        .y_axis_min_width(super::graph::AXIS_WIDTH)
         .allow_drag(false)
         .allow_boxed_zoom(false)
         .link_axis(egui::Id::unique("time axis"), [true, false])
@@ -100,7 +101,7 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
                 );
             }
             plot_ui.vline(
-                VLine::new("playhead", state.playhead)
+                VLine::new("", state.playhead)
                     .color(egui::Color32::from_rgb(240, 80, 60))
                     .width(1.0),
             );
