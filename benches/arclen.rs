@@ -29,11 +29,7 @@ fn path(keys: usize) -> TrackCurve {
     let mut t = 0.0;
     let keys = (0..keys)
         .map(|_| {
-            let k = Key::new(t, (0..3).map(|_| r() * 10.0 - 5.0).collect()).with_tcb(
-                r() - 0.5,
-                r() - 0.5,
-                r() - 0.5,
-            );
+            let k = Key::new(t, (0..3).map(|_| r() * 10.0 - 5.0).collect()).with_tcb(r() - 0.5, r() - 0.5, r() - 0.5);
             t += 0.2 + r();
             k
         })
@@ -48,56 +44,33 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("arclen build, 1000-key Vec3 TCB");
     g.sample_size(10);
     for e in [1e-3, 1e-6] {
-        g.bench_function(BenchmarkId::new("ArcLengthTable", e), |b| {
-            b.iter(|| black_box(ArcLengthTable::new(&curve, e).unwrap()))
-        });
+        g.bench_function(BenchmarkId::new("ArcLengthTable", e), |b| b.iter(|| black_box(ArcLengthTable::new(&curve, e).unwrap())));
     }
-    g.bench_function(BenchmarkId::new("baseline: swinging door", 1e-3), |b| {
-        b.iter(|| black_box(SwingingDoor::new(&curve, 1e-3)))
-    });
+    g.bench_function(BenchmarkId::new("baseline: swinging door", 1e-3), |b| b.iter(|| black_box(SwingingDoor::new(&curve, 1e-3))));
     g.finish();
 
     let table = ArcLengthTable::new(&curve, 1e-6).unwrap();
     let door = SwingingDoor::new(&curve, 1e-6);
-    println!(
-        "table sizes at E = 1e-6: ArcLengthTable {}, swinging door {}",
-        table.len(),
-        door.len()
-    );
+    println!("table sizes at E = 1e-6: ArcLengthTable {}, swinging door {}", table.len(), door.len());
     let (t0, t1) = curve.domain();
     let n = 10_000;
     let mut r = rng(5);
-    let seq_t: Vec<f64> = (0..n)
-        .map(|i| t0 + (t1 - t0) * i as f64 / n as f64)
-        .collect();
+    let seq_t: Vec<f64> = (0..n).map(|i| t0 + (t1 - t0) * i as f64 / n as f64).collect();
     let rnd_t: Vec<f64> = (0..n).map(|_| t0 + (t1 - t0) * r()).collect();
-    let seq_s: Vec<f64> = (0..n)
-        .map(|i| table.length() * i as f64 / n as f64)
-        .collect();
+    let seq_s: Vec<f64> = (0..n).map(|i| table.length() * i as f64 / n as f64).collect();
     let rnd_s: Vec<f64> = (0..n).map(|_| table.length() * r()).collect();
     let mut g = c.benchmark_group("arclen lookups (10k queries, E = 1e-6)");
     g.throughput(Throughput::Elements(n as u64));
     for (name, ts, ss) in [("sequential", &seq_t, &seq_s), ("random", &rnd_t, &rnd_s)] {
         g.bench_function(BenchmarkId::new("s(t)", name), |b| {
             let mut cur = SegmentCursor::new();
-            b.iter(|| {
-                ts.iter()
-                    .map(|&t| table.s_of_t(&mut cur, black_box(t)))
-                    .sum::<f64>()
-            })
+            b.iter(|| ts.iter().map(|&t| table.s_of_t(&mut cur, black_box(t))).sum::<f64>())
         });
         g.bench_function(BenchmarkId::new("t(s)", name), |b| {
             let mut cur = SegmentCursor::new();
-            b.iter(|| {
-                ss.iter()
-                    .map(|&s| table.t_of_s(&mut cur, black_box(s)))
-                    .sum::<f64>()
-            })
+            b.iter(|| ss.iter().map(|&s| table.t_of_s(&mut cur, black_box(s))).sum::<f64>())
         });
-        g.bench_function(
-            BenchmarkId::new("baseline: swinging door s(t)", name),
-            |b| b.iter(|| ts.iter().map(|&t| door.s_of_t(black_box(t))).sum::<f64>()),
-        );
+        g.bench_function(BenchmarkId::new("baseline: swinging door s(t)", name), |b| b.iter(|| ts.iter().map(|&t| door.s_of_t(black_box(t))).sum::<f64>()));
     }
     g.finish();
 }

@@ -47,51 +47,19 @@ fn track(kind: TrackKind, mode: Interpolation, ease: bool) -> TrackCurve {
 fn times(curve: &TrackCurve, random: bool) -> Vec<f64> {
     let (t0, t1) = curve.domain();
     let mut r = rng(99);
-    (0..SAMPLES)
-        .map(|i| {
-            if random {
-                t0 + r() * (t1 - t0)
-            } else {
-                t0 + (t1 - t0) * i as f64 / SAMPLES as f64
-            }
-        })
-        .collect()
+    (0..SAMPLES).map(|i| if random { t0 + r() * (t1 - t0) } else { t0 + (t1 - t0) * i as f64 / SAMPLES as f64 }).collect()
 }
 
 fn bench(c: &mut Criterion) {
     let cases = [
-        (
-            "Step Vec3",
-            track(TrackKind::Vec3, Interpolation::Step, false),
-        ),
-        (
-            "Linear Vec3",
-            track(TrackKind::Vec3, Interpolation::Linear, false),
-        ),
-        (
-            "Cubic Vec3",
-            track(TrackKind::Vec3, Interpolation::Cubic, false),
-        ),
-        (
-            "Tcb Vec3",
-            track(TrackKind::Vec3, Interpolation::Tcb, false),
-        ),
-        (
-            "Tcb+ease Vec3",
-            track(TrackKind::Vec3, Interpolation::Tcb, true),
-        ),
-        (
-            "Slerp Quat",
-            track(TrackKind::Quat, Interpolation::Slerp, false),
-        ),
-        (
-            "Nlerp Quat",
-            track(TrackKind::Quat, Interpolation::Nlerp, false),
-        ),
-        (
-            "Squad Quat",
-            track(TrackKind::Quat, Interpolation::Squad, false),
-        ),
+        ("Step Vec3", track(TrackKind::Vec3, Interpolation::Step, false)),
+        ("Linear Vec3", track(TrackKind::Vec3, Interpolation::Linear, false)),
+        ("Cubic Vec3", track(TrackKind::Vec3, Interpolation::Cubic, false)),
+        ("Tcb Vec3", track(TrackKind::Vec3, Interpolation::Tcb, false)),
+        ("Tcb+ease Vec3", track(TrackKind::Vec3, Interpolation::Tcb, true)),
+        ("Slerp Quat", track(TrackKind::Quat, Interpolation::Slerp, false)),
+        ("Nlerp Quat", track(TrackKind::Quat, Interpolation::Nlerp, false)),
+        ("Squad Quat", track(TrackKind::Quat, Interpolation::Squad, false)),
     ];
     for order in ["sequential", "random"] {
         let mut g = c.benchmark_group(format!("eval {order} (10k samples, 1000 keys)"));
@@ -113,17 +81,14 @@ fn bench(c: &mut Criterion) {
         let curve = &cases[3].1;
         let ts = times(curve, order == "random");
         let mut out = vec![0.0; 3];
-        g.bench_function(
-            BenchmarkId::from_parameter("baseline: Tcb Vec3, no cursor cache"),
-            |b| {
-                b.iter(|| {
-                    for &t in &ts {
-                        curve.sample(&mut SegmentCursor::new(), black_box(t), &mut out);
-                    }
-                    black_box(&out);
-                });
-            },
-        );
+        g.bench_function(BenchmarkId::from_parameter("baseline: Tcb Vec3, no cursor cache"), |b| {
+            b.iter(|| {
+                for &t in &ts {
+                    curve.sample(&mut SegmentCursor::new(), black_box(t), &mut out);
+                }
+                black_box(&out);
+            });
+        });
         g.finish();
     }
 }

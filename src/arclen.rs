@@ -58,9 +58,7 @@ const MAX_DEPTH: u32 = 40;
 pub enum ArcLengthError {
     #[error("arc length needs a Vec2 or Vec3 track, this one is {0:?}")]
     Kind(TrackKind),
-    #[error(
-        "arc length needs a curve with a derivative (Linear, Cubic or Tcb), this one is {0:?}"
-    )]
+    #[error("arc length needs a curve with a derivative (Linear, Cubic or Tcb), this one is {0:?}")]
     Interpolation(Interpolation),
     #[error("the tolerance must be a positive finite length, got {0}")]
     Tolerance(f64),
@@ -91,12 +89,7 @@ fn integrate(speed: &SegmentSpeed<'_>, dt: f64, ua: f64, ub: f64) -> f64 {
     let c = 0.5 * (ua + ub);
     let r = 0.5 * (ub - ua);
     let mut sum = 0.0;
-    if let SegmentSpeed::Poly {
-        d,
-        ease: None,
-        inv_dt,
-    } = speed
-    {
+    if let SegmentSpeed::Poly { d, ease: None, inv_dt } = speed {
         // The common case, kept in registers: |dP/du| = |d0 u² + d1 u + d2| over four lanes.
         let norm = |u: f64| {
             let mut s2 = 0.0;
@@ -121,10 +114,7 @@ fn integrate(speed: &SegmentSpeed<'_>, dt: f64, ua: f64, ub: f64) -> f64 {
 /// is monotone iff one of these holds.
 fn cubic_is_monotone(alpha: f64, beta: f64) -> bool {
     let s = alpha + beta - 2.0;
-    s <= 0.0
-        || 2.0 * alpha + beta - 3.0 <= 0.0
-        || alpha + 2.0 * beta - 3.0 <= 0.0
-        || alpha - (2.0 * alpha + beta - 3.0).powi(2) / (3.0 * s) >= 0.0
+    s <= 0.0 || 2.0 * alpha + beta - 3.0 <= 0.0 || alpha + 2.0 * beta - 3.0 <= 0.0 || alpha - (2.0 * alpha + beta - 3.0).powi(2) / (3.0 * s) >= 0.0
 }
 
 /// `s′` and `s″` at a point of a key segment, with `s″` on both sides: they differ only
@@ -139,10 +129,7 @@ struct Deriv {
 impl Deriv {
     /// In the unit parameter of a piece lasting `h` that starts (`start`) or ends here.
     fn end(self, h: f64, start: bool) -> End {
-        End {
-            d1: self.speed * h,
-            d2: if start { self.leaving } else { self.arriving } * h * h,
-        }
+        End { d1: self.speed * h, d2: if start { self.leaving } else { self.arriving } * h * h }
     }
 }
 
@@ -156,14 +143,7 @@ struct End {
 /// Monomial coefficients (in `x ∈ [0, 1]`) of the quintic Hermite from `s0` to `s0 + ds`, or
 /// `None` if its Bernstein control values decrease somewhere.
 fn quintic(s0: f64, ds: f64, a: End, b: End) -> Option<[f64; 6]> {
-    let bern = [
-        0.0,
-        a.d1 / 5.0,
-        2.0 * a.d1 / 5.0 + a.d2 / 20.0,
-        ds - 2.0 * b.d1 / 5.0 + b.d2 / 20.0,
-        ds - b.d1 / 5.0,
-        ds,
-    ];
+    let bern = [0.0, a.d1 / 5.0, 2.0 * a.d1 / 5.0 + a.d2 / 20.0, ds - 2.0 * b.d1 / 5.0 + b.d2 / 20.0, ds - b.d1 / 5.0, ds];
     if bern.windows(2).any(|w| w[1] < w[0]) {
         return None;
     }
@@ -181,19 +161,8 @@ fn quintic(s0: f64, ds: f64, a: End, b: End) -> Option<[f64; 6]> {
 /// The cubic Hermite (matching `s` and `s′`), or `None` if it is not monotone.
 fn cubic(s0: f64, ds: f64, a: End, b: End) -> Option<[f64; 6]> {
     let (d0, d1) = (a.d1, b.d1);
-    let monotone = if ds > 0.0 {
-        cubic_is_monotone(d0 / ds, d1 / ds)
-    } else {
-        d0 == 0.0 && d1 == 0.0
-    };
-    monotone.then_some([
-        s0,
-        d0,
-        3.0 * ds - 2.0 * d0 - d1,
-        d0 + d1 - 2.0 * ds,
-        0.0,
-        0.0,
-    ])
+    let monotone = if ds > 0.0 { cubic_is_monotone(d0 / ds, d1 / ds) } else { d0 == 0.0 && d1 == 0.0 };
+    monotone.then_some([s0, d0, 3.0 * ds - 2.0 * d0 - d1, d0 + d1 - 2.0 * ds, 0.0, 0.0])
 }
 
 #[inline]
@@ -230,19 +199,11 @@ impl Builder<'_> {
         let (speed, dot) = self.curve.segment_speed_derivatives(seg.index, at);
         if speed > 0.0 {
             let along = dot / speed;
-            Deriv {
-                speed,
-                leaving: along,
-                arriving: along,
-            }
+            Deriv { speed, leaving: along, arriving: along }
         } else {
             // A stop: |P′| grows like |P″|·|t − t_stop| on both sides.
             let a = self.curve.segment_acceleration_norm(seg.index, at);
-            Deriv {
-                speed,
-                leaving: a,
-                arriving: -a,
-            }
+            Deriv { speed, leaving: a, arriving: -a }
         }
     }
 
@@ -267,13 +228,7 @@ impl Builder<'_> {
         let (ea, eb) = (da.end(h, true), db.end(h, false));
         let inside = [part[0], part[0] + part[1], part[0] + part[1] + part[2]];
         let quad_ok = whole.is_nan() || (whole - total).abs() <= self.tolerance / 4.0;
-        let misfit = |c: &[f64; 6]| {
-            inside
-                .iter()
-                .zip([0.25, 0.5, 0.75])
-                .map(|(s, x)| (poly(c, x) - (s0 + s)).abs())
-                .fold(0.0, f64::max)
-        };
+        let misfit = |c: &[f64; 6]| inside.iter().zip([0.25, 0.5, 0.75]).map(|(s, x)| (poly(c, x) - (s0 + s)).abs()).fold(0.0, f64::max);
         let budget = self.tolerance / 2.0;
         let quintic_fit = quintic(s0, total, ea, eb).map(|c| (misfit(&c), c));
         let candidate = match quintic_fit {
@@ -287,10 +242,7 @@ impl Builder<'_> {
             _ if at_limit => self.push([s0, total, 0.0, 0.0, 0.0, 0.0], t_end, s0 + total),
             _ => {
                 let parts = match quintic_fit {
-                    Some((m, _)) if quad_ok => (1.1 * (m / budget).powf(1.0 / 6.0))
-                        .ceil()
-                        .clamp(2.0, MAX_SPLIT)
-                        as usize,
+                    Some((m, _)) if quad_ok => (1.1 * (m / budget).powf(1.0 / 6.0)).ceil().clamp(2.0, MAX_SPLIT) as usize,
                     _ => 2,
                 };
                 if parts == 2 {
@@ -345,12 +297,7 @@ impl ArcLengthTable {
             curve.segment_point(seg, 0.0, &mut p);
             for i in 1..=8 {
                 curve.segment_point(seg, f64::from(i) / 8.0, &mut q);
-                rough += p
-                    .iter()
-                    .zip(&q)
-                    .map(|(a, b)| (a - b) * (a - b))
-                    .sum::<f64>()
-                    .sqrt();
+                rough += p.iter().zip(&q).map(|(a, b)| (a - b) * (a - b)).sum::<f64>().sqrt();
                 std::mem::swap(&mut p, &mut q);
             }
         }
@@ -360,24 +307,13 @@ impl ArcLengthTable {
         let mut s = Vec::with_capacity(capacity);
         t.push(times[0]);
         s.push(0.0);
-        let mut b = Builder {
-            curve,
-            speed: SegmentSpeed::Other { curve, seg: 0 },
-            tolerance,
-            t,
-            s,
-            coef: Vec::with_capacity(capacity),
-        };
+        let mut b = Builder { curve, speed: SegmentSpeed::Other { curve, seg: 0 }, tolerance, t, s, coef: Vec::with_capacity(capacity) };
         for seg in 0..curve.segment_count() {
             let (t0, t1) = (times[seg], times[seg + 1]);
             if t1 <= t0 {
                 continue;
             }
-            let seg_info = Seg {
-                index: seg,
-                t0,
-                dt: t1 - t0,
-            };
+            let seg_info = Seg { index: seg, t0, dt: t1 - t0 };
             b.speed = curve.segment_speed_fn(seg);
             let mut edges = vec![0.0];
             edges.extend(curve.segment_breaks(seg));
@@ -400,14 +336,7 @@ impl ArcLengthTable {
             b.s.push(0.0);
             b.coef.push([0.0; 6]);
         }
-        Ok(Self {
-            t_index: BucketIndex::new(&b.t),
-            s_index: BucketIndex::new(&b.s),
-            t: b.t,
-            s: b.s,
-            coef: b.coef,
-            tolerance,
-        })
+        Ok(Self { t_index: BucketIndex::new(&b.t), s_index: BucketIndex::new(&b.s), t: b.t, s: b.s, coef: b.coef, tolerance })
     }
 
     /// Total length `L`.
@@ -442,10 +371,7 @@ impl ArcLengthTable {
     }
 
     fn piece_for_time(&self, cursor: &mut SegmentCursor, t: f64) -> usize {
-        cursor
-            .upper_bound_indexed(&self.t, &self.t_index, t)
-            .clamp(1, self.coef.len())
-            - 1
+        cursor.upper_bound_indexed(&self.t, &self.t_index, t).clamp(1, self.coef.len()) - 1
     }
 
     /// Arc length from the first key to time `t` (clamped to the keyed range).
@@ -489,21 +415,14 @@ impl ArcLengthTable {
         if s >= self.length() {
             return t1;
         }
-        let k = cursor
-            .upper_bound_indexed(&self.s, &self.s_index, s)
-            .clamp(1, self.coef.len())
-            - 1;
+        let k = cursor.upper_bound_indexed(&self.s, &self.s_index, s).clamp(1, self.coef.len()) - 1;
         let (sa, sb) = (self.s[k], self.s[k + 1]);
         let h = self.t[k + 1] - self.t[k];
         let c = &self.coef[k];
         let target = s;
         // Safeguarded Newton on the monotone cubic, from the secant guess.
         let (mut lo, mut hi) = (0.0f64, 1.0f64);
-        let mut x = if sb > sa {
-            ((s - sa) / (sb - sa)).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
+        let mut x = if sb > sa { ((s - sa) / (sb - sa)).clamp(0.0, 1.0) } else { 0.0 };
         // The residual |s_table(t) − s| may use E/16 of the error budget (see the module docs).
         let good_enough = self.tolerance / 16.0;
         for _ in 0..60 {
@@ -518,11 +437,7 @@ impl ArcLengthTable {
             }
             let df = poly_derivative(c, x);
             let newton = x - f / df;
-            let next = if df > 0.0 && newton > lo && newton < hi {
-                newton
-            } else {
-                0.5 * (lo + hi)
-            };
+            let next = if df > 0.0 && newton > lo && newton < hi { newton } else { 0.5 * (lo + hi) };
             let done = (next - x).abs() <= 1e-15 || hi - lo <= 1e-15;
             x = next;
             if done {
@@ -550,14 +465,7 @@ impl<'a> ConstantSpeed<'a> {
     /// [`ConstantSpeed::over_keys`].
     #[must_use]
     pub fn new(curve: &'a TrackCurve, table: &'a ArcLengthTable, duration: f64) -> Self {
-        Self {
-            curve,
-            table,
-            duration,
-            s_cursor: SegmentCursor::new(),
-            t_cursor: SegmentCursor::new(),
-            cursor: SegmentCursor::new(),
-        }
+        Self { curve, table, duration, s_cursor: SegmentCursor::new(), t_cursor: SegmentCursor::new(), cursor: SegmentCursor::new() }
     }
 
     /// Over the same duration as the keys span.
@@ -569,13 +477,8 @@ impl<'a> ConstantSpeed<'a> {
 
     /// The path time reached at clip time `tau`.
     pub fn path_time(&mut self, tau: f64) -> f64 {
-        let frac = if self.duration > 0.0 {
-            (tau / self.duration).clamp(0.0, 1.0)
-        } else {
-            1.0
-        };
-        self.table
-            .t_of_s(&mut self.s_cursor, frac * self.table.length())
+        let frac = if self.duration > 0.0 { (tau / self.duration).clamp(0.0, 1.0) } else { 1.0 };
+        self.table.t_of_s(&mut self.s_cursor, frac * self.table.length())
     }
 
     /// Position at clip time `tau`.
@@ -593,11 +496,7 @@ impl<'a> ConstantSpeed<'a> {
         self.curve.velocity(&mut self.cursor, t, v);
         let raw = v.iter().map(|x| x * x).sum::<f64>().sqrt();
         let table_speed = self.table.speed_at(&mut self.t_cursor, t);
-        let mean = if self.duration > 0.0 {
-            self.table.length() / self.duration
-        } else {
-            0.0
-        };
+        let mean = if self.duration > 0.0 { self.table.length() / self.duration } else { 0.0 };
         if table_speed > 0.0 {
             raw * mean / table_speed
         } else {
@@ -618,11 +517,7 @@ pub fn speed_profile(curve: &TrackCurve, table: &ArcLengthTable, n: usize) -> Ve
     let mut v = vec![0.0; curve.dim()];
     (0..=n)
         .map(|i| {
-            let tau = if n == 0 {
-                0.0
-            } else {
-                (t1 - t0) * i as f64 / n as f64
-            };
+            let tau = if n == 0 { 0.0 } else { (t1 - t0) * i as f64 / n as f64 };
             curve.velocity(&mut raw_cursor, t0 + tau, &mut v);
             let raw = v.iter().map(|x| x * x).sum::<f64>().sqrt();
             (t0 + tau, raw, cs.speed(tau))

@@ -13,11 +13,7 @@ fn compiled_track(file: &Path, name: &str) -> Result<TrackCurve> {
     let project = load_project(file)?;
     let track = project.track(name).ok_or_else(|| {
         let names: Vec<&str> = project.tracks.iter().map(|t| t.name.as_str()).collect();
-        anyhow!(
-            "{}: no track named \"{name}\" (tracks: {})",
-            file.display(),
-            names.join(", ")
-        )
+        anyhow!("{}: no track named \"{name}\" (tracks: {})", file.display(), names.join(", "))
     })?;
     Ok(TrackCurve::new(track)?)
 }
@@ -32,9 +28,7 @@ fn stdin_numbers() -> Result<Vec<f64>> {
         if text.is_empty() {
             continue;
         }
-        let x: f64 = text
-            .parse()
-            .map_err(|_| anyhow!("stdin line {}: \"{text}\" is not a number", i + 1))?;
+        let x: f64 = text.parse().map_err(|_| anyhow!("stdin line {}: \"{text}\" is not a number", i + 1))?;
         out.push(x);
     }
     Ok(out)
@@ -71,13 +65,7 @@ pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
 pub fn check(file: &Path) -> Result<()> {
     let project = load_project(file)?;
     let keys: usize = project.tracks.iter().map(|t| t.keys.len()).sum();
-    println!(
-        "{}: ok, version {}, {} tracks, {keys} keys, {} fps",
-        file.display(),
-        project.version,
-        project.tracks.len(),
-        project.fps
-    );
+    println!("{}: ok, version {}, {} tracks, {keys} keys, {} fps", file.display(), project.version, project.tracks.len(), project.fps);
     Ok(())
 }
 
@@ -103,8 +91,7 @@ pub fn arclen(file: &Path, track: &str, tolerance: f64, output: ArclenOutput) ->
     if !(tolerance.is_finite() && tolerance > 0.0) {
         bail!("--tolerance must be a positive number, got {tolerance}");
     }
-    let table =
-        ArcLengthTable::new(&curve, tolerance).with_context(|| format!("track \"{track}\""))?;
+    let table = ArcLengthTable::new(&curve, tolerance).with_context(|| format!("track \"{track}\""))?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut cursor = SegmentCursor::new();
     match output {

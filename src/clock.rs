@@ -11,9 +11,7 @@
 use thiserror::Error;
 
 /// Loop behaviour of an action.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum LoopMode {
     /// Play once and finish at an end.
     Once,
@@ -148,11 +146,7 @@ impl Action {
     /// start time (three.js `isRunning`).
     #[must_use]
     pub fn is_running(&self) -> bool {
-        self.enabled
-            && !self.paused
-            && self.time_scale != 0.0
-            && self.start_time.is_none()
-            && self.active
+        self.enabled && !self.paused && self.time_scale != 0.0 && self.start_time.is_none() && self.active
     }
     /// Played and not stopped.
     #[must_use]
@@ -187,10 +181,7 @@ impl Mixer {
     /// A mixer at time 0 with time scale 1.
     #[must_use]
     pub fn new() -> Self {
-        Self {
-            time_scale: 1.0,
-            ..Self::default()
-        }
+        Self { time_scale: 1.0, ..Self::default() }
     }
 
     /// Adds an action for a clip of `duration` seconds (not yet playing).
@@ -211,10 +202,7 @@ impl Mixer {
         &mut self.actions[id.0]
     }
     pub fn actions(&self) -> impl Iterator<Item = (ActionId, &Action)> {
-        self.actions
-            .iter()
-            .enumerate()
-            .map(|(i, a)| (ActionId(i), a))
+        self.actions.iter().enumerate().map(|(i, a)| (ActionId(i), a))
     }
 
     /// Events of the updates since the last call, oldest first.
@@ -296,12 +284,7 @@ impl Mixer {
         if a.time_scale == 0.0 {
             a.time_scale = 1.0;
         }
-        self.ramps[slot] = Ramp {
-            t0: now,
-            t1: now + duration,
-            v0: start / a.time_scale,
-            v1: end / a.time_scale,
-        };
+        self.ramps[slot] = Ramp { t0: now, t1: now + duration, v0: start / a.time_scale, v1: end / a.time_scale };
     }
 
     /// Slows to a stop over `duration` seconds: `warp(effective, 0, duration)`.
@@ -399,11 +382,7 @@ impl Mixer {
             }
         };
         if dt == 0.0 {
-            return if loop_count == -1 {
-                time
-            } else {
-                reflect(loop_count, time)
-            };
+            return if loop_count == -1 { time } else { reflect(loop_count, time) };
         }
         if a.loop_mode == LoopMode::Once {
             if loop_count == -1 {
@@ -427,10 +406,7 @@ impl Mixer {
                     }
                     a.time = time;
                     let direction = if dt < 0.0 { -1.0 } else { 1.0 };
-                    self.events.push(MixerEvent::Finished {
-                        action: id,
-                        direction,
-                    });
+                    self.events.push(MixerEvent::Finished { action: id, direction });
                 }
             }
             return time;
@@ -455,17 +431,11 @@ impl Mixer {
                 time = if dt > 0.0 { duration } else { 0.0 };
                 a.time = time;
                 let direction = if dt > 0.0 { 1.0 } else { -1.0 };
-                self.events.push(MixerEvent::Finished {
-                    action: id,
-                    direction,
-                });
+                self.events.push(MixerEvent::Finished { action: id, direction });
             } else {
                 a.loop_count = loop_count;
                 a.time = time;
-                self.events.push(MixerEvent::Loop {
-                    action: id,
-                    loop_delta,
-                });
+                self.events.push(MixerEvent::Loop { action: id, loop_delta });
             }
         } else {
             a.time = time;
@@ -496,13 +466,7 @@ mod tests {
         assert_eq!(m.action(a).time, 0.0);
         assert!(!m.action(a).enabled);
         let ev: Vec<_> = m.drain_events().collect();
-        assert_eq!(
-            ev,
-            vec![MixerEvent::Finished {
-                action: a,
-                direction: -1.0
-            }]
-        );
+        assert_eq!(ev, vec![MixerEvent::Finished { action: a, direction: -1.0 }]);
     }
 
     #[test]
@@ -561,13 +525,7 @@ mod tests {
         assert!((m.action(a).time - 0.5).abs() < 1e-9);
         assert_eq!(m.action(a).loop_count(), 500_000);
         let ev: Vec<_> = m.drain_events().collect();
-        assert_eq!(
-            ev,
-            vec![MixerEvent::Loop {
-                action: a,
-                loop_delta: 500_000.0
-            }]
-        );
+        assert_eq!(ev, vec![MixerEvent::Loop { action: a, loop_delta: 500_000.0 }]);
     }
 
     #[test]

@@ -57,19 +57,11 @@ enum Segments {
 pub fn validate(track: &Track) -> Result<(), TrackError> {
     let name = || track.name.clone();
     if !track.interpolation.supports(track.kind) {
-        return Err(TrackError::KindMismatch {
-            track: name(),
-            kind: track.kind,
-            interpolation: track.interpolation,
-        });
+        return Err(TrackError::KindMismatch { track: name(), kind: track.kind, interpolation: track.interpolation });
     }
     for mode in [track.pre_infinity, track.post_infinity] {
         if !mode.supports(track.kind) {
-            return Err(TrackError::InfinityMismatch {
-                track: name(),
-                kind: track.kind,
-                mode,
-            });
+            return Err(TrackError::InfinityMismatch { track: name(), kind: track.kind, mode });
         }
     }
     if track.keys.is_empty() {
@@ -80,12 +72,7 @@ pub fn validate(track: &Track) -> Result<(), TrackError> {
     for (i, key) in track.keys.iter().enumerate() {
         validate_key(track, i, key, dim)?;
         if key.time < previous {
-            return Err(TrackError::OutOfOrder {
-                track: name(),
-                key: i,
-                time: key.time,
-                previous,
-            });
+            return Err(TrackError::OutOfOrder { track: name(), key: i, time: key.time, previous });
         }
         previous = key.time;
     }
@@ -98,23 +85,12 @@ fn validate_key(track: &Track, i: usize, key: &Key, dim: usize) -> Result<(), Tr
         if value.is_finite() {
             Ok(())
         } else {
-            Err(TrackError::NonFinite {
-                track: name(),
-                key: i,
-                field,
-                value,
-            })
+            Err(TrackError::NonFinite { track: name(), key: i, field, value })
         }
     };
     finite("time", key.time)?;
     if key.value.len() != dim {
-        return Err(TrackError::WrongLength {
-            track: name(),
-            key: i,
-            kind: track.kind,
-            expected: dim,
-            got: key.value.len(),
-        });
+        return Err(TrackError::WrongLength { track: name(), key: i, kind: track.kind, expected: dim, got: key.value.len() });
     }
     for &v in &key.value {
         finite("value", v)?;
@@ -129,24 +105,14 @@ fn validate_key(track: &Track, i: usize, key: &Key, dim: usize) -> Result<(), Tr
     for (field, value, min, max) in ranges {
         finite(field, value)?;
         if !(min..=max).contains(&value) {
-            return Err(TrackError::OutOfRange {
-                track: name(),
-                key: i,
-                field,
-                value,
-                min,
-                max,
-            });
+            return Err(TrackError::OutOfRange { track: name(), key: i, field, value, min, max });
         }
     }
     if track.kind == TrackKind::Quat {
         let q = &key.value;
         let n2 = q.iter().map(|x| x * x).sum::<f64>();
         if n2 == 0.0 || !n2.is_finite() {
-            return Err(TrackError::ZeroQuaternion {
-                track: name(),
-                key: i,
-            });
+            return Err(TrackError::ZeroQuaternion { track: name(), key: i });
         }
     }
     Ok(())
@@ -174,9 +140,7 @@ impl TrackCurve {
             Interpolation::Linear => Segments::Linear,
             Interpolation::Slerp => Segments::Slerp,
             Interpolation::Nlerp => Segments::Nlerp,
-            Interpolation::Cubic => {
-                three_cubic_segments(&times, &values, dim, track.ending_start, track.ending_end)
-            }
+            Interpolation::Cubic => three_cubic_segments(&times, &values, dim, track.ending_start, track.ending_end),
             Interpolation::Tcb => {
                 let tg = tcb::key_tangents(&track.keys, dim, track.tangents);
                 let seg = tcb_segments(&track.keys, &times, &values, dim, &tg);
@@ -275,10 +239,7 @@ impl TrackCurve {
     /// A one-playhead evaluator borrowing this curve.
     #[must_use]
     pub fn evaluator(&self) -> Evaluator<'_> {
-        Evaluator {
-            curve: self,
-            cursor: SegmentCursor::new(),
-        }
+        Evaluator { curve: self, cursor: SegmentCursor::new() }
     }
 
     /// Writes the value at time `t` into `out`, applying pre/post infinity.
@@ -303,11 +264,7 @@ impl TrackCurve {
         match self.map_time(t) {
             Mapped::Plain(t) => self.sample_keyed(cursor, t, out),
             Mapped::Extrapolate { at_end, dt } => {
-                let (key, slope) = if at_end {
-                    (self.times.len() - 1, &self.end_slope)
-                } else {
-                    (0, &self.start_slope)
-                };
+                let (key, slope) = if at_end { (self.times.len() - 1, &self.end_slope) } else { (0, &self.start_slope) };
                 out.copy_from_slice(self.key_value(key));
                 for (o, s) in out.iter_mut().zip(slope) {
                     *o += dt * s;
@@ -333,11 +290,7 @@ impl TrackCurve {
         match self.map_time(t) {
             Mapped::Plain(t) => self.velocity_keyed(cursor, t, out),
             Mapped::Extrapolate { at_end, .. } => {
-                out.copy_from_slice(if at_end {
-                    &self.end_slope
-                } else {
-                    &self.start_slope
-                });
+                out.copy_from_slice(if at_end { &self.end_slope } else { &self.start_slope });
             }
             Mapped::Cycled { t, reversed, .. } => {
                 self.velocity_keyed(cursor, t, out);
@@ -418,11 +371,7 @@ impl TrackCurve {
                     d[1][c] = 2.0 * k[1];
                     d[2][c] = k[2];
                 }
-                SegmentSpeed::Poly {
-                    d,
-                    ease: (p.ease != [0.0, 0.0]).then_some(p.ease),
-                    inv_dt: p.inv_dt,
-                }
+                SegmentSpeed::Poly { d, ease: (p.ease != [0.0, 0.0]).then_some(p.ease), inv_dt: p.inv_dt }
             }
             _ => SegmentSpeed::Other { curve: self, seg },
         }
@@ -459,15 +408,8 @@ impl TrackCurve {
         if let Segments::Poly { segs, .. } = &self.segments {
             let p = &segs[seg];
             let [a, b] = p.ease;
-            let (e, de, dde) = if p.ease == [0.0, 0.0] {
-                (u, 1.0, 0.0)
-            } else {
-                (
-                    tcb::ease(u, a, b),
-                    tcb::ease_derivative(u, a, b),
-                    tcb::ease_second_derivative(u, a, b),
-                )
-            };
+            let (e, de, dde) =
+                if p.ease == [0.0, 0.0] { (u, 1.0, 0.0) } else { (tcb::ease(u, a, b), tcb::ease_derivative(u, a, b), tcb::ease_second_derivative(u, a, b)) };
             let (mut vv, mut va) = (0.0, 0.0);
             for k in &p.k[..self.dim] {
                 let d1 = (3.0 * k[0] * e + 2.0 * k[1]) * e + k[2];
@@ -503,11 +445,7 @@ impl TrackCurve {
             Segments::Poly { segs, .. } => {
                 let p = &segs[seg];
                 let [a, b] = p.ease;
-                let (e, de, dde) = (
-                    tcb::ease(u, a, b),
-                    tcb::ease_derivative(u, a, b),
-                    tcb::ease_second_derivative(u, a, b),
-                );
+                let (e, de, dde) = (tcb::ease(u, a, b), tcb::ease_derivative(u, a, b), tcb::ease_second_derivative(u, a, b));
                 let s = p.inv_dt * p.inv_dt;
                 for (o, k) in out.iter_mut().zip(&p.k) {
                     let d1 = (3.0 * k[0] * e + 2.0 * k[1]) * e + k[2];
@@ -556,10 +494,7 @@ impl TrackCurve {
         }
         match mode {
             Infinity::Constant => Mapped::Plain(t),
-            Infinity::Linear => Mapped::Extrapolate {
-                at_end: t > t1,
-                dt: if t > t1 { t - t1 } else { t - t0 },
-            },
+            Infinity::Linear => Mapped::Extrapolate { at_end: t > t1, dt: if t > t1 { t - t1 } else { t - t0 } },
             Infinity::Cycle | Infinity::CycleOffset | Infinity::PingPong => {
                 let k = ((t - t0) / period).floor();
                 let mut local = (t - t0 - k * period).clamp(0.0, period);
@@ -567,15 +502,7 @@ impl TrackCurve {
                 if reversed {
                     local = period - local;
                 }
-                Mapped::Cycled {
-                    t: t0 + local,
-                    cycles: if mode == Infinity::CycleOffset {
-                        k
-                    } else {
-                        0.0
-                    },
-                    reversed,
-                }
+                Mapped::Cycled { t: t0 + local, cycles: if mode == Infinity::CycleOffset { k } else { 0.0 }, reversed }
             }
         }
     }
@@ -742,13 +669,7 @@ fn inv_dt(t0: f64, t1: f64) -> f64 {
 /// TCB segments as Hermite polynomials:
 /// `f(u) = u³(2p₀ + r₁ − 2p₁ + r₂) + u²(−3p₀ − 2r₁ + 3p₁ − r₂) + u r₁ + p₀`
 /// with `r₁ = rb` of the start key and `r₂ = ra` of the end key.
-fn tcb_segments(
-    keys: &[Key],
-    times: &[f64],
-    values: &[f64],
-    dim: usize,
-    tg: &KeyTangents,
-) -> Segments {
+fn tcb_segments(keys: &[Key], times: &[f64], values: &[f64], dim: usize, tg: &KeyTangents) -> Segments {
     let n = times.len();
     let mut segs = vec![PolySegment::default(); n.saturating_sub(1)];
     for (s, seg) in segs.iter_mut().enumerate() {
@@ -764,12 +685,7 @@ fn tcb_segments(
             let p1 = values[(s + 1) * dim + c];
             let r1 = tg.outgoing[s * dim + c];
             let r2 = tg.incoming[(s + 1) * dim + c];
-            seg.k[c] = [
-                2.0 * p0 + r1 - 2.0 * p1 + r2,
-                -3.0 * p0 - 2.0 * r1 + 3.0 * p1 - r2,
-                r1,
-                p0,
-            ];
+            seg.k[c] = [2.0 * p0 + r1 - 2.0 * p1 + r2, -3.0 * p0 - 2.0 * r1 + 3.0 * p1 - r2, r1, p0];
         }
     }
     let eased = segs.iter().any(|s| s.ease != [0.0, 0.0]);
@@ -780,13 +696,7 @@ fn tcb_segments(
 /// `sP·vP + s0·v0 + s1·v1 + sN·vN` with `wP = ½Δt/(t0 − tPrev)`, `wN = ½Δt/(tNext − t1)` and
 /// the neighbours chosen by the [`Ending`]s at the ends (SEMANTICS.md B). A jump (two keys at
 /// one time) is treated as an end with `ZeroCurvature`, where three.js would divide by zero.
-fn three_cubic_segments(
-    times: &[f64],
-    values: &[f64],
-    dim: usize,
-    start: Ending,
-    end: Ending,
-) -> Segments {
+fn three_cubic_segments(times: &[f64], values: &[f64], dim: usize, start: Ending, end: Ending) -> Segments {
     let n = times.len();
     let mut segs = vec![PolySegment::default(); n.saturating_sub(1)];
     for s in 0..n.saturating_sub(1) {
@@ -809,11 +719,7 @@ fn three_cubic_segments(
         let (i_prev, t_prev) = if i0 > 0 && times[i0 - 1] < t0 {
             (i0 - 1, times[i0 - 1])
         } else {
-            let e = if i0 == 0 {
-                whole(start, times[n - 1] - times[n.saturating_sub(2)])
-            } else {
-                Ending::ZeroCurvature
-            };
+            let e = if i0 == 0 { whole(start, times[n - 1] - times[n.saturating_sub(2)]) } else { Ending::ZeroCurvature };
             match e {
                 Ending::ZeroSlope => (i1, 2.0 * t0 - t1),
                 Ending::WrapAround => (n - 2, t0 + times[n - 2] - times[n - 1]),
@@ -823,11 +729,7 @@ fn three_cubic_segments(
         let (i_next, t_next) = if i1 + 1 < n && times[i1 + 1] > t1 {
             (i1 + 1, times[i1 + 1])
         } else {
-            let e = if i1 == n - 1 {
-                whole(end, times[1] - times[0])
-            } else {
-                Ending::ZeroCurvature
-            };
+            let e = if i1 == n - 1 { whole(end, times[1] - times[0]) } else { Ending::ZeroCurvature };
             match e {
                 Ending::ZeroSlope => (i1, 2.0 * t1 - t0),
                 Ending::WrapAround => (1, t1 + times[1] - times[0]),
@@ -887,8 +789,7 @@ mod tests {
     use super::*;
 
     fn scalar(mode: Interpolation, keys: &[(f64, f64)]) -> Track {
-        Track::new("s", TrackKind::Scalar, mode)
-            .with_keys(keys.iter().map(|&(t, v)| Key::new(t, vec![v])).collect())
+        Track::new("s", TrackKind::Scalar, mode).with_keys(keys.iter().map(|&(t, v)| Key::new(t, vec![v])).collect())
     }
 
     fn at(track: &Track, t: f64) -> f64 {
@@ -902,21 +803,10 @@ mod tests {
     /// WrapAround: wP = 0.5, vP = v[n−2] = 2: −0.125 + 0.5625 − 0.125 = 0.3125.
     #[test]
     fn three_cubic_start_endings_hand_values() {
-        let mut t = scalar(
-            Interpolation::Cubic,
-            &[(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 0.0)],
-        );
-        for (ending, want) in [
-            (Ending::ZeroCurvature, 0.5),
-            (Ending::ZeroSlope, 0.375),
-            (Ending::WrapAround, 0.3125),
-        ] {
+        let mut t = scalar(Interpolation::Cubic, &[(0.0, 0.0), (1.0, 1.0), (2.0, 2.0), (3.0, 0.0)]);
+        for (ending, want) in [(Ending::ZeroCurvature, 0.5), (Ending::ZeroSlope, 0.375), (Ending::WrapAround, 0.3125)] {
             t.ending_start = ending;
-            assert!(
-                (at(&t, 0.5) - want).abs() < 1e-15,
-                "{ending:?}: {}",
-                at(&t, 0.5)
-            );
+            assert!((at(&t, 0.5) - want).abs() < 1e-15, "{ending:?}: {}", at(&t, 0.5));
         }
     }
 
@@ -924,36 +814,20 @@ mod tests {
     /// wP = 0.5 (sP = −0.0625 on v1 = 2, s0 = 0.5625 on v2 = 1) and the end conditions below.
     #[test]
     fn three_cubic_end_endings_hand_values() {
-        let mut t = scalar(
-            Interpolation::Cubic,
-            &[(0.0, 0.0), (1.0, 2.0), (2.0, 1.0), (3.0, 3.0)],
-        );
+        let mut t = scalar(Interpolation::Cubic, &[(0.0, 0.0), (1.0, 2.0), (2.0, 1.0), (3.0, 3.0)]);
         // ZeroCurvature: −0.0625·2 + 0.5625·1 + 0.4375·3 + 0.0625·1 = 1.8125
         // ZeroSlope:     −0.0625·2 + 0.5625·1 + 0.5625·3 − 0.0625·3 = 1.9375
         // WrapAround: vN = v1 = 2, tNext = t1 + t1 − t0 → wN = 0.5:
         //                −0.0625·2 + 0.5625·1 + 0.5625·3 − 0.0625·2 = 2.0
-        for (ending, want) in [
-            (Ending::ZeroCurvature, 1.8125),
-            (Ending::ZeroSlope, 1.9375),
-            (Ending::WrapAround, 2.0),
-        ] {
+        for (ending, want) in [(Ending::ZeroCurvature, 1.8125), (Ending::ZeroSlope, 1.9375), (Ending::WrapAround, 2.0)] {
             t.ending_end = ending;
-            assert!(
-                (at(&t, 2.5) - want).abs() < 1e-15,
-                "{ending:?}: {}",
-                at(&t, 2.5)
-            );
+            assert!((at(&t, 2.5) - want).abs() < 1e-15, "{ending:?}: {}", at(&t, 2.5));
         }
     }
 
     #[test]
     fn one_key_is_constant_in_every_mode_and_infinity() {
-        for mode in [
-            Interpolation::Step,
-            Interpolation::Linear,
-            Interpolation::Cubic,
-            Interpolation::Tcb,
-        ] {
+        for mode in [Interpolation::Step, Interpolation::Linear, Interpolation::Cubic, Interpolation::Tcb] {
             let mut t = scalar(mode, &[(1.0, 7.0)]);
             t.pre_infinity = Infinity::Linear;
             t.post_infinity = Infinity::CycleOffset;
@@ -961,10 +835,7 @@ mod tests {
                 assert_eq!(at(&t, x), 7.0, "{mode:?} at {x}");
             }
         }
-        assert!(matches!(
-            TrackCurve::new(&scalar(Interpolation::Tcb, &[])),
-            Err(TrackError::NoKeys { .. })
-        ));
+        assert!(matches!(TrackCurve::new(&scalar(Interpolation::Tcb, &[])), Err(TrackError::NoKeys { .. })));
     }
 
     /// TCB natural ends: keys (0,0),(1,1),(2,0), T=C=B=0 give ra₁ = 0, so rb₀ = 1.5·1 − 0 = 1.5
@@ -1003,35 +874,20 @@ mod tests {
         let c = TrackCurve::new(&t).unwrap();
         c.velocity(&mut SegmentCursor::new(), 2.5, &mut v);
         assert_eq!(v, [-2.0], "ping-pong runs the curve backwards");
-        let mut q = Track::new("q", TrackKind::Quat, Interpolation::Slerp)
-            .with_keys(vec![Key::new(0.0, vec![0.0, 0.0, 0.0, 1.0])]);
+        let mut q = Track::new("q", TrackKind::Quat, Interpolation::Slerp).with_keys(vec![Key::new(0.0, vec![0.0, 0.0, 0.0, 1.0])]);
         q.post_infinity = Infinity::Linear;
-        assert!(matches!(
-            TrackCurve::new(&q),
-            Err(TrackError::InfinityMismatch { .. })
-        ));
+        assert!(matches!(TrackCurve::new(&q), Err(TrackError::InfinityMismatch { .. })));
     }
 
     /// At a jump (two keys at t = 1) the value is the second key's; just before, the segment
     /// heads to the first; no mode divides by the zero gap.
     #[test]
     fn jumps_take_the_last_key_and_never_nan() {
-        for mode in [
-            Interpolation::Step,
-            Interpolation::Linear,
-            Interpolation::Cubic,
-            Interpolation::Tcb,
-        ] {
-            let t = scalar(
-                mode,
-                &[(0.0, 0.0), (1.0, 1.0), (1.0, 5.0), (1.0, 9.0), (2.0, 10.0)],
-            );
+        for mode in [Interpolation::Step, Interpolation::Linear, Interpolation::Cubic, Interpolation::Tcb] {
+            let t = scalar(mode, &[(0.0, 0.0), (1.0, 1.0), (1.0, 5.0), (1.0, 9.0), (2.0, 10.0)]);
             assert_eq!(at(&t, 1.0), 9.0, "{mode:?}");
             let before = at(&t, 1.0 - 1e-9);
-            assert!(
-                before.is_finite() && (mode == Interpolation::Step || (before - 1.0).abs() < 1e-6),
-                "{mode:?}: {before}"
-            );
+            assert!(before.is_finite() && (mode == Interpolation::Step || (before - 1.0).abs() < 1e-6), "{mode:?}: {before}");
             assert!(at(&t, 1.5).is_finite());
         }
     }

@@ -73,10 +73,7 @@ impl Edit {
     fn apply_inner(self, project: &mut Project, respect_locks: bool) -> Result<Edit, EditError> {
         match self {
             Self::SetKeys { track, keys } => {
-                let t = project
-                    .tracks
-                    .get_mut(track)
-                    .ok_or(EditError::NoTrack(track))?;
+                let t = project.tracks.get_mut(track).ok_or(EditError::NoTrack(track))?;
                 if respect_locks && t.locked {
                     return Err(EditError::Locked(t.name.clone()));
                 }
@@ -88,16 +85,9 @@ impl Edit {
                 Ok(Self::SetKeys { track, keys: old })
             }
             Self::SetTrack { index, track } => {
-                let slot = project
-                    .tracks
-                    .get_mut(index)
-                    .ok_or(EditError::NoTrack(index))?;
+                let slot = project.tracks.get_mut(index).ok_or(EditError::NoTrack(index))?;
                 // A locked track can still be unlocked (or shown/hidden), but nothing else.
-                if respect_locks
-                    && slot.locked
-                    && track.locked
-                    && !only_view_flags_differ(slot, &track)
-                {
+                if respect_locks && slot.locked && track.locked && !only_view_flags_differ(slot, &track) {
                     return Err(EditError::Locked(slot.name.clone()));
                 }
                 let old = std::mem::replace(slot, track);
@@ -174,11 +164,7 @@ impl Document {
     /// A document whose current state counts as saved.
     #[must_use]
     pub fn new(project: Project) -> Self {
-        Self {
-            project,
-            next_id: 1,
-            ..Self::default()
-        }
+        Self { project, next_id: 1, ..Self::default() }
     }
 
     #[must_use]
@@ -199,8 +185,7 @@ impl Document {
     /// Whether the project differs from what was last saved (or opened).
     #[must_use]
     pub fn is_dirty(&self) -> bool {
-        self.top_id() != self.saved_at
-            || self.gesture.as_ref().is_some_and(|g| !g.inverse.is_empty())
+        self.top_id() != self.saved_at || self.gesture.as_ref().is_some_and(|g| !g.inverse.is_empty())
     }
 
     /// Records that the current state is what is on disk.
@@ -216,22 +201,15 @@ impl Document {
         self.redo.clear();
         match &mut self.gesture {
             Some(g) => {
-                let covered = target.is_some()
-                    && g.inverse.iter().any(|e| {
-                        e.track() == target
-                            && std::mem::discriminant(e) == std::mem::discriminant(&inverse)
-                    });
+                let covered =
+                    target.is_some() && g.inverse.iter().any(|e| e.track() == target && std::mem::discriminant(e) == std::mem::discriminant(&inverse));
                 if !covered {
                     g.inverse.push(inverse);
                 }
             }
             None => {
                 let id = self.fresh_id();
-                self.push_undo(Step {
-                    label: label.to_owned(),
-                    inverse: vec![inverse],
-                    id,
-                });
+                self.push_undo(Step { label: label.to_owned(), inverse: vec![inverse], id });
             }
         }
         Ok(())
@@ -254,11 +232,7 @@ impl Document {
     pub fn begin_gesture(&mut self, label: &str) {
         self.end_gesture();
         let id = self.fresh_id();
-        self.gesture = Some(Step {
-            label: label.to_owned(),
-            inverse: Vec::new(),
-            id,
-        });
+        self.gesture = Some(Step { label: label.to_owned(), inverse: Vec::new(), id });
     }
 
     /// Closes the open gesture, if any; one that changed nothing leaves no undo step.
@@ -319,11 +293,7 @@ impl Document {
             }
         }
         self.revision += 1;
-        Step {
-            label: step.label,
-            inverse,
-            id: step.id,
-        }
+        Step { label: step.label, inverse, id: step.id }
     }
 }
 
@@ -333,12 +303,8 @@ mod tests {
     use crate::model::{Interpolation, TrackKind};
 
     fn doc() -> Document {
-        let t = Track::new("a", TrackKind::Scalar, Interpolation::Tcb)
-            .with_keys(vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0])]);
-        Document::new(Project {
-            tracks: vec![t],
-            ..Project::default()
-        })
+        let t = Track::new("a", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0])]);
+        Document::new(Project { tracks: vec![t], ..Project::default() })
     }
 
     #[test]
@@ -349,8 +315,7 @@ mod tests {
         for i in 1..=30 {
             let mut keys = d.project().tracks[0].keys.clone();
             keys[1].value[0] = 1.0 + f64::from(i);
-            d.apply("Move key", Edit::SetKeys { track: 0, keys })
-                .unwrap();
+            d.apply("Move key", Edit::SetKeys { track: 0, keys }).unwrap();
         }
         d.end_gesture();
         assert!(d.is_dirty());
@@ -368,43 +333,15 @@ mod tests {
         let mut d = doc();
         let before = d.project().clone();
         let keys = vec![Key::new(1.0, vec![0.0]), Key::new(0.0, vec![1.0])];
-        let err = d
-            .apply("Move", Edit::SetKeys { track: 0, keys })
-            .unwrap_err();
+        let err = d.apply("Move", Edit::SetKeys { track: 0, keys }).unwrap_err();
         assert!(err.to_string().contains("time order"));
         let nan = vec![Key::new(0.0, vec![f64::NAN])];
-        assert!(d
-            .apply(
-                "Set",
-                Edit::SetKeys {
-                    track: 0,
-                    keys: nan
-                }
-            )
-            .is_err());
+        assert!(d.apply("Set", Edit::SetKeys { track: 0, keys: nan }).is_err());
         let mut quat = before.tracks[0].clone();
         quat.kind = TrackKind::Quat;
-        assert!(d
-            .apply(
-                "Kind",
-                Edit::SetTrack {
-                    index: 0,
-                    track: quat
-                }
-            )
-            .is_err());
+        assert!(d.apply("Kind", Edit::SetTrack { index: 0, track: quat }).is_err());
         let dup = before.tracks[0].clone();
-        assert!(d
-            .apply(
-                "Add",
-                Edit::InsertTrack {
-                    index: 1,
-                    track: dup
-                }
-            )
-            .unwrap_err()
-            .to_string()
-            .contains("unique"));
+        assert!(d.apply("Add", Edit::InsertTrack { index: 1, track: dup }).unwrap_err().to_string().contains("unique"));
         assert_eq!(d.project(), &before);
         assert!(d.undo_label().is_none() && !d.is_dirty());
     }
@@ -414,44 +351,16 @@ mod tests {
         let mut d = doc();
         let mut locked = d.project().tracks[0].clone();
         locked.locked = true;
-        d.apply(
-            "Lock",
-            Edit::SetTrack {
-                index: 0,
-                track: locked.clone(),
-            },
-        )
-        .unwrap();
+        d.apply("Lock", Edit::SetTrack { index: 0, track: locked.clone() }).unwrap();
         let keys = vec![Key::new(0.0, vec![5.0])];
-        assert!(matches!(
-            d.apply("Set", Edit::SetKeys { track: 0, keys }),
-            Err(EditError::Locked(_))
-        ));
-        assert!(matches!(
-            d.apply("Remove", Edit::RemoveTrack { index: 0 }),
-            Err(EditError::Locked(_))
-        ));
+        assert!(matches!(d.apply("Set", Edit::SetKeys { track: 0, keys }), Err(EditError::Locked(_))));
+        assert!(matches!(d.apply("Remove", Edit::RemoveTrack { index: 0 }), Err(EditError::Locked(_))));
         let mut renamed = locked.clone();
         renamed.name = "b".into();
-        assert!(d
-            .apply(
-                "Rename",
-                Edit::SetTrack {
-                    index: 0,
-                    track: renamed
-                }
-            )
-            .is_err());
+        assert!(d.apply("Rename", Edit::SetTrack { index: 0, track: renamed }).is_err());
         let mut unlocked = locked;
         unlocked.locked = false;
-        d.apply(
-            "Unlock",
-            Edit::SetTrack {
-                index: 0,
-                track: unlocked,
-            },
-        )
-        .unwrap();
+        d.apply("Unlock", Edit::SetTrack { index: 0, track: unlocked }).unwrap();
         assert!(!d.project().tracks[0].locked);
     }
 
@@ -463,10 +372,7 @@ mod tests {
         d.mark_saved();
         assert!(!d.is_dirty());
         d.undo();
-        assert!(
-            d.is_dirty(),
-            "undoing past the save makes the document differ from the file"
-        );
+        assert!(d.is_dirty(), "undoing past the save makes the document differ from the file");
         d.redo();
         assert!(!d.is_dirty());
     }

@@ -9,51 +9,18 @@ use thiserror::Error;
 pub enum TrackError {
     #[error("track \"{track}\" has no keys")]
     NoKeys { track: String },
-    #[error(
-        "track \"{track}\": {interpolation:?} interpolation does not apply to {kind:?} values"
-    )]
-    KindMismatch {
-        track: String,
-        kind: TrackKind,
-        interpolation: Interpolation,
-    },
+    #[error("track \"{track}\": {interpolation:?} interpolation does not apply to {kind:?} values")]
+    KindMismatch { track: String, kind: TrackKind, interpolation: Interpolation },
     #[error("track \"{track}\": {mode:?} infinity is not allowed on {kind:?} tracks (use Constant, Cycle or PingPong)")]
-    InfinityMismatch {
-        track: String,
-        kind: TrackKind,
-        mode: Infinity,
-    },
+    InfinityMismatch { track: String, kind: TrackKind, mode: Infinity },
     #[error("track \"{track}\", key {key}: {field} is {value}, which is not a finite number")]
-    NonFinite {
-        track: String,
-        key: usize,
-        field: &'static str,
-        value: f64,
-    },
+    NonFinite { track: String, key: usize, field: &'static str, value: f64 },
     #[error("track \"{track}\", key {key}: value has {got} components, a {kind:?} track needs {expected}")]
-    WrongLength {
-        track: String,
-        key: usize,
-        kind: TrackKind,
-        expected: usize,
-        got: usize,
-    },
+    WrongLength { track: String, key: usize, kind: TrackKind, expected: usize, got: usize },
     #[error("track \"{track}\", key {key}: time {time} is before the previous key's time {previous}; keys must be in time order")]
-    OutOfOrder {
-        track: String,
-        key: usize,
-        time: f64,
-        previous: f64,
-    },
+    OutOfOrder { track: String, key: usize, time: f64, previous: f64 },
     #[error("track \"{track}\", key {key}: {field} is {value}, outside [{min}, {max}]")]
-    OutOfRange {
-        track: String,
-        key: usize,
-        field: &'static str,
-        value: f64,
-        min: f64,
-        max: f64,
-    },
+    OutOfRange { track: String, key: usize, field: &'static str, value: f64, min: f64, max: f64 },
     #[error("track \"{track}\", key {key}: the quaternion is zero and has no rotation")]
     ZeroQuaternion { track: String, key: usize },
 }
@@ -68,18 +35,9 @@ pub enum FileError {
         source: std::io::Error,
     },
     #[error("{path}:{line}:{column}: {message}")]
-    Syntax {
-        path: String,
-        line: usize,
-        column: usize,
-        message: String,
-    },
+    Syntax { path: String, line: usize, column: usize, message: String },
     #[error("{path}: file version {found} is newer than this program understands ({supported})")]
-    Version {
-        path: String,
-        found: u32,
-        supported: u32,
-    },
+    Version { path: String, found: u32, supported: u32 },
     #[error("{path}: {source}")]
     Invalid {
         path: String,

@@ -42,8 +42,7 @@ pub fn validate_project(project: &Project) -> Result<(), ProjectError> {
 /// "demo").
 pub fn parse_project(text: &str, origin: &str) -> Result<Project, FileError> {
     // `implicit_some` lets optional fields be written plainly (`color: Rgb(255, 0, 0)`).
-    let options =
-        ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
+    let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     let project: Project = options.from_str(text).map_err(|e| FileError::Syntax {
         path: origin.to_owned(),
         line: e.span.start.line,
@@ -51,26 +50,16 @@ pub fn parse_project(text: &str, origin: &str) -> Result<Project, FileError> {
         message: e.code.to_string(),
     })?;
     if project.version > FILE_VERSION {
-        return Err(FileError::Version {
-            path: origin.to_owned(),
-            found: project.version,
-            supported: FILE_VERSION,
-        });
+        return Err(FileError::Version { path: origin.to_owned(), found: project.version, supported: FILE_VERSION });
     }
-    validate_project(&project).map_err(|source| FileError::Invalid {
-        path: origin.to_owned(),
-        source,
-    })?;
+    validate_project(&project).map_err(|source| FileError::Invalid { path: origin.to_owned(), source })?;
     Ok(project)
 }
 
 /// Reads, parses and validates the project at `path`.
 pub fn load_project(path: &Path) -> Result<Project, FileError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| FileError::Io {
-        path: origin.clone(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path).map_err(|source| FileError::Io { path: origin.clone(), source })?;
     parse_project(&text, &origin)
 }
 
@@ -78,10 +67,7 @@ pub fn load_project(path: &Path) -> Result<Project, FileError> {
 pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
     let mut p = project.clone();
     p.version = FILE_VERSION;
-    let config = ron::ser::PrettyConfig::new()
-        .depth_limit(4)
-        .indentor("    ".to_owned())
-        .struct_names(false);
+    let config = ron::ser::PrettyConfig::new().depth_limit(4).indentor("    ".to_owned()).struct_names(false);
     ron::ser::to_string_pretty(&p, config)
 }
 
@@ -89,35 +75,17 @@ pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
 /// project rather than writing a file that would not load.
 pub fn save_project(path: &Path, project: &Project) -> Result<(), FileError> {
     let origin = path.display().to_string();
-    validate_project(project).map_err(|source| FileError::Invalid {
-        path: origin.clone(),
-        source,
-    })?;
-    let text = project_to_string(project).map_err(|e| FileError::Serialize {
-        path: origin.clone(),
-        message: e.to_string(),
-    })?;
-    write_atomically(path, text.as_bytes()).map_err(|source| FileError::Io {
-        path: origin,
-        source,
-    })
+    validate_project(project).map_err(|source| FileError::Invalid { path: origin.clone(), source })?;
+    let text = project_to_string(project).map_err(|e| FileError::Serialize { path: origin.clone(), message: e.to_string() })?;
+    write_atomically(path, text.as_bytes()).map_err(|source| FileError::Io { path: origin, source })
 }
 
 /// Writes `bytes` to a sibling temporary file and renames it over `path`. On any failure
 /// the temporary file is removed and `path` is left as it was.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"))?;
-    let tmp = dir.join(format!(
-        ".{}.{}.tmp",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"))?;
+    let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
@@ -164,17 +132,11 @@ mod tests {
     #[test]
     fn optional_fields_load_with_or_without_some() {
         let plain = SPEC_EXAMPLE.replace("tangents: Seed,", "tangents: Seed, color: Rgb(1, 2, 3),");
-        let wrapped = SPEC_EXAMPLE.replace(
-            "tangents: Seed,",
-            "tangents: Seed, color: Some(Rgb(1, 2, 3)),",
-        );
+        let wrapped = SPEC_EXAMPLE.replace("tangents: Seed,", "tangents: Seed, color: Some(Rgb(1, 2, 3)),");
         let a = parse_project(&plain, "a").unwrap();
         assert_eq!(a.tracks[0].color, Some(crate::model::Rgb(1, 2, 3)));
         assert_eq!(parse_project(&wrapped, "b").unwrap(), a);
-        assert_eq!(
-            parse_project(&project_to_string(&a).unwrap(), "c").unwrap(),
-            a
-        );
+        assert_eq!(parse_project(&project_to_string(&a).unwrap(), "c").unwrap(), a);
     }
 
     #[test]
@@ -200,31 +162,19 @@ mod tests {
     #[test]
     fn unknown_mode_is_refused_with_position() {
         let msg = err(&SPEC_EXAMPLE.replace("interpolation: Tcb", "interpolation: Bouncy"));
-        assert!(
-            msg.starts_with("f.ron:8:") && msg.contains("Bouncy"),
-            "{msg}"
-        );
+        assert!(msg.starts_with("f.ron:8:") && msg.contains("Bouncy"), "{msg}");
     }
 
     #[test]
     fn nan_and_order_and_length_name_track_and_key() {
         let msg = err(&SPEC_EXAMPLE.replace("value: [4.0, 2.0]", "value: [NaN, 2.0]"));
-        assert!(
-            msg.contains("\"position\", key 1") && msg.contains("not a finite"),
-            "{msg}"
-        );
+        assert!(msg.contains("\"position\", key 1") && msg.contains("not a finite"), "{msg}");
         let msg = err(&SPEC_EXAMPLE.replace("time: 1.0", "time: -1.0"));
         assert!(msg.contains("key 1") && msg.contains("time order"), "{msg}");
         let msg = err(&SPEC_EXAMPLE.replace("value: [4.0, 2.0]", "value: [4.0]"));
-        assert!(
-            msg.contains("key 1") && msg.contains("1 components"),
-            "{msg}"
-        );
+        assert!(msg.contains("key 1") && msg.contains("1 components"), "{msg}");
         let msg = err(&SPEC_EXAMPLE.replace("kind: Vec2", "kind: Quat"));
-        assert!(
-            msg.contains("Tcb interpolation does not apply to Quat"),
-            "{msg}"
-        );
+        assert!(msg.contains("Tcb interpolation does not apply to Quat"), "{msg}");
     }
 
     #[test]
@@ -235,11 +185,7 @@ mod tests {
         let p = parse_project(SPEC_EXAMPLE, "spec").unwrap();
         save_project(&path, &p).unwrap();
         assert_eq!(load_project(&path).unwrap(), p);
-        let leftovers: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .filter_map(Result::ok)
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
-            .collect();
+        let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
         assert!(leftovers.is_empty());
         // An unwritable target fails and leaves the old file intact.
         let missing = dir.join("no-such-dir").join("p.ron");

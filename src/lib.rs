@@ -44,7 +44,5 @@ pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, SegmentSpeed, TrackCurve};
 pub use edit::{Document, Edit, EditError};
 pub use error::{FileError, ProjectError, TrackError};
-pub use model::{
-    Ending, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackKind,
-};
+pub use model::{Ending, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackKind};
 pub use search::SegmentCursor;

@@ -57,18 +57,9 @@ fn main() -> ExitCode {
         None => app::run(cli.file),
         Some(Command::Eval { file, track, times }) => cli::eval(&file, &track, times),
         Some(Command::Check { file }) => cli::check(&file),
-        Some(Command::Arclen {
-            file,
-            track,
-            tolerance,
-            lengths,
-            times,
-        }) => cli::arclen(
-            &file,
-            &track,
-            tolerance,
-            cli::ArclenOutput::from_flags(lengths, times),
-        ),
+        Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
+            cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

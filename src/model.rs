@@ -77,15 +77,7 @@ pub enum Interpolation {
 }
 
 impl Interpolation {
-    pub const ALL: [Interpolation; 7] = [
-        Self::Step,
-        Self::Linear,
-        Self::Cubic,
-        Self::Tcb,
-        Self::Slerp,
-        Self::Nlerp,
-        Self::Squad,
-    ];
+    pub const ALL: [Interpolation; 7] = [Self::Step, Self::Linear, Self::Cubic, Self::Tcb, Self::Slerp, Self::Nlerp, Self::Squad];
 
     /// Whether this mode can interpolate values of `kind`.
     #[must_use]
@@ -146,13 +138,7 @@ pub enum Infinity {
 }
 
 impl Infinity {
-    pub const ALL: [Infinity; 5] = [
-        Self::Constant,
-        Self::Linear,
-        Self::Cycle,
-        Self::CycleOffset,
-        Self::PingPong,
-    ];
+    pub const ALL: [Infinity; 5] = [Self::Constant, Self::Linear, Self::Cycle, Self::CycleOffset, Self::PingPong];
 
     /// Whether a track of `kind` may use this mode (rotations cannot be offset or extrapolated).
     #[must_use]
@@ -195,15 +181,7 @@ impl Key {
     /// A key with zero TCB and ease.
     #[must_use]
     pub fn new(time: f64, value: Vec<f64>) -> Self {
-        Self {
-            time,
-            value,
-            tension: 0.0,
-            continuity: 0.0,
-            bias: 0.0,
-            ease_to: 0.0,
-            ease_from: 0.0,
-        }
+        Self { time, value, tension: 0.0, continuity: 0.0, bias: 0.0, ease_to: 0.0, ease_from: 0.0 }
     }
 
     /// Builder-style setter for tension, continuity and bias.
@@ -315,11 +293,7 @@ pub struct Project {
 
 impl Default for Project {
     fn default() -> Self {
-        Self {
-            version: FILE_VERSION,
-            fps: default_fps(),
-            tracks: Vec::new(),
-        }
+        Self { version: FILE_VERSION, fps: default_fps(), tracks: Vec::new() }
     }
 }
 
@@ -333,9 +307,6 @@ impl Project {
     /// Time spanned by all keys of all tracks.
     #[must_use]
     pub fn time_range(&self) -> Option<(f64, f64)> {
-        self.tracks
-            .iter()
-            .filter_map(Track::time_range)
-            .reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
+        self.tracks.iter().filter_map(Track::time_range).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
     }
 }

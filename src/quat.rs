@@ -39,12 +39,7 @@ pub fn normalize(q: &Quat) -> Quat {
 pub fn mul(a: &Quat, b: &Quat) -> Quat {
     let [ax, ay, az, aw] = *a;
     let [bx, by, bz, bw] = *b;
-    [
-        aw * bx + ax * bw + ay * bz - az * by,
-        aw * by - ax * bz + ay * bw + az * bx,
-        aw * bz + ax * by - ay * bx + az * bw,
-        aw * bw - ax * bx - ay * by - az * bz,
-    ]
+    [aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz]
 }
 
 /// Conjugate, the inverse of a unit quaternion.
@@ -100,19 +95,9 @@ pub fn slerp(q0: &Quat, q1: &Quat, t: f64) -> Quat {
         let theta = d.acos();
         let sin = theta.sin();
         let (ws, wt) = ((s * theta).sin() / sin, (t * theta).sin() / sin);
-        [
-            q0[0] * ws + q1[0] * wt,
-            q0[1] * ws + q1[1] * wt,
-            q0[2] * ws + q1[2] * wt,
-            q0[3] * ws + q1[3] * wt,
-        ]
+        [q0[0] * ws + q1[0] * wt, q0[1] * ws + q1[1] * wt, q0[2] * ws + q1[2] * wt, q0[3] * ws + q1[3] * wt]
     } else {
-        normalize(&[
-            q0[0] * s + q1[0] * t,
-            q0[1] * s + q1[1] * t,
-            q0[2] * s + q1[2] * t,
-            q0[3] * s + q1[3] * t,
-        ])
+        normalize(&[q0[0] * s + q1[0] * t, q0[1] * s + q1[1] * t, q0[2] * s + q1[2] * t, q0[3] * s + q1[3] * t])
     }
 }
 
@@ -121,12 +106,7 @@ pub fn slerp(q0: &Quat, q1: &Quat, t: f64) -> Quat {
 pub fn nlerp(q0: &Quat, q1: &Quat, t: f64) -> Quat {
     let q1 = if dot(q0, q1) < 0.0 { neg(q1) } else { *q1 };
     let s = 1.0 - t;
-    normalize(&[
-        q0[0] * s + q1[0] * t,
-        q0[1] * s + q1[1] * t,
-        q0[2] * s + q1[2] * t,
-        q0[3] * s + q1[3] * t,
-    ])
+    normalize(&[q0[0] * s + q1[0] * t, q0[1] * s + q1[1] * t, q0[2] * s + q1[2] * t, q0[3] * s + q1[3] * t])
 }
 
 /// Slerp with no small-angle shortcut: `(q2 q1⁻¹)^t q1` through [`log`]/[`exp`], q2 flipped
@@ -205,9 +185,7 @@ pub fn from_euler(angles: [f64; 3], order: EulerOrder) -> Quat {
 }
 
 /// The order of Euler rotations, named as in three.js: `Xyz` is the matrix `Rx·Ry·Rz`.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EulerOrder {
     #[default]
     Xyz,
@@ -219,14 +197,7 @@ pub enum EulerOrder {
 }
 
 impl EulerOrder {
-    pub const ALL: [EulerOrder; 6] = [
-        Self::Xyz,
-        Self::Xzy,
-        Self::Yxz,
-        Self::Yzx,
-        Self::Zxy,
-        Self::Zyx,
-    ];
+    pub const ALL: [EulerOrder; 6] = [Self::Xyz, Self::Xzy, Self::Yxz, Self::Yzx, Self::Zxy, Self::Zyx];
 
     /// Axis indices in matrix-product order.
     #[must_use]
@@ -247,21 +218,9 @@ impl EulerOrder {
 pub fn to_matrix(q: &Quat) -> [[f64; 3]; 3] {
     let [x, y, z, w] = *q;
     [
-        [
-            1.0 - 2.0 * (y * y + z * z),
-            2.0 * (x * y - z * w),
-            2.0 * (x * z + y * w),
-        ],
-        [
-            2.0 * (x * y + z * w),
-            1.0 - 2.0 * (x * x + z * z),
-            2.0 * (y * z - x * w),
-        ],
-        [
-            2.0 * (x * z - y * w),
-            2.0 * (y * z + x * w),
-            1.0 - 2.0 * (x * x + y * y),
-        ],
+        [1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y - z * w), 2.0 * (x * z + y * w)],
+        [2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)],
+        [2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)],
     ]
 }
 
@@ -302,12 +261,7 @@ mod tests {
         let h = std::f64::consts::FRAC_1_SQRT_2;
         let q1 = [0.0, 0.0, -h, -h];
         let mid = slerp(&q0, &q1, 0.5);
-        let want = [
-            0.0,
-            0.0,
-            (std::f64::consts::PI / 8.0).sin(),
-            (std::f64::consts::PI / 8.0).cos(),
-        ];
+        let want = [0.0, 0.0, (std::f64::consts::PI / 8.0).sin(), (std::f64::consts::PI / 8.0).cos()];
         assert!(close(&mid, &want, 1e-15), "{mid:?}");
     }
 

@@ -139,9 +139,7 @@ fn forward(positions: &[f64], x: f64, i: usize) -> Option<usize> {
 /// binary-search.
 #[inline]
 fn backward(positions: &[f64], x: f64, i: usize) -> Option<usize> {
-    (i.saturating_sub(LINEAR_SCAN_STEPS)..i)
-        .rev()
-        .find(|&j| j == 0 || positions[j - 1] <= x)
+    (i.saturating_sub(LINEAR_SCAN_STEPS)..i).rev().find(|&j| j == 0 || positions[j - 1] <= x)
 }
 
 /// Plain binary search for the number of positions `≤ x`.
@@ -169,9 +167,7 @@ mod tests {
 
     #[test]
     fn bucket_index_agrees_with_binary_search() {
-        let p: Vec<f64> = (0..200)
-            .map(|i| ((i / 2) as f64).powf(1.7) * 0.01)
-            .collect();
+        let p: Vec<f64> = (0..200).map(|i| ((i / 2) as f64).powf(1.7) * 0.01).collect();
         let index = BucketIndex::new(&p);
         let mut c = SegmentCursor::new();
         for k in -50..=2500 {
@@ -188,9 +184,7 @@ mod tests {
     fn cursor_agrees_with_binary_search_in_any_order() {
         let p: Vec<f64> = (0..50).map(|i| (i / 3) as f64 * 0.5).collect();
         let mut c = SegmentCursor::new();
-        let queries = [
-            3.0, 3.1, 3.6, 1.0, 25.0, -1.0, 12.2, 12.1, 11.9, 0.0, 4.5, 4.49,
-        ];
+        let queries = [3.0, 3.1, 3.6, 1.0, 25.0, -1.0, 12.2, 12.1, 11.9, 0.0, 4.5, 4.49];
         for &x in queries.iter().chain(queries.iter().rev()) {
             assert_eq!(c.upper_bound(&p, x), upper_bound(&p, x), "x = {x}");
         }

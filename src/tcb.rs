@@ -126,19 +126,10 @@ pub fn key_tangents(keys: &[Key], dim: usize, mode: TangentMode) -> KeyTangents 
         while hi + 1 < n && keys[hi + 1].time > keys[hi].time {
             hi += 1;
         }
-        run_tangents(
-            &keys[lo..=hi],
-            dim,
-            mode,
-            &mut ra[lo * dim..(hi + 1) * dim],
-            &mut rb[lo * dim..(hi + 1) * dim],
-        );
+        run_tangents(&keys[lo..=hi], dim, mode, &mut ra[lo * dim..(hi + 1) * dim], &mut rb[lo * dim..(hi + 1) * dim]);
         lo = hi + 1;
     }
-    KeyTangents {
-        incoming: ra,
-        outgoing: rb,
-    }
+    KeyTangents { incoming: ra, outgoing: rb }
 }
 
 fn run_tangents(keys: &[Key], dim: usize, mode: TangentMode, ra: &mut [f64], rb: &mut [f64]) {
@@ -177,8 +168,7 @@ fn run_tangents(keys: &[Key], dim: usize, mode: TangentMode, ra: &mut [f64], rb:
             let (p0, p1) = (keys[0].value[c], keys[1].value[c]);
             rb[c] = (1.5 * (p1 - p0) - 0.5 * ra[dim + c]) * (1.0 - keys[0].tension);
             let (pl, pm) = (keys[last].value[c], keys[last - 1].value[c]);
-            ra[last * dim + c] =
-                (1.5 * (pl - pm) - 0.5 * rb[(last - 1) * dim + c]) * (1.0 - keys[last].tension);
+            ra[last * dim + c] = (1.5 * (pl - pm) - 0.5 * rb[(last - 1) * dim + c]) * (1.0 - keys[last].tension);
         }
     }
     // Unused end tangents mirror the used one of the same key, for display.
@@ -216,14 +206,7 @@ mod tests {
 
     #[test]
     fn ease_derivative_matches_difference_quotient() {
-        for &(a, b) in &[
-            (0.0, 0.0),
-            (0.5, 0.0),
-            (0.0, 0.5),
-            (0.3, 0.4),
-            (1.0, 1.0),
-            (0.8, 0.6),
-        ] {
+        for &(a, b) in &[(0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.3, 0.4), (1.0, 1.0), (0.8, 0.6)] {
             for i in 1..100 {
                 let u = i as f64 / 100.0 + 0.0031;
                 if u >= 1.0 {
@@ -231,21 +214,14 @@ mod tests {
                 }
                 let h = 1e-7;
                 let fd = (ease(u + h, a, b) - ease(u - h, a, b)) / (2.0 * h);
-                assert!(
-                    (fd - ease_derivative(u, a, b)).abs() < 1e-5,
-                    "a={a} b={b} u={u}"
-                );
+                assert!((fd - ease_derivative(u, a, b)).abs() < 1e-5, "a={a} b={b} u={u}");
             }
         }
     }
 
     #[test]
     fn tension_one_gives_zero_tangents() {
-        let keys = vec![
-            k(0.0, 0.0),
-            k(1.0, 3.0).with_tcb(1.0, 0.0, 0.0),
-            k(2.0, 1.0),
-        ];
+        let keys = vec![k(0.0, 0.0), k(1.0, 3.0).with_tcb(1.0, 0.0, 0.0), k(2.0, 1.0)];
         let tg = key_tangents(&keys, 1, TangentMode::Seed);
         assert_eq!(tg.incoming[1], 0.0);
         assert_eq!(tg.outgoing[1], 0.0);
@@ -257,18 +233,10 @@ mod tests {
         // time-adjusted ra1=5/3, rb1=10/3, rb0=13/6, ra2=17/6.
         let keys = vec![k(0.0, 0.0), k(1.0, 2.0), k(3.0, 5.0)];
         let s = key_tangents(&keys, 1, TangentMode::Seed);
-        assert_eq!(
-            (s.incoming[1], s.outgoing[1], s.outgoing[0], s.incoming[2]),
-            (2.5, 2.5, 1.75, 3.25)
-        );
+        assert_eq!((s.incoming[1], s.outgoing[1], s.outgoing[0], s.incoming[2]), (2.5, 2.5, 1.75, 3.25));
         let ta = key_tangents(&keys, 1, TangentMode::TimeAdjusted);
         let want = [5.0 / 3.0, 10.0 / 3.0, 13.0 / 6.0, 17.0 / 6.0];
-        let got = [
-            ta.incoming[1],
-            ta.outgoing[1],
-            ta.outgoing[0],
-            ta.incoming[2],
-        ];
+        let got = [ta.incoming[1], ta.outgoing[1], ta.outgoing[0], ta.incoming[2]];
         for (g, w) in got.iter().zip(want) {
             assert!((g - w).abs() < 1e-14, "{got:?}");
         }
@@ -277,11 +245,7 @@ mod tests {
     #[test]
     fn continuity_minus_one_makes_box_corners() {
         // C = −1: ra = (1−T) g1 (pure incoming chord), rb = (1−T) g2 (pure outgoing chord).
-        let keys = vec![
-            k(0.0, 0.0),
-            k(1.0, 1.0).with_tcb(0.0, -1.0, 0.0),
-            k(2.0, 3.0),
-        ];
+        let keys = vec![k(0.0, 0.0), k(1.0, 1.0).with_tcb(0.0, -1.0, 0.0), k(2.0, 3.0)];
         let tg = key_tangents(&keys, 1, TangentMode::Seed);
         assert_eq!(tg.incoming[1], 1.0);
         assert_eq!(tg.outgoing[1], 2.0);
@@ -289,10 +253,7 @@ mod tests {
 
     #[test]
     fn two_keys_use_own_tension() {
-        let keys = vec![
-            k(0.0, 1.0).with_tcb(0.5, 0.0, 0.0),
-            k(2.0, 5.0).with_tcb(-0.5, 0.0, 0.0),
-        ];
+        let keys = vec![k(0.0, 1.0).with_tcb(0.5, 0.0, 0.0), k(2.0, 5.0).with_tcb(-0.5, 0.0, 0.0)];
         let tg = key_tangents(&keys, 1, TangentMode::Seed);
         assert_eq!(tg.outgoing[0], 2.0);
         assert_eq!(tg.incoming[1], 6.0);
@@ -304,10 +265,6 @@ mod tests {
         let tg = key_tangents(&keys, 1, TangentMode::TimeAdjusted);
         assert_eq!(tg.incoming[1], 1.0);
         assert_eq!(tg.outgoing[2], 2.0);
-        assert!(tg
-            .incoming
-            .iter()
-            .chain(&tg.outgoing)
-            .all(|x| x.is_finite()));
+        assert!(tg.incoming.iter().chain(&tg.outgoing).all(|x| x.is_finite()));
     }
 }

@@ -18,71 +18,41 @@ fn reference_lengths_and_inverse() {
         let tol = tolerance(&case);
         let expected = case["expected"].as_array().unwrap();
         let queries = case["queries"].as_array().unwrap();
-        assert!(
-            within(table.length(), num(&expected[0]), tol),
-            "{name}: L = {}",
-            table.length()
-        );
+        assert!(within(table.length(), num(&expected[0]), tol), "{name}: L = {}", table.length());
         let mut c = SegmentCursor::new();
         for (t, want) in nums(&queries[1]["t"]).iter().zip(nums(&expected[1])) {
             let got = table.s_of_t(&mut c, *t);
-            assert!(
-                within(got, want, tol),
-                "{name}: s({t}) = {got}, want {want}"
-            );
+            assert!(within(got, want, tol), "{name}: s({t}) = {got}, want {want}");
         }
         // t(s) is unique except at stops; compare lengths at the returned time instead.
         for (s, want_t) in nums(&queries[2]["s"]).iter().zip(nums(&expected[2])) {
             let t = table.t_of_s(&mut c, *s);
-            assert!(
-                within(t, want_t, (1e-8, 1e-8)),
-                "{name}: t({s}) = {t}, want {want_t}"
-            );
+            assert!(within(t, want_t, (1e-8, 1e-8)), "{name}: t({s}) = {t}, want {want_t}");
         }
     }
 }
 
 /// Max true error of `s(t)` and of `s(t(s))` over 10,000 evenly spaced points.
-fn true_errors(
-    curve: &TrackCurve,
-    s_of_t: impl Fn(f64) -> f64,
-    t_of_s: impl Fn(f64) -> f64,
-    length: f64,
-) -> (f64, f64) {
+fn true_errors(curve: &TrackCurve, s_of_t: impl Fn(f64) -> f64, t_of_s: impl Fn(f64) -> f64, length: f64) -> (f64, f64) {
     let (t0, t1) = curve.domain();
     let n = 10_000;
-    let ts: Vec<f64> = (0..=n)
-        .map(|i| t0 + (t1 - t0) * i as f64 / n as f64)
-        .collect();
+    let ts: Vec<f64> = (0..=n).map(|i| t0 + (t1 - t0) * i as f64 / n as f64).collect();
     let s_true = arc_lengths_at(curve, &ts);
-    let err_s = ts
-        .iter()
-        .zip(&s_true)
-        .map(|(t, s)| (s_of_t(*t) - s).abs())
-        .fold(0.0, f64::max);
+    let err_s = ts.iter().zip(&s_true).map(|(t, s)| (s_of_t(*t) - s).abs()).fold(0.0, f64::max);
     let targets: Vec<f64> = (0..=n).map(|i| length * i as f64 / n as f64).collect();
     let back: Vec<f64> = targets.iter().map(|s| t_of_s(*s)).collect();
     let mut order: Vec<usize> = (0..back.len()).collect();
     order.sort_by(|a, b| back[*a].total_cmp(&back[*b]));
     let sorted: Vec<f64> = order.iter().map(|&i| back[i]).collect();
     let s_at = arc_lengths_at(curve, &sorted);
-    let err_t = order
-        .iter()
-        .zip(&s_at)
-        .map(|(&i, s)| (s - targets[i]).abs())
-        .fold(0.0, f64::max);
+    let err_t = order.iter().zip(&s_at).map(|(&i, s)| (s - targets[i]).abs()).fold(0.0, f64::max);
     (err_s, err_t)
 }
 
 fn table_errors(curve: &TrackCurve, table: &ArcLengthTable) -> (f64, f64) {
     let c1 = std::cell::RefCell::new(SegmentCursor::new());
     let c2 = std::cell::RefCell::new(SegmentCursor::new());
-    true_errors(
-        curve,
-        |t| table.s_of_t(&mut c1.borrow_mut(), t),
-        |s| table.t_of_s(&mut c2.borrow_mut(), s),
-        table.length(),
-    )
+    true_errors(curve, |t| table.s_of_t(&mut c1.borrow_mut(), t), |s| table.t_of_s(&mut c2.borrow_mut(), s), table.length())
 }
 
 /// A deterministic pseudo-random path (xorshift), TCB values in range.
@@ -97,15 +67,10 @@ pub fn random_path(seed: u64, kind: TrackKind, keys: usize, scale: f64) -> Track
     let mut t = 0.0;
     let keys = (0..keys)
         .map(|_| {
-            let value = (0..kind.dim())
-                .map(|_| (rnd() * 10.0 - 5.0) * scale)
-                .collect();
+            let value = (0..kind.dim()).map(|_| (rnd() * 10.0 - 5.0) * scale).collect();
             let k = Key::new(t, value)
                 .with_tcb(rnd() * 1.6 - 0.8, rnd() * 1.6 - 0.8, rnd() * 1.6 - 0.8)
-                .with_ease(
-                    if rnd() < 0.3 { rnd() } else { 0.0 },
-                    if rnd() < 0.3 { rnd() } else { 0.0 },
-                );
+                .with_ease(if rnd() < 0.3 { rnd() } else { 0.0 }, if rnd() < 0.3 { rnd() } else { 0.0 });
             t += 0.3 + rnd() * 2.0;
             k
         })
@@ -120,20 +85,12 @@ pub fn random_path(seed: u64, kind: TrackKind, keys: usize, scale: f64) -> Track
 #[test]
 fn true_error_within_bound_on_random_paths() {
     for seed in 0..6 {
-        let kind = if seed % 2 == 0 {
-            TrackKind::Vec2
-        } else {
-            TrackKind::Vec3
-        };
+        let kind = if seed % 2 == 0 { TrackKind::Vec2 } else { TrackKind::Vec3 };
         let curve = TrackCurve::new(&random_path(seed, kind, 8, 1.0)).unwrap();
         for e in [1e-2, 1e-3, 1e-4, 1e-5, 1e-6] {
             let table = ArcLengthTable::new(&curve, e).unwrap();
             let (es, et) = table_errors(&curve, &table);
-            assert!(
-                es <= e && et <= e,
-                "seed {seed} E={e}: s err {es:e}, t err {et:e}, {} samples",
-                table.len()
-            );
+            assert!(es <= e && et <= e, "seed {seed} E={e}: s err {es:e}, t err {et:e}, {} samples", table.len());
         }
     }
 }
@@ -148,19 +105,14 @@ fn other_interpolations_with_derivatives() {
         let (es, et) = table_errors(&curve, &table);
         assert!(es <= 1e-5 && et <= 1e-5, "{interp:?}: {es:e} {et:e}");
     }
-    let step = Track::new("s", TrackKind::Vec2, Interpolation::Step)
-        .with_keys(vec![Key::new(0.0, vec![0.0, 0.0])]);
+    let step = Track::new("s", TrackKind::Vec2, Interpolation::Step).with_keys(vec![Key::new(0.0, vec![0.0, 0.0])]);
     assert!(ArcLengthTable::new(&TrackCurve::new(&step).unwrap(), 1e-3).is_err());
-    let scalar = Track::new("s", TrackKind::Scalar, Interpolation::Linear)
-        .with_keys(vec![Key::new(0.0, vec![0.0])]);
+    let scalar = Track::new("s", TrackKind::Scalar, Interpolation::Linear).with_keys(vec![Key::new(0.0, vec![0.0])]);
     assert!(ArcLengthTable::new(&TrackCurve::new(&scalar).unwrap(), 1e-3).is_err());
 }
 
 fn path(keys: &[(f64, [f64; 2])], tcb: (f64, f64, f64)) -> TrackCurve {
-    let keys = keys
-        .iter()
-        .map(|(t, v)| Key::new(*t, v.to_vec()).with_tcb(tcb.0, tcb.1, tcb.2))
-        .collect();
+    let keys = keys.iter().map(|(t, v)| Key::new(*t, v.to_vec()).with_tcb(tcb.0, tcb.1, tcb.2)).collect();
     TrackCurve::new(&Track::new("p", TrackKind::Vec2, Interpolation::Tcb).with_keys(keys)).unwrap()
 }
 
@@ -181,11 +133,7 @@ fn assert_sane(name: &str, curve: &TrackCurve, e: f64) {
     }
     if t1 > t0 {
         let (es, et) = table_errors(curve, &table);
-        assert!(
-            es <= table.tolerance() && et <= table.tolerance(),
-            "{name}: {es:e} {et:e} (E {})",
-            table.tolerance()
-        );
+        assert!(es <= table.tolerance() && et <= table.tolerance(), "{name}: {es:e} {et:e} (E {})", table.tolerance());
         assert!((table.length() - arc_length_between(curve, t0, t1)).abs() <= table.tolerance());
     }
 }
@@ -193,47 +141,13 @@ fn assert_sane(name: &str, curve: &TrackCurve, e: f64) {
 #[test]
 fn degenerate_paths() {
     // Coincident keys: a stop in the middle of the path.
-    assert_sane(
-        "coincident",
-        &path(
-            &[
-                (0.0, [0.0, 0.0]),
-                (1.0, [1.0, 1.0]),
-                (2.0, [1.0, 1.0]),
-                (3.0, [3.0, 0.0]),
-            ],
-            (0.0, 0.0, 0.0),
-        ),
-        1e-6,
-    );
+    assert_sane("coincident", &path(&[(0.0, [0.0, 0.0]), (1.0, [1.0, 1.0]), (2.0, [1.0, 1.0]), (3.0, [3.0, 0.0])], (0.0, 0.0, 0.0)), 1e-6);
     // A cusp: tension 1 zeroes the tangent, so the speed is zero at the middle key.
-    assert_sane(
-        "cusp",
-        &path(
-            &[(0.0, [0.0, 0.0]), (1.0, [1.0, 2.0]), (2.0, [2.0, 0.0])],
-            (1.0, 0.0, 0.0),
-        ),
-        1e-6,
-    );
+    assert_sane("cusp", &path(&[(0.0, [0.0, 0.0]), (1.0, [1.0, 2.0]), (2.0, [2.0, 0.0])], (1.0, 0.0, 0.0)), 1e-6);
     // A cusp inside a segment: a loop that turns back on itself (C = −1 corners, bias).
-    assert_sane(
-        "turnback",
-        &path(
-            &[
-                (0.0, [0.0, 0.0]),
-                (1.0, [2.0, 0.0]),
-                (2.0, [0.0, 0.0]),
-                (3.0, [2.0, 0.0]),
-            ],
-            (0.0, -1.0, 0.0),
-        ),
-        1e-6,
-    );
+    assert_sane("turnback", &path(&[(0.0, [0.0, 0.0]), (1.0, [2.0, 0.0]), (2.0, [0.0, 0.0]), (3.0, [2.0, 0.0])], (0.0, -1.0, 0.0)), 1e-6);
     // Zero length: every key at one place.
-    let still = path(
-        &[(0.0, [1.0, 1.0]), (1.0, [1.0, 1.0]), (2.0, [1.0, 1.0])],
-        (0.0, 0.0, 0.0),
-    );
+    let still = path(&[(0.0, [1.0, 1.0]), (1.0, [1.0, 1.0]), (2.0, [1.0, 1.0])], (0.0, 0.0, 0.0));
     let table = ArcLengthTable::new(&still, 1e-6).unwrap();
     assert_eq!(table.length(), 0.0);
     // Past the (zero) length: the end of the path.
@@ -243,25 +157,10 @@ fn degenerate_paths() {
     // One key.
     let one = path(&[(0.5, [1.0, 1.0])], (0.0, 0.0, 0.0));
     let table = ArcLengthTable::new(&one, 1e-6).unwrap();
-    assert_eq!(
-        (table.length(), table.s_of_t(&mut SegmentCursor::new(), 3.0)),
-        (0.0, 0.0)
-    );
+    assert_eq!((table.length(), table.s_of_t(&mut SegmentCursor::new(), 3.0)), (0.0, 0.0));
     assert_sane("one key", &one, 1e-6);
     // A jump (two keys at one time) contributes no length.
-    assert_sane(
-        "jump",
-        &path(
-            &[
-                (0.0, [0.0, 0.0]),
-                (1.0, [1.0, 0.0]),
-                (1.0, [5.0, 5.0]),
-                (2.0, [6.0, 5.0]),
-            ],
-            (0.0, 0.0, 0.0),
-        ),
-        1e-6,
-    );
+    assert_sane("jump", &path(&[(0.0, [0.0, 0.0]), (1.0, [1.0, 0.0]), (1.0, [5.0, 5.0]), (2.0, [6.0, 5.0])], (0.0, 0.0, 0.0)), 1e-6);
     // Huge and tiny coordinate scales.
     let huge = TrackCurve::new(&random_path(11, TrackKind::Vec3, 6, 1e6)).unwrap();
     assert_sane("huge", &huge, 1e-3);
@@ -288,20 +187,12 @@ fn baseline_reproduces_reference_sizes_and_ours_is_at_most_a_quarter() {
         let door = SwingingDoor::new(&curve, e);
         let size_ref = want["table_size"].as_u64().unwrap() as usize;
         // Our re-implementation of the seed's method agrees with the reference generator.
-        assert!(
-            door.len().abs_diff(size_ref) <= 1,
-            "{name}: baseline {} vs reference {size_ref}",
-            door.len()
-        );
+        assert!(door.len().abs_diff(size_ref) <= 1, "{name}: baseline {} vs reference {size_ref}", door.len());
         let ours = ArcLengthTable::new(&curve, e).unwrap();
         let (es, et) = table_errors(&curve, &ours);
         assert!(es <= e && et <= e, "{name}: errors {es:e} {et:e}");
         if e <= 1e-3 {
-            assert!(
-                ours.len() * 4 <= size_ref,
-                "{name}: {} samples vs baseline {size_ref}",
-                ours.len()
-            );
+            assert!(ours.len() * 4 <= size_ref, "{name}: {} samples vs baseline {size_ref}", ours.len());
         }
         rows.push((name, e, size_ref, ours.len()));
     }

@@ -6,19 +6,8 @@ use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn tangent(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_tangent"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tangent")).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
     child.wait_with_output().unwrap()
 }
 
@@ -27,10 +16,7 @@ fn text(b: &[u8]) -> String {
 }
 
 fn demo() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("assets/demo.ron")
-        .display()
-        .to_string()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/demo.ron").display().to_string()
 }
 
 fn scratch(name: &str, contents: &str) -> String {
@@ -43,17 +29,7 @@ fn scratch(name: &str, contents: &str) -> String {
 
 #[test]
 fn eval_with_times_prints_round_trippable_values() {
-    let out = tangent(
-        &[
-            "eval",
-            &demo(),
-            "--track",
-            "path",
-            "--times",
-            "-1,0,0.6,1.3,4,9",
-        ],
-        "",
-    );
+    let out = tangent(&["eval", &demo(), "--track", "path", "--times", "-1,0,0.6,1.3,4,9"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(out.stderr.is_empty());
     let lines: Vec<String> = text(&out.stdout).lines().map(str::to_owned).collect();
@@ -80,10 +56,7 @@ fn eval_reads_times_from_stdin() {
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0], "0.0");
     // bounce cycles after its last key (1.0): 1.75 is 0.75 into the next cycle.
-    let out2 = tangent(
-        &["eval", &demo(), "--track", "bounce", "--times", "0.75"],
-        "",
-    );
+    let out2 = tangent(&["eval", &demo(), "--track", "bounce", "--times", "0.75"], "");
     assert_eq!(lines[2], text(&out2.stdout).trim());
 }
 
@@ -92,30 +65,12 @@ fn eval_errors_go_to_stderr_with_failure() {
     let out = tangent(&["eval", &demo(), "--track", "nope", "--times", "0"], "");
     assert!(!out.status.success());
     assert!(out.stdout.is_empty());
-    assert!(
-        text(&out.stderr).contains("no track named \"nope\""),
-        "{}",
-        text(&out.stderr)
-    );
+    assert!(text(&out.stderr).contains("no track named \"nope\""), "{}", text(&out.stderr));
     let out = tangent(&["eval", &demo(), "--track", "path"], "0\nabc\n");
     assert!(!out.status.success());
     assert!(out.stdout.is_empty(), "no partial output on error");
-    assert!(
-        text(&out.stderr).contains("line 2"),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = tangent(
-        &[
-            "eval",
-            "/no/such/file.ron",
-            "--track",
-            "path",
-            "--times",
-            "0",
-        ],
-        "",
-    );
+    assert!(text(&out.stderr).contains("line 2"), "{}", text(&out.stderr));
+    let out = tangent(&["eval", "/no/such/file.ron", "--track", "path", "--times", "0"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("/no/such/file.ron"));
 }
@@ -125,90 +80,36 @@ fn check_reports_ok_and_problems() {
     let out = tangent(&["check", &demo()], "");
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("ok"));
-    let bad = scratch("bad.ron", "(version: 1, tracks: [(name: \"a\", kind: Vec2, interpolation: Linear, keys: [(time: 1.0, value: [0.0, 0.0]), (time: 0.5, value: [1.0, 1.0])])])");
+    let bad = scratch(
+        "bad.ron",
+        "(version: 1, tracks: [(name: \"a\", kind: Vec2, interpolation: Linear, keys: [(time: 1.0, value: [0.0, 0.0]), (time: 0.5, value: [1.0, 1.0])])])",
+    );
     let out = tangent(&["check", &bad], "");
     assert!(!out.status.success());
     let err = text(&out.stderr);
-    assert!(
-        err.contains("track \"a\", key 1") && err.contains("time order"),
-        "{err}"
-    );
-    let syntax = scratch(
-        "syntax.ron",
-        "(version: 1,\n tracks: [\n (name: \"a\" kind: Vec2)])",
-    );
+    assert!(err.contains("track \"a\", key 1") && err.contains("time order"), "{err}");
+    let syntax = scratch("syntax.ron", "(version: 1,\n tracks: [\n (name: \"a\" kind: Vec2)])");
     let out = tangent(&["check", &syntax], "");
     assert!(!out.status.success());
-    assert!(
-        text(&out.stderr).contains("syntax.ron:3:"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert!(text(&out.stderr).contains("syntax.ron:3:"), "{}", text(&out.stderr));
 }
 
 #[test]
 fn arclen_summary_and_both_directions() {
-    let out = tangent(
-        &["arclen", &demo(), "--track", "path", "--tolerance", "1e-6"],
-        "",
-    );
+    let out = tangent(&["arclen", &demo(), "--track", "path", "--tolerance", "1e-6"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
     let mut lines = s.lines();
-    let length: f64 = lines
-        .next()
-        .unwrap()
-        .strip_prefix("length ")
-        .unwrap()
-        .parse()
-        .unwrap();
-    let samples: usize = lines
-        .next()
-        .unwrap()
-        .strip_prefix("samples ")
-        .unwrap()
-        .parse()
-        .unwrap();
+    let length: f64 = lines.next().unwrap().strip_prefix("length ").unwrap().parse().unwrap();
+    let samples: usize = lines.next().unwrap().strip_prefix("samples ").unwrap().parse().unwrap();
     assert!(length > 10.0 && samples >= 5);
     let half = format!("{}\n", length / 2.0);
-    let t = tangent(
-        &[
-            "arclen",
-            &demo(),
-            "--track",
-            "path",
-            "--tolerance",
-            "1e-6",
-            "--lengths",
-        ],
-        &half,
-    );
+    let t = tangent(&["arclen", &demo(), "--track", "path", "--tolerance", "1e-6", "--lengths"], &half);
     let t: f64 = text(&t.stdout).trim().parse().unwrap();
-    let back = tangent(
-        &[
-            "arclen",
-            &demo(),
-            "--track",
-            "path",
-            "--tolerance",
-            "1e-6",
-            "--times",
-        ],
-        &format!("{t}\n"),
-    );
+    let back = tangent(&["arclen", &demo(), "--track", "path", "--tolerance", "1e-6", "--times"], &format!("{t}\n"));
     let s: f64 = text(&back.stdout).trim().parse().unwrap();
     assert!((s - length / 2.0).abs() < 1e-6);
-    let out = tangent(
-        &[
-            "arclen",
-            &demo(),
-            "--track",
-            "height",
-            "--tolerance",
-            "1e-6",
-        ],
-        "",
-    );
+    let out = tangent(&["arclen", &demo(), "--track", "height", "--tolerance", "1e-6"], "");
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("Vec2 or Vec3"));
 }

@@ -41,31 +41,13 @@ impl Scenario {
         let mut bindings = Vec::new();
         for k in case["keys"].as_array().unwrap() {
             assert_eq!(k["interpolation"], "linear");
-            let keys = nums(&k["times"])
-                .into_iter()
-                .zip(nums(&k["values"]))
-                .map(|(t, v)| Key::new(t, vec![v]))
-                .collect();
-            let track =
-                Track::new("clip", TrackKind::Scalar, Interpolation::Linear).with_keys(keys);
-            let prop = k["property"]
-                .as_str()
-                .unwrap()
-                .trim_start_matches('.')
-                .to_owned();
-            bindings.push((
-                prop,
-                ids[k["action"].as_str().unwrap()],
-                TrackCurve::new(&track).unwrap(),
-            ));
+            let keys = nums(&k["times"]).into_iter().zip(nums(&k["values"])).map(|(t, v)| Key::new(t, vec![v])).collect();
+            let track = Track::new("clip", TrackKind::Scalar, Interpolation::Linear).with_keys(keys);
+            let prop = k["property"].as_str().unwrap().trim_start_matches('.').to_owned();
+            bindings.push((prop, ids[k["action"].as_str().unwrap()], TrackCurve::new(&track).unwrap()));
         }
         let values = [("value".to_owned(), 0.0), ("value2".to_owned(), 0.0)].into();
-        Self {
-            mixer,
-            ids,
-            bindings,
-            values,
-        }
+        Self { mixer, ids, bindings, values }
     }
 
     /// The property values after an update: each bound action with weight > 0 samples its
@@ -73,20 +55,13 @@ impl Scenario {
     fn apply(&mut self) {
         for (prop, id, curve) in &self.bindings {
             let a = self.mixer.action(*id);
-            let v = if a.effective_weight() > 0.0 {
-                curve.evaluator().value_at(a.sample_time())[0]
-            } else {
-                0.0
-            };
+            let v = if a.effective_weight() > 0.0 { curve.evaluator().value_at(a.sample_time())[0] } else { 0.0 };
             self.values.insert(prop.clone(), v);
         }
     }
 
     fn run(&mut self, op: &Value, default: ActionId) {
-        let id = op
-            .get("action")
-            .and_then(Value::as_str)
-            .map_or(default, |n| self.ids[n]);
+        let id = op.get("action").and_then(Value::as_str).map_or(default, |n| self.ids[n]);
         let value = || num(&op["value"]);
         match op["op"].as_str().unwrap() {
             "update" => {
@@ -107,9 +82,7 @@ impl Scenario {
                 let other = self.ids[op["other"].as_str().unwrap()];
                 self.mixer.sync_with(id, other);
             }
-            "warp" => self
-                .mixer
-                .warp(id, num(&op["start"]), num(&op["end"]), num(&op["duration"])),
+            "warp" => self.mixer.warp(id, num(&op["start"]), num(&op["end"]), num(&op["duration"])),
             "halt" => self.mixer.halt(id, num(&op["duration"])),
             "startAt" => self.mixer.start_at(id, value()),
             other => panic!("unknown op {other}"),
@@ -119,12 +92,8 @@ impl Scenario {
 
 fn event_json(e: &MixerEvent, names: &HashMap<ActionId, String>) -> (String, String, f64) {
     match e {
-        MixerEvent::Loop { action, loop_delta } => {
-            ("loop".into(), names[action].clone(), *loop_delta)
-        }
-        MixerEvent::Finished { action, direction } => {
-            ("finished".into(), names[action].clone(), *direction)
-        }
+        MixerEvent::Loop { action, loop_delta } => ("loop".into(), names[action].clone(), *loop_delta),
+        MixerEvent::Finished { action, direction } => ("finished".into(), names[action].clone(), *direction),
     }
 }
 
@@ -136,76 +105,35 @@ fn every_mixer_scenario_step_by_step() {
         let mut s = Scenario::new(&case);
         let default = s.ids[case["settings"]["ops_default_action"].as_str().unwrap()];
         let names: HashMap<ActionId, String> = s.ids.iter().map(|(k, v)| (*v, k.clone())).collect();
-        for (step, (op, want)) in case["queries"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .zip(case["expected"].as_array().unwrap())
-            .enumerate()
-        {
+        for (step, (op, want)) in case["queries"].as_array().unwrap().iter().zip(case["expected"].as_array().unwrap()).enumerate() {
             s.run(op, default);
             let at = format!("{name} step {step} ({op})");
             let close = |what: &str, got: f64, want: &Value| {
-                assert!(
-                    within(got, num(want), tol),
-                    "{at}: {what} = {got}, want {want}"
-                );
+                assert!(within(got, num(want), tol), "{at}: {what} = {got}, want {want}");
             };
             close("mixer time", s.mixer.time, &want["mixer_time"]);
-            close(
-                "mixer time scale",
-                s.mixer.time_scale,
-                &want["mixer_timeScale"],
-            );
+            close("mixer time scale", s.mixer.time_scale, &want["mixer_timeScale"]);
             close("value", s.values["value"], &want["value"]);
             close("value2", s.values["value2"], &want["value2"]);
-            let events: Vec<_> = s
-                .mixer
-                .drain_events()
-                .map(|e| event_json(&e, &names))
-                .collect();
+            let events: Vec<_> = s.mixer.drain_events().map(|e| event_json(&e, &names)).collect();
             let want_events = want["events"].as_array().unwrap();
-            assert_eq!(
-                events.len(),
-                want_events.len(),
-                "{at}: events {events:?} vs {want_events:?}"
-            );
+            assert_eq!(events.len(), want_events.len(), "{at}: events {events:?} vs {want_events:?}");
             for ((kind, action, n), w) in events.iter().zip(want_events) {
                 assert_eq!(kind, w["type"].as_str().unwrap(), "{at}");
                 assert_eq!(action, w["action"].as_str().unwrap(), "{at}");
-                let key = if kind == "loop" {
-                    "loopDelta"
-                } else {
-                    "direction"
-                };
+                let key = if kind == "loop" { "loopDelta" } else { "direction" };
                 assert_eq!(*n, num(&w[key]), "{at}: {key}");
             }
             for (aname, aw) in want["actions"].as_object().unwrap() {
                 let a = s.mixer.action(s.ids[aname]);
                 close("action time", a.time, &aw["time"]);
-                close(
-                    "effective time scale",
-                    a.effective_time_scale(),
-                    &aw["effectiveTimeScale"],
-                );
+                close("effective time scale", a.effective_time_scale(), &aw["effectiveTimeScale"]);
                 close("time scale", a.time_scale, &aw["timeScale"]);
-                close(
-                    "effective weight",
-                    a.effective_weight(),
-                    &aw["effectiveWeight"],
-                );
+                close("effective weight", a.effective_weight(), &aw["effectiveWeight"]);
                 assert_eq!(a.paused, aw["paused"].as_bool().unwrap(), "{at}: paused");
                 assert_eq!(a.enabled, aw["enabled"].as_bool().unwrap(), "{at}: enabled");
-                assert_eq!(
-                    a.is_running(),
-                    aw["isRunning"].as_bool().unwrap(),
-                    "{at}: running"
-                );
-                assert_eq!(
-                    a.loop_count() as f64,
-                    num(&aw["_loopCount"]),
-                    "{at}: loop count"
-                );
+                assert_eq!(a.is_running(), aw["isRunning"].as_bool().unwrap(), "{at}: running");
+                assert_eq!(a.loop_count() as f64, num(&aw["_loopCount"]), "{at}: loop count");
             }
         }
         count += 1;

@@ -5,10 +5,7 @@ use tangent::arclen::ArcLengthTable;
 use tangent::clock::{LoopMode, Mixer};
 use tangent::quat;
 use tangent::search::{upper_bound, SegmentCursor};
-use tangent::{
-    Document, Edit, Infinity, Interpolation, Key, Project, TangentMode, Track, TrackCurve,
-    TrackKind,
-};
+use tangent::{Document, Edit, Infinity, Interpolation, Key, Project, TangentMode, Track, TrackCurve, TrackKind};
 
 fn kind_strategy() -> impl Strategy<Value = TrackKind> {
     prop::sample::select(TrackKind::ALL.to_vec())
@@ -17,19 +14,13 @@ fn kind_strategy() -> impl Strategy<Value = TrackKind> {
 /// A valid track of any kind and compatible mode, with jumps (repeated times) allowed.
 fn track_strategy() -> impl Strategy<Value = Track> {
     (kind_strategy(), 1usize..12, any::<u64>()).prop_flat_map(|(kind, n, seed)| {
-        let modes: Vec<Interpolation> = Interpolation::ALL
-            .into_iter()
-            .filter(|m| m.supports(kind))
-            .collect();
+        let modes: Vec<Interpolation> = Interpolation::ALL.into_iter().filter(|m| m.supports(kind)).collect();
         let key = (
             0.0f64..3.0,
             prop::bool::weighted(0.1),
             prop::collection::vec(-100.0f64..100.0, kind.dim()),
             (-1.0f64..=1.0, -1.0f64..=1.0, -1.0f64..=1.0),
-            (
-                prop::option::weighted(0.3, 0.0f64..=1.0),
-                prop::option::weighted(0.3, 0.0f64..=1.0),
-            ),
+            (prop::option::weighted(0.3, 0.0f64..=1.0), prop::option::weighted(0.3, 0.0f64..=1.0)),
         );
         (
             prop::sample::select(modes),
@@ -47,27 +38,13 @@ fn track_strategy() -> impl Strategy<Value = Track> {
                         if kind == TrackKind::Quat && value.iter().all(|v| v.abs() < 1e-3) {
                             value[3] = 1.0;
                         }
-                        Key::new(t, value)
-                            .with_tcb(tt, c, b)
-                            .with_ease(et.unwrap_or(0.0), ef.unwrap_or(0.0))
+                        Key::new(t, value).with_tcb(tt, c, b).with_ease(et.unwrap_or(0.0), ef.unwrap_or(0.0))
                     })
                     .collect();
                 let mut track = Track::new("p", kind, mode).with_keys(keys);
-                track.tangents = if adjusted {
-                    TangentMode::TimeAdjusted
-                } else {
-                    TangentMode::Seed
-                };
-                track.pre_infinity = if pre.supports(kind) {
-                    pre
-                } else {
-                    Infinity::Cycle
-                };
-                track.post_infinity = if post.supports(kind) {
-                    post
-                } else {
-                    Infinity::PingPong
-                };
+                track.tangents = if adjusted { TangentMode::TimeAdjusted } else { TangentMode::Seed };
+                track.pre_infinity = if pre.supports(kind) { pre } else { Infinity::Cycle };
+                track.post_infinity = if post.supports(kind) { post } else { Infinity::PingPong };
                 let _ = seed;
                 track
             })
@@ -239,51 +216,22 @@ proptest! {
 /// One random editing action, as the editor could send it (some are invalid on purpose).
 #[derive(Clone, Debug)]
 enum Action {
-    MoveKey {
-        track: usize,
-        key: usize,
-        dt: f64,
-        dv: f64,
-    },
-    SetTcb {
-        track: usize,
-        key: usize,
-        t: f64,
-        b: f64,
-    },
-    InsertKey {
-        track: usize,
-        at: f64,
-    },
-    DeleteKey {
-        track: usize,
-        key: usize,
-    },
-    Rename {
-        track: usize,
-        to: u8,
-    },
-    ToggleLock {
-        track: usize,
-    },
+    MoveKey { track: usize, key: usize, dt: f64, dv: f64 },
+    SetTcb { track: usize, key: usize, t: f64, b: f64 },
+    InsertKey { track: usize, at: f64 },
+    DeleteKey { track: usize, key: usize },
+    Rename { track: usize, to: u8 },
+    ToggleLock { track: usize },
     AddTrack,
-    RemoveTrack {
-        track: usize,
-    },
-    Drag {
-        track: usize,
-        key: usize,
-        steps: u8,
-    },
+    RemoveTrack { track: usize },
+    Drag { track: usize, key: usize, steps: u8 },
 }
 
 fn action() -> impl Strategy<Value = Action> {
     let i = 0usize..6;
     prop_oneof![
-        (i.clone(), i.clone(), -2.0f64..2.0, -5.0f64..5.0)
-            .prop_map(|(track, key, dt, dv)| Action::MoveKey { track, key, dt, dv }),
-        (i.clone(), i.clone(), -1.5f64..1.5, -1.0f64..1.0)
-            .prop_map(|(track, key, t, b)| Action::SetTcb { track, key, t, b }),
+        (i.clone(), i.clone(), -2.0f64..2.0, -5.0f64..5.0).prop_map(|(track, key, dt, dv)| Action::MoveKey { track, key, dt, dv }),
+        (i.clone(), i.clone(), -1.5f64..1.5, -1.0f64..1.0).prop_map(|(track, key, t, b)| Action::SetTcb { track, key, t, b }),
         (i.clone(), -1.0f64..6.0).prop_map(|(track, at)| Action::InsertKey { track, at }),
         (i.clone(), i.clone()).prop_map(|(track, key)| Action::DeleteKey { track, key }),
         (i.clone(), 0u8..4).prop_map(|(track, to)| Action::Rename { track, to }),
@@ -303,12 +251,7 @@ fn sorted(mut keys: Vec<Key>) -> Vec<Key> {
 fn perform(doc: &mut Document, a: &Action, serial: &mut u32) -> bool {
     let p = doc.project().clone();
     let n = p.tracks.len();
-    let track_keys = |t: usize| {
-        p.tracks
-            .get(t % n.max(1))
-            .map(|t| t.keys.clone())
-            .unwrap_or_default()
-    };
+    let track_keys = |t: usize| p.tracks.get(t % n.max(1)).map(|t| t.keys.clone()).unwrap_or_default();
     match *a {
         Action::MoveKey { track, key, dt, dv } if n > 0 => {
             let mut keys = track_keys(track);
@@ -317,14 +260,7 @@ fn perform(doc: &mut Document, a: &Action, serial: &mut u32) -> bool {
                 key.time += dt;
                 key.value[0] += dv;
             }
-            doc.apply(
-                "Move key",
-                Edit::SetKeys {
-                    track: track % n,
-                    keys: sorted(keys),
-                },
-            )
-            .is_ok()
+            doc.apply("Move key", Edit::SetKeys { track: track % n, keys: sorted(keys) }).is_ok()
         }
         Action::Drag { track, key, steps } if n > 0 => {
             doc.begin_gesture("Drag key");
@@ -333,15 +269,7 @@ fn perform(doc: &mut Document, a: &Action, serial: &mut u32) -> bool {
                 let mut keys = track_keys(track);
                 let k = key % keys.len().max(1);
                 keys[k].value[0] += f64::from(s) * 0.25;
-                changed |= doc
-                    .apply(
-                        "Drag key",
-                        Edit::SetKeys {
-                            track: track % n,
-                            keys,
-                        },
-                    )
-                    .is_ok();
+                changed |= doc.apply("Drag key", Edit::SetKeys { track: track % n, keys }).is_ok();
             }
             doc.end_gesture();
             changed
@@ -351,85 +279,36 @@ fn perform(doc: &mut Document, a: &Action, serial: &mut u32) -> bool {
             let k = key % keys.len().max(1);
             keys[k].tension = t;
             keys[k].bias = b;
-            doc.apply(
-                "Set TCB",
-                Edit::SetKeys {
-                    track: track % n,
-                    keys,
-                },
-            )
-            .is_ok()
+            doc.apply("Set TCB", Edit::SetKeys { track: track % n, keys }).is_ok()
         }
         Action::InsertKey { track, at } if n > 0 => {
             let mut keys = track_keys(track);
             let dim = keys[0].value.len();
             keys.push(Key::new(at, vec![0.5; dim]));
-            doc.apply(
-                "Insert key",
-                Edit::SetKeys {
-                    track: track % n,
-                    keys: sorted(keys),
-                },
-            )
-            .is_ok()
+            doc.apply("Insert key", Edit::SetKeys { track: track % n, keys: sorted(keys) }).is_ok()
         }
         Action::DeleteKey { track, key } if n > 0 => {
             let mut keys = track_keys(track);
             let k = key % keys.len();
             keys.remove(k);
-            doc.apply(
-                "Delete key",
-                Edit::SetKeys {
-                    track: track % n,
-                    keys,
-                },
-            )
-            .is_ok()
+            doc.apply("Delete key", Edit::SetKeys { track: track % n, keys }).is_ok()
         }
         Action::Rename { track, to } if n > 0 => {
             let mut t = p.tracks[track % n].clone();
             t.name = format!("t{to}");
-            doc.apply(
-                "Rename",
-                Edit::SetTrack {
-                    index: track % n,
-                    track: t,
-                },
-            )
-            .is_ok()
+            doc.apply("Rename", Edit::SetTrack { index: track % n, track: t }).is_ok()
         }
         Action::ToggleLock { track } if n > 0 => {
             let mut t = p.tracks[track % n].clone();
             t.locked = !t.locked;
-            doc.apply(
-                "Lock",
-                Edit::SetTrack {
-                    index: track % n,
-                    track: t,
-                },
-            )
-            .is_ok()
+            doc.apply("Lock", Edit::SetTrack { index: track % n, track: t }).is_ok()
         }
         Action::AddTrack => {
             *serial += 1;
-            let t = Track::new(
-                format!("new{serial}"),
-                TrackKind::Scalar,
-                Interpolation::Tcb,
-            )
-            .with_keys(vec![Key::new(0.0, vec![1.0])]);
-            doc.apply(
-                "Add track",
-                Edit::InsertTrack {
-                    index: n / 2,
-                    track: t,
-                },
-            )
-            .is_ok()
+            let t = Track::new(format!("new{serial}"), TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![1.0])]);
+            doc.apply("Add track", Edit::InsertTrack { index: n / 2, track: t }).is_ok()
         }
-        Action::RemoveTrack { track } if n > 0 => doc
-            .apply("Remove track", Edit::RemoveTrack { index: track % n })
-            .is_ok(),
+        Action::RemoveTrack { track } if n > 0 => doc.apply("Remove track", Edit::RemoveTrack { index: track % n }).is_ok(),
         _ => false,
     }
 }
@@ -442,10 +321,7 @@ fn start_project() -> Project {
             Key::new(2.5, vec![v - 1.0]),
         ])
     };
-    Project {
-        tracks: vec![mk("a", 0.0), mk("b", 2.0), mk("c", -1.0)],
-        ..Project::default()
-    }
+    Project { tracks: vec![mk("a", 0.0), mk("b", 2.0), mk("c", -1.0)], ..Project::default() }
 }
 
 proptest! {

@@ -28,32 +28,9 @@ pub enum Command {
 }
 
 impl Command {
-    pub const FILE: [Command; 6] = [
-        Self::New,
-        Self::Open,
-        Self::OpenPath,
-        Self::Save,
-        Self::SaveAs,
-        Self::Quit,
-    ];
-    pub const EDIT: [Command; 8] = [
-        Self::Undo,
-        Self::Redo,
-        Self::SelectAll,
-        Self::DeselectAll,
-        Self::DeleteKeys,
-        Self::Copy,
-        Self::Paste,
-        Self::InsertKey,
-    ];
-    pub const VIEW: [Command; 6] = [
-        Self::FrameAll,
-        Self::FrameSelected,
-        Self::ToggleNormalize,
-        Self::ToggleTangents,
-        Self::ToggleSpeedGraph,
-        Self::ToggleSnap,
-    ];
+    pub const FILE: [Command; 6] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Quit];
+    pub const EDIT: [Command; 8] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::InsertKey];
+    pub const VIEW: [Command; 6] = [Self::FrameAll, Self::FrameSelected, Self::ToggleNormalize, Self::ToggleTangents, Self::ToggleSpeedGraph, Self::ToggleSnap];
 
     pub fn text(self) -> &'static str {
         match self {
@@ -145,10 +122,6 @@ impl Command {
 
     /// Whether the shortcut is a bare key, which must not fire while typing in a field.
     pub fn is_plain_key(self) -> bool {
-        self.shortcut().is_some_and(|s| {
-            s.modifiers.is_none()
-                || s.modifiers == Modifiers::SHIFT
-                || s.modifiers == Modifiers::ALT
-        })
+        self.shortcut().is_some_and(|s| s.modifiers.is_none() || s.modifiers == Modifiers::SHIFT || s.modifiers == Modifiers::ALT)
     }
 }

@@ -9,10 +9,7 @@
 use std::collections::BTreeSet;
 
 use eframe::egui::{self, Color32, Pos2, Vec2};
-use egui_plot::{
-    Arrows, Legend, Line, LineStyle, MarkerShape, Plot, PlotBounds, PlotPoint, PlotPoints,
-    PlotTransform, Points, Polygon, Text, VLine,
-};
+use egui_plot::{Arrows, Legend, Line, LineStyle, MarkerShape, Plot, PlotBounds, PlotPoint, PlotPoints, PlotTransform, Points, Polygon, Text, VLine};
 use tangent::{Interpolation, Key, SegmentCursor, TrackCurve};
 
 use super::state::{AppState, KeyRef};
@@ -32,15 +29,8 @@ const MAX_ARROWS_PER_TRACK: usize = 300;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Target {
     Key(KeyRef, usize),
-    Tangent {
-        key: KeyRef,
-        comp: usize,
-        outgoing: bool,
-    },
-    Ease {
-        key: KeyRef,
-        from: bool,
-    },
+    Tangent { key: KeyRef, comp: usize, outgoing: bool },
+    Ease { key: KeyRef, from: bool },
 }
 
 /// A drag in progress.
@@ -89,10 +79,7 @@ pub struct Display {
 }
 
 impl Display {
-    pub const IDENTITY: Display = Display {
-        offset: 0.0,
-        scale: 1.0,
-    };
+    pub const IDENTITY: Display = Display { offset: 0.0, scale: 1.0 };
     pub fn show(self, v: f64) -> f64 {
         (v - self.offset) * self.scale
     }
@@ -105,23 +92,12 @@ pub fn display(state: &AppState, track: usize, comp: usize) -> Display {
         return Display::IDENTITY;
     }
     let keys = &state.project().tracks[track].keys;
-    let (lo, hi) = keys
-        .iter()
-        .map(|k| k.value[comp])
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-            (a.min(v), b.max(v))
-        });
+    let (lo, hi) = keys.iter().map(|k| k.value[comp]).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
     let half = 0.5 * (hi - lo);
     if half > 0.0 {
-        Display {
-            offset: 0.5 * (hi + lo),
-            scale: 1.0 / half,
-        }
+        Display { offset: 0.5 * (hi + lo), scale: 1.0 / half }
     } else {
-        Display {
-            offset: lo,
-            scale: 1.0,
-        }
+        Display { offset: lo, scale: 1.0 }
     }
 }
 
@@ -139,25 +115,12 @@ fn keys_in_range(keys: &[Key], t0: f64, t1: f64) -> std::ops::Range<usize> {
 
 /// Tip of a tangent arrow in plot coordinates: a third of the neighbouring segment, the
 /// Bézier-handle convention (a Hermite tangent r over Δt is a handle of r/3 over Δt/3).
-fn tangent_tip(
-    curve: &TrackCurve,
-    key: usize,
-    comp: usize,
-    outgoing: bool,
-    at: (f64, f64),
-    d: Display,
-) -> Option<(f64, f64)> {
+fn tangent_tip(curve: &TrackCurve, key: usize, comp: usize, outgoing: bool, at: (f64, f64), d: Display) -> Option<(f64, f64)> {
     let times = curve.times();
     let (dt, r) = if outgoing {
-        (
-            times.get(key + 1)? - times[key],
-            curve.outgoing_tangent(key)?[comp],
-        )
+        (times.get(key + 1)? - times[key], curve.outgoing_tangent(key)?[comp])
     } else {
-        (
-            times[key] - times.get(key.checked_sub(1)?)?,
-            curve.incoming_tangent(key)?[comp],
-        )
+        (times[key] - times.get(key.checked_sub(1)?)?, curve.incoming_tangent(key)?[comp])
     };
     if dt <= 0.0 {
         return None;
@@ -196,8 +159,7 @@ pub fn hit_test(state: &AppState, transform: &PlotTransform, pos: Pos2) -> Optio
         let Some(Ok(curve)) = state.curve(kr.track) else {
             continue;
         };
-        if !track.visible || track.interpolation != Interpolation::Tcb || !state.view.show_tangents
-        {
+        if !track.visible || track.interpolation != Interpolation::Tcb || !state.view.show_tangents {
             continue;
         }
         let key = &track.keys[kr.key];
@@ -209,15 +171,7 @@ pub fn hit_test(state: &AppState, transform: &PlotTransform, pos: Pos2) -> Optio
             let at = (key.time, d.show(key.value[comp]));
             for outgoing in [true, false] {
                 if let Some(tip) = tangent_tip(curve, kr.key, comp, outgoing, at, d) {
-                    consider(
-                        &mut best,
-                        transform.position_from_point(&PlotPoint::new(tip.0, tip.1)),
-                        Target::Tangent {
-                            key: *kr,
-                            comp,
-                            outgoing,
-                        },
-                    );
+                    consider(&mut best, transform.position_from_point(&PlotPoint::new(tip.0, tip.1)), Target::Tangent { key: *kr, comp, outgoing });
                 }
             }
         }
@@ -225,11 +179,7 @@ pub fn hit_test(state: &AppState, transform: &PlotTransform, pos: Pos2) -> Optio
         for from in [true, false] {
             if let Some(t) = ease_time(&track.keys, kr.key, from) {
                 let p = transform.position_from_point(&PlotPoint::new(t, d0.show(key.value[0])));
-                consider(
-                    &mut best,
-                    p + Vec2::new(0.0, 14.0),
-                    Target::Ease { key: *kr, from },
-                );
+                consider(&mut best, p + Vec2::new(0.0, 14.0), Target::Ease { key: *kr, from });
             }
         }
     }
@@ -240,21 +190,19 @@ pub fn hit_test(state: &AppState, transform: &PlotTransform, pos: Pos2) -> Optio
         if !track.visible {
             continue;
         }
-        for ki in keys_in_range(&track.keys, b.min()[0] - margin, b.max()[0] + margin) {
+        if track.kind == tangent::TrackKind::Quat {
+            continue;
+        }
+        let shown: Vec<Option<Display>> = (0..track.kind.dim()).map(|c| component_shown(state, ti, c).then(|| display(state, ti, c))).collect();
+        // Only keys within the grab radius in time can be hit.
+        let dt = f64::from(GRAB_RADIUS) / transform.dpos_dvalue_x().abs();
+        let t = transform.value_from_position(pos).x;
+        for ki in keys_in_range(&track.keys, (t - dt).max(b.min()[0] - margin), (t + dt).min(b.max()[0] + margin)) {
             let key = &track.keys[ki];
             for (comp, &v) in key.value.iter().enumerate() {
-                if track.kind == tangent::TrackKind::Quat || !component_shown(state, ti, comp) {
-                    continue;
-                }
-                let p = transform.position_from_point(&PlotPoint::new(
-                    key.time,
-                    display(state, ti, comp).show(v),
-                ));
-                consider(
-                    &mut best,
-                    p,
-                    Target::Key(KeyRef { track: ti, key: ki }, comp),
-                );
+                let Some(d) = shown[comp] else { continue };
+                let p = transform.position_from_point(&PlotPoint::new(key.time, d.show(v)));
+                consider(&mut best, p, Target::Key(KeyRef { track: ti, key: ki }, comp));
             }
         }
     }
@@ -264,16 +212,10 @@ pub fn hit_test(state: &AppState, transform: &PlotTransform, pos: Pos2) -> Optio
 pub fn ui(ui: &mut egui::Ui, state: &mut AppState, height: f32) {
     let frame_all = std::mem::take(&mut state.frame_all);
     let frame_selected = std::mem::take(&mut state.frame_selected);
-    let fit = if frame_selected {
-        state.selection_bounds().map(|(lo, hi)| pad(lo, hi))
-    } else {
-        fit_bounds(state)
-    };
+    let fit = if frame_selected { state.selection_bounds().map(|(lo, hi)| pad(lo, hi)) } else { fit_bounds(state) };
     let dragging_pan = ui.input(|i| i.pointer.secondary_down() || i.pointer.middle_down());
     let response = Plot::new("value_graph")
-        .legend(
-            Legend::default().color_conflict_handling(egui_plot::ColorConflictHandling::PickFirst),
-        )
+        .legend(Legend::default().color_conflict_handling(egui_plot::ColorConflictHandling::PickFirst))
         .x_axis_label("time (s)")
         .y_axis_label("value")
         .y_axis_min_width(AXIS_WIDTH)
@@ -302,23 +244,14 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState, height: f32) {
 fn pad(lo: [f64; 2], hi: [f64; 2]) -> PlotBounds {
     let pad_x = ((hi[0] - lo[0]) * 0.08).max(0.5);
     let pad_y = ((hi[1] - lo[1]) * 0.15).max(0.5);
-    PlotBounds::from_min_max(
-        [lo[0] - pad_x, lo[1] - pad_y],
-        [hi[0] + pad_x, hi[1] + pad_y],
-    )
+    PlotBounds::from_min_max([lo[0] - pad_x, lo[1] - pad_y], [hi[0] + pad_x, hi[1] + pad_y])
 }
 
 /// Bounds that hold every key of every visible track, in display units.
 fn fit_bounds(state: &AppState) -> Option<PlotBounds> {
     let mut lo = [f64::INFINITY; 2];
     let mut hi = [f64::NEG_INFINITY; 2];
-    for (ti, track) in state
-        .project()
-        .tracks
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.visible)
-    {
+    for (ti, track) in state.project().tracks.iter().enumerate().filter(|(_, t)| t.visible) {
         for comp in 0..track.kind.dim() {
             let d = display(state, ti, comp);
             for k in &track.keys {
@@ -364,16 +297,10 @@ fn draw(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState) {
             if !shown[c] {
                 continue;
             }
-            let name = if dim == 1 {
-                track.name.clone()
-            } else {
-                format!("{}.{}", track.name, names[c])
-            };
+            let name = if dim == 1 { track.name.clone() } else { format!("{}.{}", track.name, names[c]) };
             let color = component_color(base, c, dim);
             let width = if active { 2.5 } else { 1.5 };
-            let mut line = Line::new(name.clone(), PlotPoints::from(points))
-                .color(color)
-                .width(width);
+            let mut line = Line::new(name.clone(), PlotPoints::from(points)).color(color).width(width);
             if track.locked {
                 line = line.style(LineStyle::dashed_loose());
             }
@@ -384,34 +311,26 @@ fn draw(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState) {
             let d = displays[c];
             let mut plain = Vec::new();
             let mut selected = Vec::new();
+            // Where many keys share a pixel column, one marker stands for them (selected keys
+            // are always drawn): a 10,000-key track stays cheap to draw.
+            let min_dt = (x1 - x0) / f64::from(plot_ui.transform().frame().width().max(1.0)) * 1.5;
+            let mut last_t = f64::NEG_INFINITY;
+            let any_selected = state.selection.iter().any(|k| k.track == ti);
             for ki in in_view.clone() {
                 let p = [track.keys[ki].time, d.show(track.keys[ki].value[c])];
-                if state.selection.contains(&KeyRef { track: ti, key: ki }) {
+                if any_selected && state.selection.contains(&KeyRef { track: ti, key: ki }) {
                     selected.push(p);
-                } else {
+                } else if p[0] - last_t >= min_dt {
                     plain.push(p);
+                    last_t = p[0];
                 }
             }
-            plot_ui.points(
-                Points::new(name.clone(), PlotPoints::from(plain))
-                    .shape(MarkerShape::Diamond)
-                    .radius(4.5)
-                    .color(color)
-                    .filled(true),
-            );
+            plot_ui.points(Points::new(name.clone(), PlotPoints::from(plain)).shape(MarkerShape::Diamond).radius(4.5).color(color).filled(true));
             if !selected.is_empty() {
-                plot_ui.points(
-                    Points::new(name.clone(), PlotPoints::from(selected))
-                        .shape(MarkerShape::Diamond)
-                        .radius(6.5)
-                        .color(Color32::WHITE)
-                        .filled(true),
-                );
+                plot_ui
+                    .points(Points::new(name.clone(), PlotPoints::from(selected)).shape(MarkerShape::Diamond).radius(6.5).color(Color32::WHITE).filled(true));
             }
-            if state.view.show_tangents
-                && track.interpolation == Interpolation::Tcb
-                && in_view.len() <= MAX_ARROWS_PER_TRACK
-            {
+            if state.view.show_tangents && track.interpolation == Interpolation::Tcb && in_view.len() <= MAX_ARROWS_PER_TRACK {
                 draw_tangents(plot_ui, state, curve, ti, c, d, in_view.clone());
             }
         }
@@ -420,25 +339,12 @@ fn draw(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState) {
         }
     }
     draw_drag_feedback(plot_ui, state);
-    plot_ui.vline(
-        VLine::new("", state.playhead)
-            .color(Color32::from_rgb(240, 80, 60))
-            .width(1.5),
-    );
+    plot_ui.vline(VLine::new("", state.playhead).color(Color32::from_rgb(240, 80, 60)).width(1.5));
 }
 
-fn draw_tangents(
-    plot_ui: &mut egui_plot::PlotUi<'_>,
-    state: &AppState,
-    curve: &TrackCurve,
-    ti: usize,
-    c: usize,
-    d: Display,
-    keys: std::ops::Range<usize>,
-) {
+fn draw_tangents(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState, curve: &TrackCurve, ti: usize, c: usize, d: Display, keys: std::ops::Range<usize>) {
     let track = &state.project().tracks[ti];
-    let (mut in_from, mut in_to, mut out_from, mut out_to) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut in_from, mut in_to, mut out_from, mut out_to) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut handles_in = Vec::new();
     let mut handles_out = Vec::new();
     for ki in keys {
@@ -462,59 +368,20 @@ fn draw_tangents(
     }
     // Unnamed items stay out of the legend.
     let name = String::new();
-    plot_ui.arrows(
-        Arrows::new(
-            name.clone(),
-            PlotPoints::from(in_from),
-            PlotPoints::from(in_to),
-        )
-        .color(INCOMING)
-        .tip_length(8.0),
-    );
-    plot_ui.arrows(
-        Arrows::new(
-            name.clone(),
-            PlotPoints::from(out_from),
-            PlotPoints::from(out_to),
-        )
-        .color(OUTGOING)
-        .tip_length(8.0),
-    );
-    plot_ui.points(
-        Points::new(name.clone(), PlotPoints::from(handles_in))
-            .shape(MarkerShape::Circle)
-            .radius(5.0)
-            .color(INCOMING)
-            .filled(true),
-    );
-    plot_ui.points(
-        Points::new(name, PlotPoints::from(handles_out))
-            .shape(MarkerShape::Circle)
-            .radius(5.0)
-            .color(OUTGOING)
-            .filled(true),
-    );
+    plot_ui.arrows(Arrows::new(name.clone(), PlotPoints::from(in_from), PlotPoints::from(in_to)).color(INCOMING).tip_length(8.0));
+    plot_ui.arrows(Arrows::new(name.clone(), PlotPoints::from(out_from), PlotPoints::from(out_to)).color(OUTGOING).tip_length(8.0));
+    plot_ui.points(Points::new(name.clone(), PlotPoints::from(handles_in)).shape(MarkerShape::Circle).radius(5.0).color(INCOMING).filled(true));
+    plot_ui.points(Points::new(name, PlotPoints::from(handles_out)).shape(MarkerShape::Circle).radius(5.0).color(OUTGOING).filled(true));
     // "in"/"out" labels with the numbers, on hover.
-    if let Some(Target::Tangent {
-        key,
-        comp,
-        outgoing,
-    }) = state_hover(state)
-    {
+    if let Some(Target::Tangent { key, comp, outgoing }) = state_hover(state) {
         if key.track == ti && comp == c {
             let k = &track.keys[key.key];
             let at = (k.time, d.show(k.value[c]));
             if let Some(tip) = tangent_tip(curve, key.key, c, outgoing, at, d) {
-                let (label, v) = if outgoing {
-                    ("out rb", curve.outgoing_tangent(key.key))
-                } else {
-                    ("in ra", curve.incoming_tangent(key.key))
-                };
+                let (label, v) = if outgoing { ("out rb", curve.outgoing_tangent(key.key)) } else { ("in ra", curve.incoming_tangent(key.key)) };
                 let text = format!("{label} = {}", fmt_vec(v.unwrap_or(&[])));
                 plot_ui.text(
-                    Text::new("", PlotPoint::new(tip.0, tip.1), text)
-                        .color(if outgoing { OUTGOING } else { INCOMING })
-                        .anchor(egui::Align2::LEFT_BOTTOM),
+                    Text::new("", PlotPoint::new(tip.0, tip.1), text).color(if outgoing { OUTGOING } else { INCOMING }).anchor(egui::Align2::LEFT_BOTTOM),
                 );
             }
         }
@@ -555,32 +422,13 @@ fn draw_ease_handles(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState, ti: 
     };
     let from = offset(from, plot_ui);
     let to = offset(to, plot_ui);
-    plot_ui.points(
-        Points::new("", PlotPoints::from(from))
-            .shape(MarkerShape::Right)
-            .radius(6.0)
-            .color(super::style::EASE)
-            .filled(true),
-    );
-    plot_ui.points(
-        Points::new("", PlotPoints::from(to))
-            .shape(MarkerShape::Left)
-            .radius(6.0)
-            .color(super::style::EASE)
-            .filled(true),
-    );
+    plot_ui.points(Points::new("", PlotPoints::from(from)).shape(MarkerShape::Right).radius(6.0).color(super::style::EASE).filled(true));
+    plot_ui.points(Points::new("", PlotPoints::from(to)).shape(MarkerShape::Left).radius(6.0).color(super::style::EASE).filled(true));
 }
 
 fn draw_drag_feedback(plot_ui: &mut egui_plot::PlotUi<'_>, state: &AppState) {
-    if let (Some(GraphDrag::Box { origin }), Some(p)) =
-        (&state.graph.drag, plot_ui.pointer_coordinate())
-    {
-        let rect = vec![
-            [origin.x, origin.y],
-            [p.x, origin.y],
-            [p.x, p.y],
-            [origin.x, p.y],
-        ];
+    if let (Some(GraphDrag::Box { origin }), Some(p)) = (&state.graph.drag, plot_ui.pointer_coordinate()) {
+        let rect = vec![[origin.x, origin.y], [p.x, origin.y], [p.x, p.y], [origin.x, p.y]];
         plot_ui.polygon(
             Polygon::new("", PlotPoints::from(rect))
                 .fill_color(Color32::from_rgba_unmultiplied(120, 160, 255, 30))
@@ -599,30 +447,15 @@ pub fn fmt_vec(v: &[f64]) -> String {
 }
 
 /// Turns this frame's pointer input on the plot into selections and edits.
-fn interact(
-    ui: &egui::Ui,
-    state: &mut AppState,
-    response: &egui::Response,
-    transform: &PlotTransform,
-) {
+fn interact(ui: &egui::Ui, state: &mut AppState, response: &egui::Response, transform: &PlotTransform) {
     let ctx = ui.ctx().clone();
-    let (modifiers, press_origin, pointer) = ui.input(|i| {
-        (
-            i.modifiers,
-            i.pointer.press_origin(),
-            i.pointer.interact_pos(),
-        )
-    });
-    state.graph.hover = pointer
-        .filter(|p| transform.frame().contains(*p))
-        .and_then(|p| hit_test(state, transform, p));
-    if let Some(Target::Key(..) | Target::Tangent { .. } | Target::Ease { .. }) = state.graph.hover
-    {
+    let (modifiers, press_origin, pointer) = ui.input(|i| (i.modifiers, i.pointer.press_origin(), i.pointer.interact_pos()));
+    state.graph.hover = pointer.filter(|p| transform.frame().contains(*p)).and_then(|p| hit_test(state, transform, p));
+    if let Some(Target::Key(..) | Target::Tangent { .. } | Target::Ease { .. }) = state.graph.hover {
         ctx.set_cursor_icon(egui::CursorIcon::Grab);
     }
     let to_plot = |p: Pos2| transform.value_from_position(p);
-    let primary = response.dragged_by(egui::PointerButton::Primary)
-        || response.drag_started_by(egui::PointerButton::Primary);
+    let primary = response.dragged_by(egui::PointerButton::Primary) || response.drag_started_by(egui::PointerButton::Primary);
 
     if response.drag_started_by(egui::PointerButton::Primary) {
         let origin = press_origin.unwrap_or_default();
@@ -639,13 +472,7 @@ fn interact(
                 // A slow click that egui counted as a drag.
                 click(state, transform, p, modifiers);
             } else {
-                box_select(
-                    state,
-                    transform,
-                    origin,
-                    to_plot(p),
-                    modifiers.shift || modifiers.command,
-                );
+                box_select(state, transform, origin, to_plot(p), modifiers.shift || modifiers.command);
             }
         }
         state.graph.drag = None;
@@ -677,13 +504,7 @@ fn click(state: &mut AppState, transform: &PlotTransform, pos: Pos2, modifiers: 
             }
             state.active_track = Some(k.track);
             let key = &state.project().tracks[k.track].keys[k.key];
-            state.set_message(format!(
-                "Key {} of \"{}\": t = {:.4} s, value = {}",
-                k.key,
-                state.project().tracks[k.track].name,
-                key.time,
-                fmt_vec(&key.value)
-            ));
+            state.set_message(format!("Key {} of \"{}\": t = {:.4} s, value = {}", k.key, state.project().tracks[k.track].name, key.time, fmt_vec(&key.value)));
         }
         Some(_) => {}
         None => {
@@ -707,8 +528,7 @@ fn double_click(ctx: &egui::Context, state: &mut AppState, transform: &PlotTrans
             continue;
         };
         for (c, &x) in v.iter().enumerate() {
-            let p =
-                transform.position_from_point(&PlotPoint::new(t, display(state, ti, c).show(x)));
+            let p = transform.position_from_point(&PlotPoint::new(t, display(state, ti, c).show(x)));
             let d = (p.y - pos.y).abs();
             if d < 16.0 && best.is_none_or(|(bd, _)| d < bd) {
                 best = Some((d, ti));
@@ -724,12 +544,7 @@ fn double_click(ctx: &egui::Context, state: &mut AppState, transform: &PlotTrans
     }
 }
 
-fn start_drag(
-    state: &mut AppState,
-    transform: &PlotTransform,
-    origin: Pos2,
-    modifiers: egui::Modifiers,
-) {
+fn start_drag(state: &mut AppState, transform: &PlotTransform, origin: Pos2, modifiers: egui::Modifiers) {
     let plot_origin = transform.value_from_position(origin);
     state.graph.drag = match hit_test(state, transform, origin) {
         Some(Target::Key(k, comp)) => {
@@ -744,31 +559,11 @@ fn start_drag(
             let originals = tracks
                 .into_iter()
                 .filter(|&t| !state.project().tracks[t].locked)
-                .map(|t| {
-                    (
-                        t,
-                        state.project().tracks[t].keys.clone(),
-                        state
-                            .selection
-                            .iter()
-                            .filter(|s| s.track == t)
-                            .map(|s| s.key)
-                            .collect(),
-                    )
-                })
+                .map(|t| (t, state.project().tracks[t].keys.clone(), state.selection.iter().filter(|s| s.track == t).map(|s| s.key).collect()))
                 .collect();
-            Some(GraphDrag::Move {
-                origin: plot_origin,
-                comp,
-                scale: display(state, k.track, comp).scale,
-                originals,
-            })
+            Some(GraphDrag::Move { origin: plot_origin, comp, scale: display(state, k.track, comp).scale, originals })
         }
-        Some(Target::Tangent {
-            key,
-            comp,
-            outgoing,
-        }) => {
+        Some(Target::Tangent { key, comp, outgoing }) => {
             let track = &state.project().tracks[key.track];
             let k = &track.keys[key.key];
             let Some(Ok(curve)) = state.curve(key.track) else {
@@ -781,44 +576,19 @@ fn start_drag(
             let to = transform.position_from_point(&PlotPoint::new(tip.0, tip.1));
             let v = to - from;
             let length = v.length().max(8.0);
-            Some(GraphDrag::Tangent {
-                key,
-                origin,
-                dir: if v.length() > 0.0 {
-                    v / v.length()
-                } else {
-                    Vec2::X
-                },
-                length,
-                tension: k.tension,
-                bias: k.bias,
-            })
+            Some(GraphDrag::Tangent { key, origin, dir: if v.length() > 0.0 { v / v.length() } else { Vec2::X }, length, tension: k.tension, bias: k.bias })
         }
         Some(Target::Ease { key, from }) => Some(GraphDrag::Ease { key, from }),
-        None => Some(GraphDrag::Box {
-            origin: plot_origin,
-        }),
+        None => Some(GraphDrag::Box { origin: plot_origin }),
     };
 }
 
-fn continue_drag(
-    ctx: &egui::Context,
-    state: &mut AppState,
-    transform: &PlotTransform,
-    p: PlotPoint,
-    screen: Pos2,
-    modifiers: egui::Modifiers,
-) {
+fn continue_drag(ctx: &egui::Context, state: &mut AppState, transform: &PlotTransform, p: PlotPoint, screen: Pos2, modifiers: egui::Modifiers) {
     let Some(drag) = state.graph.drag.clone() else {
         return;
     };
     match drag {
-        GraphDrag::Move {
-            origin,
-            comp,
-            scale,
-            originals,
-        } => {
+        GraphDrag::Move { origin, comp, scale, originals } => {
             let snap = state.view.snap != modifiers.command;
             let fps = state.project().fps;
             let span = transform.bounds().max()[1] - transform.bounds().min()[1];
@@ -847,14 +617,7 @@ fn continue_drag(
                 state.apply_tagged(ctx, "Move keys", track, tagged, &selected);
             }
         }
-        GraphDrag::Tangent {
-            key,
-            origin,
-            dir,
-            length,
-            tension,
-            bias,
-        } => {
+        GraphDrag::Tangent { key, origin, dir, length, tension, bias } => {
             let delta = screen - origin;
             let along = f64::from(delta.dot(dir) / length);
             let across = f64::from((dir.x * delta.y - dir.y * delta.x) / length);
@@ -863,14 +626,7 @@ fn continue_drag(
             let mut keys = state.project().tracks[key.track].keys.clone();
             keys[key.key].tension = t;
             keys[key.key].bias = b;
-            if state.edit(
-                ctx,
-                "Drag tangent",
-                tangent::Edit::SetKeys {
-                    track: key.track,
-                    keys,
-                },
-            ) {
+            if state.edit(ctx, "Drag tangent", tangent::Edit::SetKeys { track: key.track, keys }) {
                 state.set_message(format!("Tension {t:.3}, bias {b:.3}"));
             }
         }
@@ -878,12 +634,9 @@ fn continue_drag(
             let mut keys = state.project().tracks[key.track].keys.clone();
             let k = &keys[key.key];
             let value = if from {
-                keys.get(key.key + 1)
-                    .map(|n| (p.x - k.time) / (n.time - k.time))
+                keys.get(key.key + 1).map(|n| (p.x - k.time) / (n.time - k.time))
             } else {
-                key.key
-                    .checked_sub(1)
-                    .map(|i| (k.time - p.x) / (k.time - keys[i].time))
+                key.key.checked_sub(1).map(|i| (k.time - p.x) / (k.time - keys[i].time))
             };
             if let Some(v) = value {
                 let v = v.clamp(0.0, 1.0);
@@ -892,18 +645,8 @@ fn continue_drag(
                 } else {
                     keys[key.key].ease_to = v;
                 }
-                if state.edit(
-                    ctx,
-                    "Drag ease",
-                    tangent::Edit::SetKeys {
-                        track: key.track,
-                        keys,
-                    },
-                ) {
-                    state.set_message(format!(
-                        "{} {v:.3}",
-                        if from { "Ease from" } else { "Ease to" }
-                    ));
+                if state.edit(ctx, "Drag ease", tangent::Edit::SetKeys { track: key.track, keys }) {
+                    state.set_message(format!("{} {v:.3}", if from { "Ease from" } else { "Ease to" }));
                 }
             }
         }
@@ -911,13 +654,7 @@ fn continue_drag(
     }
 }
 
-fn box_select(
-    state: &mut AppState,
-    transform: &PlotTransform,
-    a: PlotPoint,
-    b: PlotPoint,
-    add: bool,
-) {
+fn box_select(state: &mut AppState, transform: &PlotTransform, a: PlotPoint, b: PlotPoint, add: bool) {
     if !add {
         state.selection.clear();
     }
@@ -929,11 +666,9 @@ fn box_select(
         if !track.visible || track.kind == tangent::TrackKind::Quat {
             continue;
         }
+        let shown: Vec<Option<Display>> = (0..track.kind.dim()).map(|c| component_shown(state, ti, c).then(|| display(state, ti, c))).collect();
         for ki in keys_in_range(&track.keys, t0, t1) {
-            let hit = (0..track.kind.dim()).any(|c| {
-                component_shown(state, ti, c)
-                    && (v0..=v1).contains(&display(state, ti, c).show(track.keys[ki].value[c]))
-            });
+            let hit = shown.iter().enumerate().any(|(c, d)| d.is_some_and(|d| (v0..=v1).contains(&d.show(track.keys[ki].value[c]))));
             if hit {
                 found.push(KeyRef { track: ti, key: ki });
             }

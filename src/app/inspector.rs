@@ -19,20 +19,11 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
         ui.label("No key selected. Click a key, drag a box, or Ctrl+A.");
         return;
     }
-    let keys: Vec<(usize, Key)> = state
-        .selection
-        .iter()
-        .map(|k| (k.track, state.project().tracks[k.track].keys[k.key].clone()))
-        .collect();
+    let keys: Vec<(usize, Key)> = state.selection.iter().map(|k| (k.track, state.project().tracks[k.track].keys[k.key].clone())).collect();
     let tracks: std::collections::BTreeSet<usize> = keys.iter().map(|k| k.0).collect();
-    let names: Vec<&str> = tracks
-        .iter()
-        .map(|&t| state.project().tracks[t].name.as_str())
-        .collect();
+    let names: Vec<&str> = tracks.iter().map(|&t| state.project().tracks[t].name.as_str()).collect();
     ui.label(format!("{n} selected on {}", names.join(", ")));
-    let any_tcb = tracks
-        .iter()
-        .any(|&t| state.project().tracks[t].interpolation == Interpolation::Tcb);
+    let any_tcb = tracks.iter().any(|&t| state.project().tracks[t].interpolation == Interpolation::Tcb);
     let ctx = ui.ctx().clone();
     let first = keys[0].1.clone();
     egui::Grid::new("inspector").num_columns(2).spacing([8.0, 6.0]).show(ui, |ui| {
@@ -54,7 +45,9 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
             let values: Vec<f64> = keys.iter().filter_map(|k| k.1.value.get(c).copied()).collect();
             let mut v = first.value[c];
             ui.label(format!("value {}", comp_names[c])).on_hover_text("Set this component on every selected key that has it");
-            let r = ui.add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if mixed(&values) { " (mixed)" } else { "" })).accessible_name(format!("value {}", comp_names[c]));
+            let r = ui
+                .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if mixed(&values) { " (mixed)" } else { "" }))
+                .accessible_name(format!("value {}", comp_names[c]));
             if r.changed() && v.is_finite() {
                 state.change_selected_keys(&ctx, "Set key value", |k| {
                     if let Some(x) = k.value.get_mut(c) {
@@ -89,10 +82,7 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
     // The tangents the engine computed for the first selected key.
     let kr = *state.selection.iter().next().unwrap();
     if let Some(Ok(curve)) = state.curve(kr.track) {
-        if let (Some(ra), Some(rb)) = (
-            curve.incoming_tangent(kr.key),
-            curve.outgoing_tangent(kr.key),
-        ) {
+        if let (Some(ra), Some(rb)) = (curve.incoming_tangent(kr.key), curve.outgoing_tangent(kr.key)) {
             ui.separator();
             ui.label(egui::RichText::new(format!("in  ra = {}", super::graph::fmt_vec(ra))).color(super::style::INCOMING))
                 .on_hover_text("Incoming tangent: the derivative arriving at this key, per unit of the previous segment's time");

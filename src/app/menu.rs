@@ -7,10 +7,7 @@ use super::commands::Command;
 use super::state::{AfterDiscard, AppState};
 
 fn entry(ui: &mut egui::Ui, state: &mut AppState, command: Command, checked: Option<bool>) {
-    let shortcut = command
-        .shortcut()
-        .map(|s| ui.ctx().format_shortcut(&s))
-        .unwrap_or_default();
+    let shortcut = command.shortcut().map(|s| ui.ctx().format_shortcut(&s)).unwrap_or_default();
     let enabled = match command {
         Command::Undo => state.doc.undo_label().is_some(),
         Command::Redo => state.doc.redo_label().is_some(),
@@ -19,21 +16,13 @@ fn entry(ui: &mut egui::Ui, state: &mut AppState, command: Command, checked: Opt
         _ => true,
     };
     let text = match (command, checked) {
-        (Command::Undo, _) => state
-            .doc
-            .undo_label()
-            .map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}")),
-        (Command::Redo, _) => state
-            .doc
-            .redo_label()
-            .map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}")),
+        (Command::Undo, _) => state.doc.undo_label().map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}")),
+        (Command::Redo, _) => state.doc.redo_label().map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}")),
         (_, Some(true)) => format!("[x] {}", command.text()),
         (_, Some(false)) => format!("[ ] {}", command.text()),
         _ => command.text().to_owned(),
     };
-    let r = ui
-        .add_enabled(enabled, egui::Button::new(text).shortcut_text(shortcut))
-        .on_hover_text(command.tooltip());
+    let r = ui.add_enabled(enabled, egui::Button::new(text).shortcut_text(shortcut)).on_hover_text(command.tooltip());
     if r.clicked() {
         state.request(command);
         ui.close();
@@ -51,11 +40,7 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
                             ui.label("(none yet)");
                         }
                         for path in state.view.recent_files.clone() {
-                            if ui
-                                .button(path.display().to_string())
-                                .on_hover_text("Open this project")
-                                .clicked()
-                            {
+                            if ui.button(path.display().to_string()).on_hover_text("Open this project").clicked() {
                                 state.confirm_or_run(AfterDiscard::Open(Some(path)));
                                 ui.close();
                             }
@@ -87,9 +72,7 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
             ui.label("Click a key to select it; Shift/Ctrl-click adds.");
             ui.label("Drag keys to move them; drag empty space to box-select.");
             ui.label("Right- or middle-drag pans; Ctrl+scroll zooms.");
-            ui.label(
-                "Double-click a curve to insert a key; click empty space to move the playhead.",
-            );
+            ui.label("Double-click a curve to insert a key; click empty space to move the playhead.");
             ui.label("Drag a round tangent handle: along it sets tension, across it bias.");
             ui.label("Drag a triangle under a key to set its ease.");
             ui.label("Hold Ctrl while dragging to invert snapping.");

@@ -66,10 +66,7 @@ pub struct TangentApp {
 
 impl TangentApp {
     pub fn new(state: AppState) -> Self {
-        Self {
-            state,
-            title: String::new(),
-        }
+        Self { state, title: String::new() }
     }
 
     /// One frame: input, panels, dialogs, then the commands they queued. Separate from
@@ -81,19 +78,11 @@ impl TangentApp {
         egui::Panel::top("menu").show(ui, |ui| menu::ui(ui, state));
         egui::Panel::bottom("status").show(ui, |ui| status::ui(ui, state));
         // Fixed widths: a selection filling the inspector must not move the graph under the pointer.
-        egui::Panel::left("tracks")
-            .exact_size(280.0)
-            .show(ui, |ui| tracks::ui(ui, state));
-        egui::Panel::right("inspector")
-            .exact_size(300.0)
-            .show(ui, |ui| inspector::ui(ui, state));
+        egui::Panel::left("tracks").exact_size(280.0).show(ui, |ui| tracks::ui(ui, state));
+        egui::Panel::right("inspector").exact_size(300.0).show(ui, |ui| inspector::ui(ui, state));
         egui::CentralPanel::default().show(ui, |ui| {
             let h = ui.available_height();
-            let value_height = if state.view.show_speed {
-                (h * 0.66).max(120.0)
-            } else {
-                h
-            };
+            let value_height = if state.view.show_speed { (h * 0.66).max(120.0) } else { h };
             graph::ui(ui, state, value_height);
             if state.view.show_speed {
                 speed::ui(ui, state);
@@ -128,41 +117,23 @@ impl eframe::App for TangentApp {
 /// Shortcuts, files dropped on the window, and the window's close button.
 fn handle_input(ctx: &egui::Context, state: &mut AppState) {
     let typing = ctx.egui_wants_keyboard_input();
-    let all = Command::FILE
-        .into_iter()
-        .chain(Command::EDIT)
-        .chain(Command::VIEW);
+    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::VIEW);
     for command in all {
         if typing && command.is_plain_key() {
             continue;
         }
-        let shortcuts = command
-            .shortcut()
-            .into_iter()
-            .chain(command.alternative_shortcuts());
+        let shortcuts = command.shortcut().into_iter().chain(command.alternative_shortcuts());
         for s in shortcuts {
             if ctx.input_mut(|i| i.consume_shortcut(&s)) {
                 state.request(command);
             }
         }
     }
-    let dropped: Vec<PathBuf> = ctx.input(|i| {
-        i.raw
-            .dropped_files
-            .iter()
-            .map(|f| f.path().to_path_buf())
-            .collect()
-    });
-    if let Some(path) = dropped
-        .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "ron"))
-    {
+    let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
+    if let Some(path) = dropped.into_iter().find(|p| p.extension().is_some_and(|e| e == "ron")) {
         state.confirm_or_run(AfterDiscard::Open(Some(path)));
     }
-    if ctx.input(|i| i.viewport().close_requested())
-        && state.doc.is_dirty()
-        && !state.quit_confirmed
-    {
+    if ctx.input(|i| i.viewport().close_requested()) && state.doc.is_dirty() && !state.quit_confirmed {
         ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
         state.confirm_discard = Some(AfterDiscard::Quit);
     }

@@ -18,9 +18,21 @@ const MAX_POINTS: usize = 4000;
 /// limit) to its end (left limit).
 pub fn speed_series(curve: &TrackCurve, x0: f64, x1: f64) -> Vec<[f64; 2]> {
     let times = curve.times();
-    let segs: Vec<usize> = (0..curve.segment_count())
-        .filter(|&s| times[s + 1] > times[s] && times[s + 1] >= x0 && times[s] <= x1)
-        .collect();
+    let first = times.partition_point(|&t| t < x0).saturating_sub(1);
+    let last = times.partition_point(|&t| t <= x1).min(curve.segment_count());
+    if last.saturating_sub(first) > MAX_POINTS / 4 {
+        // Too many segments in view to draw each: sample evenly (the jumps are sub-pixel).
+        let mut cursor = tangent::SegmentCursor::new();
+        let mut v = vec![0.0; curve.dim()];
+        return (0..=MAX_POINTS)
+            .map(|i| {
+                let t = x0 + (x1 - x0) * i as f64 / MAX_POINTS as f64;
+                curve.velocity(&mut cursor, t, &mut v);
+                [t, v.iter().map(|x| x * x).sum::<f64>().sqrt()]
+            })
+            .collect();
+    }
+    let segs: Vec<usize> = (first..last).filter(|&s| times[s + 1] > times[s]).collect();
     let per = (MAX_POINTS / segs.len().max(1)).clamp(2, SAMPLES_PER_SEGMENT);
     let mut out = Vec::with_capacity(segs.len() * (per + 1));
     for s in segs {
@@ -45,10 +57,7 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
         return;
     };
     if track.kind == TrackKind::Quat || track.interpolation == Interpolation::Step {
-        ui.label(format!(
-            "Speed graph: \"{}\" is a {:?} {:?} track, which has no speed to plot.",
-            track.name, track.kind, track.interpolation
-        ));
+        ui.label(format!("Speed graph: \"{}\" is a {:?} {:?} track, which has no speed to plot.", track.name, track.kind, track.interpolation));
         return;
     }
     let color = track_color(&track, ti);
@@ -76,34 +85,16 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
         .show(ui, |plot_ui| {
             let b = plot_ui.plot_bounds();
             let (x0, x1) = (b.min()[0], b.max()[0]);
-            let mode = if track.interpolation == Interpolation::Tcb {
-                format!(" ({:?})", track.tangents)
-            } else {
-                String::new()
-            };
-            plot_ui.line(
-                Line::new(
-                    format!("{}{mode}", track.name),
-                    PlotPoints::from(speed_series(curve, x0, x1)),
-                )
-                .color(color)
-                .width(2.0),
-            );
+            let mode = if track.interpolation == Interpolation::Tcb { format!(" ({:?})", track.tangents) } else { String::new() };
+            plot_ui.line(Line::new(format!("{}{mode}", track.name), PlotPoints::from(speed_series(curve, x0, x1))).color(color).width(2.0));
             if let Some((m, Ok(c))) = &other {
                 plot_ui.line(
-                    Line::new(
-                        format!("{} ({m:?})", track.name),
-                        PlotPoints::from(speed_series(c, x0, x1)),
-                    )
-                    .color(color.gamma_multiply(0.6))
-                    .style(LineStyle::dashed_dense())
-                    .width(1.5),
+                    Line::new(format!("{} ({m:?})", track.name), PlotPoints::from(speed_series(c, x0, x1)))
+                        .color(color.gamma_multiply(0.6))
+                        .style(LineStyle::dashed_dense())
+                        .width(1.5),
                 );
             }
-            plot_ui.vline(
-                VLine::new("", state.playhead)
-                    .color(egui::Color32::from_rgb(240, 80, 60))
-                    .width(1.0),
-            );
+            plot_ui.vline(VLine::new("", state.playhead).color(egui::Color32::from_rgb(240, 80, 60)).width(1.0));
         });
 }

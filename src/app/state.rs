@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 use eframe::egui;
 use serde::{Deserialize, Serialize};
 use tangent::io::{load_project, save_project};
-use tangent::{
-    Document, Edit, Key, Project, SegmentCursor, Track, TrackCurve, TrackError, TrackKind,
-};
+use tangent::{Document, Edit, Key, Project, SegmentCursor, Track, TrackCurve, TrackError, TrackKind};
 
 use super::commands::Command;
 
@@ -36,14 +34,7 @@ pub struct ViewSettings {
 
 impl Default for ViewSettings {
     fn default() -> Self {
-        Self {
-            normalize: false,
-            show_tangents: true,
-            show_speed: true,
-            snap: false,
-            hidden_components: BTreeSet::new(),
-            recent_files: Vec::new(),
-        }
+        Self { normalize: false, show_tangents: true, show_speed: true, snap: false, hidden_components: BTreeSet::new(), recent_files: Vec::new() }
     }
 }
 
@@ -148,17 +139,10 @@ impl AppState {
     /// Recompiles curves after the document changed.
     pub fn refresh(&mut self) {
         if self.curves_revision != self.doc.revision() {
-            self.curves = self
-                .doc
-                .project()
-                .tracks
-                .iter()
-                .map(TrackCurve::new)
-                .collect();
+            self.curves = self.doc.project().tracks.iter().map(TrackCurve::new).collect();
             self.curves_revision = self.doc.revision();
             let n = self.project().tracks.len();
-            self.selection
-                .retain(|k| k.track < n && k.key < self.doc.project().tracks[k.track].keys.len());
+            self.selection.retain(|k| k.track < n && k.key < self.doc.project().tracks[k.track].keys.len());
             if self.active_track.is_some_and(|a| a >= n) {
                 self.active_track = n.checked_sub(1);
             }
@@ -167,10 +151,7 @@ impl AppState {
 
     /// "name* — Tangent": the file name, and a star while there are unsaved changes.
     pub fn title(&self) -> String {
-        let name = self.path.as_deref().and_then(Path::file_name).map_or_else(
-            || "untitled".to_owned(),
-            |n| n.to_string_lossy().into_owned(),
-        );
+        let name = self.path.as_deref().and_then(Path::file_name).map_or_else(|| "untitled".to_owned(), |n| n.to_string_lossy().into_owned());
         let star = if self.doc.is_dirty() { "*" } else { "" };
         format!("{name}{star} - Tangent")
     }
@@ -184,17 +165,11 @@ impl AppState {
     }
 
     pub fn set_error(&mut self, text: impl Into<String>) {
-        self.status = Status {
-            text: text.into(),
-            is_error: true,
-        };
+        self.status = Status { text: text.into(), is_error: true };
     }
 
     pub fn set_message(&mut self, text: impl Into<String>) {
-        self.status = Status {
-            text: text.into(),
-            is_error: false,
-        };
+        self.status = Status { text: text.into(), is_error: false };
     }
 
     /// Applies an edit. While a pointer button is held the edit joins the current gesture,
@@ -225,21 +200,11 @@ impl AppState {
 
     /// Keys of track `track` with `change` applied to each selected key, re-sorted by time,
     /// and the selection moved along with its keys.
-    pub fn change_selected_keys(
-        &mut self,
-        ctx: &egui::Context,
-        label: &str,
-        mut change: impl FnMut(&mut Key),
-    ) {
+    pub fn change_selected_keys(&mut self, ctx: &egui::Context, label: &str, mut change: impl FnMut(&mut Key)) {
         let tracks: BTreeSet<usize> = self.selection.iter().map(|k| k.track).collect();
         for track in tracks {
             let keys = self.project().tracks[track].keys.clone();
-            let selected: BTreeSet<usize> = self
-                .selection
-                .iter()
-                .filter(|k| k.track == track)
-                .map(|k| k.key)
-                .collect();
+            let selected: BTreeSet<usize> = self.selection.iter().filter(|k| k.track == track).map(|k| k.key).collect();
             let mut tagged: Vec<(usize, Key)> = keys.into_iter().enumerate().collect();
             for (i, k) in &mut tagged {
                 if selected.contains(i) {
@@ -252,21 +217,10 @@ impl AppState {
 
     /// Sorts `(original index, key)` pairs by time (stable), applies them as the track's
     /// keys, and remaps the selected original indices to their new places.
-    pub fn apply_tagged(
-        &mut self,
-        ctx: &egui::Context,
-        label: &str,
-        track: usize,
-        mut tagged: Vec<(usize, Key)>,
-        selected: &BTreeSet<usize>,
-    ) -> bool {
+    pub fn apply_tagged(&mut self, ctx: &egui::Context, label: &str, track: usize, mut tagged: Vec<(usize, Key)>, selected: &BTreeSet<usize>) -> bool {
         tagged.sort_by(|a, b| a.1.time.total_cmp(&b.1.time));
-        let new_selection: Vec<KeyRef> = tagged
-            .iter()
-            .enumerate()
-            .filter(|(_, (orig, _))| selected.contains(orig))
-            .map(|(key, _)| KeyRef { track, key })
-            .collect();
+        let new_selection: Vec<KeyRef> =
+            tagged.iter().enumerate().filter(|(_, (orig, _))| selected.contains(orig)).map(|(key, _)| KeyRef { track, key }).collect();
         let keys = tagged.into_iter().map(|(_, k)| k).collect();
         if self.edit(ctx, label, Edit::SetKeys { track, keys }) {
             self.selection.retain(|k| k.track != track);
@@ -290,12 +244,7 @@ impl AppState {
         let Some(value) = self.sample(track, t) else {
             return self.set_error("Insert key: the track has no curve to insert on");
         };
-        let mut keys: Vec<(usize, Key)> = self.project().tracks[track]
-            .keys
-            .iter()
-            .cloned()
-            .enumerate()
-            .collect();
+        let mut keys: Vec<(usize, Key)> = self.project().tracks[track].keys.iter().cloned().enumerate().collect();
         if keys.iter().any(|(_, k)| k.time == t) {
             return self.set_message(format!("A key already sits at {t:.3} s"));
         }
@@ -304,10 +253,7 @@ impl AppState {
         let selected = BTreeSet::from([new]);
         self.selection.clear();
         if self.apply_tagged(ctx, "Insert key", track, keys, &selected) {
-            self.set_message(format!(
-                "Inserted a key on \"{}\" at {t:.3} s",
-                self.project().tracks[track].name
-            ));
+            self.set_message(format!("Inserted a key on \"{}\" at {t:.3} s", self.project().tracks[track].name));
         }
     }
 
@@ -316,17 +262,10 @@ impl AppState {
         let mut deleted = 0;
         for track in tracks.into_iter().rev() {
             let keys = &self.project().tracks[track].keys;
-            let kept: Vec<Key> = keys
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| !self.selection.contains(&KeyRef { track, key: *i }))
-                .map(|(_, k)| k.clone())
-                .collect();
+            let kept: Vec<Key> =
+                keys.iter().enumerate().filter(|(i, _)| !self.selection.contains(&KeyRef { track, key: *i })).map(|(_, k)| k.clone()).collect();
             if kept.is_empty() {
-                self.set_error(format!(
-                    "Delete keys: \"{}\" must keep at least one key",
-                    self.project().tracks[track].name
-                ));
+                self.set_error(format!("Delete keys: \"{}\" must keep at least one key", self.project().tracks[track].name));
                 continue;
             }
             let n = keys.len() - kept.len();
@@ -345,12 +284,7 @@ impl AppState {
             return self.set_message("Copy: select keys first");
         };
         let t = &self.doc.project().tracks[track];
-        let mut keys: Vec<Key> = self
-            .selection
-            .iter()
-            .filter(|k| k.track == track)
-            .map(|k| t.keys[k.key].clone())
-            .collect();
+        let mut keys: Vec<Key> = self.selection.iter().filter(|k| k.track == track).map(|k| t.keys[k.key].clone()).collect();
         let t0 = keys[0].time;
         for k in &mut keys {
             k.time -= t0;
@@ -371,37 +305,17 @@ impl AppState {
         };
         let target = self.project().tracks[track].clone();
         if target.kind.dim() != clip.kind.dim() {
-            return self.set_error(format!(
-                "Paste: copied {:?} keys do not fit the {:?} track \"{}\"",
-                clip.kind, target.kind, target.name
-            ));
+            return self.set_error(format!("Paste: copied {:?} keys do not fit the {:?} track \"{}\"", clip.kind, target.kind, target.name));
         }
-        let pasted: Vec<Key> = clip
-            .keys
-            .iter()
-            .map(|k| Key {
-                time: k.time + self.playhead,
-                ..k.clone()
-            })
-            .collect();
-        let mut tagged: Vec<(usize, Key)> = target
-            .keys
-            .iter()
-            .filter(|k| !pasted.iter().any(|p| p.time == k.time))
-            .cloned()
-            .map(|k| (usize::MAX, k))
-            .collect();
+        let pasted: Vec<Key> = clip.keys.iter().map(|k| Key { time: k.time + self.playhead, ..k.clone() }).collect();
+        let mut tagged: Vec<(usize, Key)> = target.keys.iter().filter(|k| !pasted.iter().any(|p| p.time == k.time)).cloned().map(|k| (usize::MAX, k)).collect();
         let base = target.keys.len();
         let selected: BTreeSet<usize> = (base..base + pasted.len()).collect();
         tagged.extend(pasted.into_iter().enumerate().map(|(i, k)| (base + i, k)));
         self.selection.clear();
         let name = target.name.clone();
         if self.apply_tagged(ctx, "Paste keys", track, tagged, &selected) {
-            self.set_message(format!(
-                "Pasted {} keys into \"{name}\" at {:.3} s",
-                selected.len(),
-                self.playhead
-            ));
+            self.set_message(format!("Pasted {} keys into \"{name}\" at {:.3} s", selected.len(), self.playhead));
         }
     }
 
@@ -458,10 +372,7 @@ impl AppState {
     pub fn new_document(&mut self) {
         let mut track = Track::new("value", TrackKind::Scalar, tangent::Interpolation::Tcb);
         track.keys = vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0])];
-        let project = Project {
-            tracks: vec![track],
-            ..Project::default()
-        };
+        let project = Project { tracks: vec![track], ..Project::default() };
         self.replace_document(project, None);
         self.set_message("New project");
     }
@@ -497,10 +408,7 @@ impl AppState {
         match after {
             AfterDiscard::New => self.new_document(),
             AfterDiscard::Open(Some(path)) => self.open(&path),
-            AfterDiscard::Open(None) => match rfd::FileDialog::new()
-                .add_filter("Tangent project", &["ron"])
-                .pick_file()
-            {
+            AfterDiscard::Open(None) => match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).pick_file() {
                 Some(path) => self.open(&path),
                 None => {
                     self.show_open_path = true;
@@ -524,15 +432,8 @@ impl AppState {
 
     /// Save as: the system dialog, or the typed-path window where none can open.
     pub fn save_as_interactive(&mut self) -> bool {
-        let name = self.path.as_deref().and_then(Path::file_name).map_or_else(
-            || "untitled.ron".to_owned(),
-            |n| n.to_string_lossy().into_owned(),
-        );
-        match rfd::FileDialog::new()
-            .add_filter("Tangent project", &["ron"])
-            .set_file_name(name)
-            .save_file()
-        {
+        let name = self.path.as_deref().and_then(Path::file_name).map_or_else(|| "untitled.ron".to_owned(), |n| n.to_string_lossy().into_owned());
+        match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).set_file_name(name).save_file() {
             Some(path) => self.save_to(&path),
             None => {
                 self.show_save_path = true;

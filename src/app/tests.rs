@@ -16,10 +16,7 @@ use super::{AppState, TangentApp};
 fn harness(project: Project) -> Harness<'static, TangentApp> {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1300.0, 820.0))
-        .build_ui_state(
-            |ui, app: &mut TangentApp| app.ui(ui),
-            TangentApp::new(AppState::new(project, None)),
-        );
+        .build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(AppState::new(project, None)));
     h.run();
     h
 }
@@ -27,18 +24,10 @@ fn harness(project: Project) -> Harness<'static, TangentApp> {
 /// Two scalar TCB tracks, "a" and "b" (= a + 4), keys at t = 0..4 with values 0, 1, 3, 2, 5.
 fn two_tracks() -> Project {
     let track = |name: &str, base: f64| {
-        Track::new(name, TrackKind::Scalar, Interpolation::Tcb).with_keys(
-            [0.0, 1.0, 3.0, 2.0, 5.0]
-                .iter()
-                .enumerate()
-                .map(|(i, v)| Key::new(i as f64, vec![base + v]))
-                .collect(),
-        )
+        Track::new(name, TrackKind::Scalar, Interpolation::Tcb)
+            .with_keys([0.0, 1.0, 3.0, 2.0, 5.0].iter().enumerate().map(|(i, v)| Key::new(i as f64, vec![base + v])).collect())
     };
-    Project {
-        tracks: vec![track("a", 0.0), track("b", 4.0)],
-        ..Project::default()
-    }
+    Project { tracks: vec![track("a", 0.0), track("b", 4.0)], ..Project::default() }
 }
 
 fn app<'h>(h: &'h Harness<'_, TangentApp>) -> &'h AppState {
@@ -49,44 +38,19 @@ fn app<'h>(h: &'h Harness<'_, TangentApp>) -> &'h AppState {
 fn key_pos(h: &Harness<'_, TangentApp>, track: usize, key: usize) -> Pos2 {
     let s = app(h);
     let k = &s.project().tracks[track].keys[key];
-    s.graph
-        .transform
-        .as_ref()
-        .unwrap()
-        .position_from_point(&PlotPoint::new(k.time, k.value[0]))
+    s.graph.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(k.time, k.value[0]))
 }
 
 fn plot_to_screen(h: &Harness<'_, TangentApp>, t: f64, v: f64) -> Pos2 {
-    app(h)
-        .graph
-        .transform
-        .as_ref()
-        .unwrap()
-        .position_from_point(&PlotPoint::new(t, v))
+    app(h).graph.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(t, v))
 }
 
 fn click_at(h: &mut Harness<'_, TangentApp>, p: Pos2, modifiers: Modifiers) {
     h.hover_at(p);
     h.run();
-    h.event_modifiers(
-        egui::Event::PointerButton {
-            pos: p,
-            button: egui::PointerButton::Primary,
-            pressed: true,
-            modifiers,
-        },
-        modifiers,
-    );
+    h.event_modifiers(egui::Event::PointerButton { pos: p, button: egui::PointerButton::Primary, pressed: true, modifiers }, modifiers);
     h.run();
-    h.event_modifiers(
-        egui::Event::PointerButton {
-            pos: p,
-            button: egui::PointerButton::Primary,
-            pressed: false,
-            modifiers,
-        },
-        modifiers,
-    );
+    h.event_modifiers(egui::Event::PointerButton { pos: p, button: egui::PointerButton::Primary, pressed: false, modifiers }, modifiers);
     h.run();
 }
 
@@ -109,10 +73,7 @@ fn clicking_a_key_selects_it_and_shift_click_adds() {
     let mut h = harness(two_tracks());
     let p = key_pos(&h, 0, 2);
     click_at(&mut h, p, Modifiers::NONE);
-    assert_eq!(
-        app(&h).selection.iter().copied().collect::<Vec<_>>(),
-        vec![KeyRef { track: 0, key: 2 }]
-    );
+    assert_eq!(app(&h).selection.iter().copied().collect::<Vec<_>>(), vec![KeyRef { track: 0, key: 2 }]);
     let q = key_pos(&h, 1, 3);
     click_at(&mut h, q, Modifiers::SHIFT);
     assert_eq!(app(&h).selection.len(), 2);
@@ -121,11 +82,7 @@ fn clicking_a_key_selects_it_and_shift_click_adds() {
     let empty = plot_to_screen(&h, 2.5, 4.5);
     click_at(&mut h, empty, Modifiers::NONE);
     assert!(app(&h).selection.is_empty(), "{}", app(&h).status.text);
-    assert!(
-        (app(&h).playhead - 2.5).abs() < 0.05,
-        "playhead {}",
-        app(&h).playhead
-    );
+    assert!((app(&h).playhead - 2.5).abs() < 0.05, "playhead {}", app(&h).playhead);
 }
 
 #[test]
@@ -136,14 +93,7 @@ fn box_select_takes_the_three_keys_inside() {
     let to = plot_to_screen(&h, 3.4, 3.5);
     drag(&mut h, from, to);
     let sel: Vec<KeyRef> = app(&h).selection.iter().copied().collect();
-    assert_eq!(
-        sel,
-        vec![
-            KeyRef { track: 0, key: 1 },
-            KeyRef { track: 0, key: 2 },
-            KeyRef { track: 0, key: 3 }
-        ]
-    );
+    assert_eq!(sel, vec![KeyRef { track: 0, key: 1 }, KeyRef { track: 0, key: 2 }, KeyRef { track: 0, key: 3 }]);
 }
 
 #[test]
@@ -154,17 +104,8 @@ fn dragging_a_key_moves_it_and_one_undo_restores_it() {
     let to = plot_to_screen(&h, 2.3, 2.6);
     drag(&mut h, from, to);
     let k = &app(&h).project().tracks[0].keys[2];
-    assert!(
-        (k.time - 2.3).abs() < 0.03 && (k.value[0] - 2.6).abs() < 0.05,
-        "moved to t={} v={}",
-        k.time,
-        k.value[0]
-    );
-    assert_eq!(
-        app(&h).project().tracks[1],
-        before.tracks[1],
-        "the other track is untouched"
-    );
+    assert!((k.time - 2.3).abs() < 0.03 && (k.value[0] - 2.6).abs() < 0.05, "moved to t={} v={}", k.time, k.value[0]);
+    assert_eq!(app(&h).project().tracks[1], before.tracks[1], "the other track is untouched");
     // The whole drag (several frames) is one undo step.
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
@@ -179,24 +120,13 @@ fn the_tension_slider_changes_the_tangents() {
     let mut h = harness(two_tracks());
     let p = key_pos(&h, 0, 2);
     click_at(&mut h, p, Modifiers::NONE);
-    let rb_before = app(&h)
-        .curve(0)
-        .unwrap()
-        .as_ref()
-        .unwrap()
-        .outgoing_tangent(2)
-        .unwrap()[0];
-    h.get_by_role_and_label(egui::accesskit::Role::Slider, "tension")
-        .set_value_accesskit(1.0);
+    let rb_before = app(&h).curve(0).unwrap().as_ref().unwrap().outgoing_tangent(2).unwrap()[0];
+    h.get_by_role_and_label(egui::accesskit::Role::Slider, "tension").set_value_accesskit(1.0);
     h.run();
     let s = app(&h);
     assert_eq!(s.project().tracks[0].keys[2].tension, 1.0);
     let curve = s.curve(0).unwrap().as_ref().unwrap();
-    assert_eq!(
-        curve.outgoing_tangent(2).unwrap(),
-        &[0.0],
-        "T = 1 gives zero tangents"
-    );
+    assert_eq!(curve.outgoing_tangent(2).unwrap(), &[0.0], "T = 1 gives zero tangents");
     assert_eq!(curve.incoming_tangent(2).unwrap(), &[0.0]);
     assert_ne!(rb_before, 0.0);
     assert_eq!(s.doc.undo_label(), Some("Set tension"));
@@ -219,21 +149,13 @@ fn copy_and_paste_keys_across_tracks() {
     assert_eq!(b.keys.len(), 7);
     assert_eq!((b.keys[5].time, b.keys[5].value[0]), (5.5, 1.0));
     assert_eq!((b.keys[6].time, b.keys[6].value[0]), (6.5, 3.0));
-    assert_eq!(
-        app(&h).selection.iter().copied().collect::<Vec<_>>(),
-        vec![KeyRef { track: 1, key: 5 }, KeyRef { track: 1, key: 6 }]
-    );
+    assert_eq!(app(&h).selection.iter().copied().collect::<Vec<_>>(), vec![KeyRef { track: 1, key: 5 }, KeyRef { track: 1, key: 6 }]);
 }
 
 #[test]
 fn clicking_a_tracks_checkbox_shows_and_hides_it() {
     let mut h = harness(demo_project());
-    let camera = app(&h)
-        .project()
-        .tracks
-        .iter()
-        .position(|t| t.name == "camera")
-        .unwrap();
+    let camera = app(&h).project().tracks.iter().position(|t| t.name == "camera").unwrap();
     assert!(!app(&h).project().tracks[camera].visible);
     h.get_by_label("show camera").click();
     h.run();
@@ -249,11 +171,7 @@ fn opening_a_bad_file_by_typed_path_keeps_the_document_and_shows_the_error() {
     let dir = std::env::temp_dir().join(format!("tangent-ui-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.ron");
-    std::fs::write(
-        &bad,
-        "(version: 1, tracks: [(name: \"x\", kind: Vec2, interpolation: Slerp, keys: [])])",
-    )
-    .unwrap();
+    std::fs::write(&bad, "(version: 1, tracks: [(name: \"x\", kind: Vec2, interpolation: Slerp, keys: [])])").unwrap();
     let mut h = harness(demo_project());
     let before = app(&h).project().clone();
     h.get_by_label("File").click();
@@ -262,26 +180,14 @@ fn opening_a_bad_file_by_typed_path_keeps_the_document_and_shows_the_error() {
     h.run();
     h.get_by_label("Project file").click();
     h.run();
-    h.get_by_label("Project file")
-        .type_text(&bad.display().to_string());
+    h.get_by_label("Project file").type_text(&bad.display().to_string());
     h.run();
     h.get_by_label("Open").click();
     h.run();
     let state = app(&h);
-    assert_eq!(
-        state.project(),
-        &before,
-        "a failed load leaves the open document untouched"
-    );
+    assert_eq!(state.project(), &before, "a failed load leaves the open document untouched");
     assert!(state.status.is_error);
-    assert!(
-        state
-            .status
-            .text
-            .contains("Slerp interpolation does not apply to Vec2"),
-        "{}",
-        state.status.text
-    );
+    assert!(state.status.text.contains("Slerp interpolation does not apply to Vec2"), "{}", state.status.text);
     h.get_by_label_contains("Slerp interpolation does not apply");
 }
 
@@ -290,10 +196,7 @@ fn the_graph_draws_every_visible_track() {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1300.0, 820.0))
         .wgpu()
-        .build_ui_state(
-            |ui, app: &mut TangentApp| app.ui(ui),
-            TangentApp::new(AppState::new(demo_project(), None)),
-        );
+        .build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(AppState::new(demo_project(), None)));
     h.run();
     let image = h.render().expect("wgpu renders headless");
     for (i, track) in app(&h).project().tracks.iter().enumerate() {
@@ -301,14 +204,35 @@ fn the_graph_draws_every_visible_track() {
             continue;
         }
         let c = track_color(track, i);
-        let close = |p: &[u8]| {
-            (0..3).all(|k| (i32::from(p[k]) - i32::from([c.r(), c.g(), c.b()][k])).abs() <= 12)
-        };
+        let close = |p: &[u8]| (0..3).all(|k| (i32::from(p[k]) - i32::from([c.r(), c.g(), c.b()][k])).abs() <= 12);
         let count = image.pixels().filter(|p| close(&p.0)).count();
-        assert!(
-            count > 300,
-            "track {} (colour {c:?}) has only {count} pixels on screen",
-            track.name
-        );
+        assert!(count > 300, "track {} (colour {c:?}) has only {count} pixels on screen", track.name);
     }
+}
+
+#[test]
+fn unsaved_marker_and_save_as_by_typed_path() {
+    let dir = std::env::temp_dir().join(format!("tangent-save-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("saved");
+    let mut h = harness(two_tracks());
+    assert!(!app(&h).title().contains('*'));
+    let from = key_pos(&h, 0, 2);
+    let to = plot_to_screen(&h, 2.2, 2.5);
+    drag(&mut h, from, to);
+    assert!(app(&h).title().starts_with("untitled*"), "{}", app(&h).title());
+    // No native dialog here (none installed), so Save as offers the typed path.
+    h.state_mut().state.show_save_path = true;
+    h.run();
+    h.get_by_label("Save to file").click();
+    h.run();
+    h.get_by_label("Save to file").type_text(&target.display().to_string());
+    h.run();
+    h.get_by_label("Save").click();
+    h.run();
+    let saved = target.with_extension("ron");
+    assert!(saved.exists(), "{}", app(&h).status.text);
+    assert_eq!(app(&h).title(), "saved.ron - Tangent");
+    assert_eq!(&tangent::io::load_project(&saved).unwrap(), app(&h).project());
+    assert_eq!(app(&h).view.recent_files.first().and_then(|p| p.file_name()).unwrap(), "saved.ron");
 }

@@ -26,11 +26,7 @@ pub fn with_kind(track: &Track, kind: TrackKind) -> Track {
         k.value = v;
     }
     if !t.interpolation.supports(kind) {
-        t.interpolation = if kind == TrackKind::Quat {
-            Interpolation::Slerp
-        } else {
-            Interpolation::Tcb
-        };
+        t.interpolation = if kind == TrackKind::Quat { Interpolation::Slerp } else { Interpolation::Tcb };
     }
     for inf in [&mut t.pre_infinity, &mut t.post_infinity] {
         if !inf.supports(kind) {
@@ -41,16 +37,8 @@ pub fn with_kind(track: &Track, kind: TrackKind) -> Track {
 }
 
 /// A combo box named for screen readers by its row label.
-fn combo(
-    ui: &mut egui::Ui,
-    id: impl egui::AsIdSalt,
-    name: &str,
-    selected: String,
-    add: impl FnOnce(&mut egui::Ui),
-) {
-    let r = egui::ComboBox::from_id_salt(id)
-        .selected_text(selected)
-        .show_ui(ui, add);
+fn combo(ui: &mut egui::Ui, id: impl egui::AsIdSalt, name: &str, selected: String, add: impl FnOnce(&mut egui::Ui)) {
+    let r = egui::ComboBox::from_id_salt(id).selected_text(selected).show_ui(ui, add);
     let _ = r.response.accessible_name(name);
 }
 
@@ -59,10 +47,7 @@ fn unique_name(state: &AppState, base: &str) -> String {
     if !taken(base) {
         return base.to_owned();
     }
-    (2..)
-        .map(|i| format!("{base} {i}"))
-        .find(|n| !taken(n))
-        .unwrap()
+    (2..).map(|i| format!("{base} {i}")).find(|n| !taken(n)).unwrap()
 }
 
 pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
@@ -71,21 +56,9 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
         ui.heading("Tracks");
         ui.menu_button("+ Add", |ui| {
             for kind in TrackKind::ALL {
-                if ui
-                    .button(format!("{kind:?} track"))
-                    .on_hover_text("Add a track of this kind with two keys")
-                    .clicked()
-                {
-                    let interpolation = if kind == TrackKind::Quat {
-                        Interpolation::Slerp
-                    } else {
-                        Interpolation::Tcb
-                    };
-                    let mut t = Track::new(
-                        unique_name(state, &format!("{kind:?}").to_lowercase()),
-                        kind,
-                        interpolation,
-                    );
+                if ui.button(format!("{kind:?} track")).on_hover_text("Add a track of this kind with two keys").clicked() {
+                    let interpolation = if kind == TrackKind::Quat { Interpolation::Slerp } else { Interpolation::Tcb };
+                    let mut t = Track::new(unique_name(state, &format!("{kind:?}").to_lowercase()), kind, interpolation);
                     let mut one = kind.zero_value();
                     if kind != TrackKind::Quat {
                         one.iter_mut().for_each(|x| *x = 1.0);
@@ -127,7 +100,12 @@ fn track_row(ui: &mut egui::Ui, state: &mut AppState, ctx: &egui::Context, i: us
             changed = Some(("Set track colour", t));
         }
         let mut visible = track.visible;
-        if ui.checkbox(&mut visible, "").accessible_name(format!("show {}", track.name)).on_hover_text(format!("Show \"{}\" in the graph", track.name)).changed() {
+        if ui
+            .checkbox(&mut visible, "")
+            .accessible_name(format!("show {}", track.name))
+            .on_hover_text(format!("Show \"{}\" in the graph", track.name))
+            .changed()
+        {
             let mut t = track.clone();
             t.visible = visible;
             changed = Some(("Show/hide track", t));
@@ -174,22 +152,14 @@ fn track_row(ui: &mut egui::Ui, state: &mut AppState, ctx: &egui::Context, i: us
         }
     });
     if active {
-        ui.indent(("track settings", i), |ui| {
-            settings(ui, state, &track, i, &mut changed)
-        });
+        ui.indent(("track settings", i), |ui| settings(ui, state, &track, i, &mut changed));
     }
     if let Some((label, t)) = changed {
         state.edit(ctx, label, Edit::SetTrack { index: i, track: t });
     }
 }
 
-fn settings<'a>(
-    ui: &mut egui::Ui,
-    state: &mut AppState,
-    track: &Track,
-    i: usize,
-    changed: &mut Option<(&'a str, Track)>,
-) {
+fn settings<'a>(ui: &mut egui::Ui, state: &mut AppState, track: &Track, i: usize, changed: &mut Option<(&'a str, Track)>) {
     egui::Grid::new(("track grid", i)).num_columns(2).show(ui, |ui| {
         ui.label("kind");
         let mut kind = track.kind;
@@ -218,11 +188,14 @@ fn settings<'a>(
         ui.end_row();
 
         if track.interpolation == Interpolation::Tcb {
-            ui.label("tangents").on_hover_text("Seed: per unit of segment time (3DS). TimeAdjusted: rescaled for uneven key spacing, so speed is continuous through keys.");
+            ui.label("tangents")
+                .on_hover_text("Seed: per unit of segment time (3DS). TimeAdjusted: rescaled for uneven key spacing, so speed is continuous through keys.");
             let mut mode = track.tangents;
             ui.horizontal(|ui| {
-                ui.selectable_value(&mut mode, TangentMode::Seed, "Seed").on_hover_text("Tangents per unit of local segment time: speed jumps at unevenly spaced keys");
-                ui.selectable_value(&mut mode, TangentMode::TimeAdjusted, "TimeAdjusted").on_hover_text("Kochanek-Bartels 1984 spacing adjustment: C1 in time when continuity is 0");
+                ui.selectable_value(&mut mode, TangentMode::Seed, "Seed")
+                    .on_hover_text("Tangents per unit of local segment time: speed jumps at unevenly spaced keys");
+                ui.selectable_value(&mut mode, TangentMode::TimeAdjusted, "TimeAdjusted")
+                    .on_hover_text("Kochanek-Bartels 1984 spacing adjustment: C1 in time when continuity is 0");
             });
             if mode != track.tangents {
                 let mut t = track.clone();
@@ -260,7 +233,8 @@ fn settings<'a>(
                     let key = (track.name.clone(), c);
                     let mut shown = !state.view.hidden_components.contains(&key);
                     let color = component_color(track_color(track, i), c, track.kind.dim());
-                    if ui.checkbox(&mut shown, egui::RichText::new(*name).color(color)).on_hover_text("Show this component in the graph (view only)").changed() {
+                    if ui.checkbox(&mut shown, egui::RichText::new(*name).color(color)).on_hover_text("Show this component in the graph (view only)").changed()
+                    {
                         if shown {
                             state.view.hidden_components.remove(&key);
                         } else {
@@ -273,18 +247,10 @@ fn settings<'a>(
         }
     });
     ui.horizontal(|ui| {
-        if ui
-            .button("Rename")
-            .on_hover_text("Rename this track (or double-click its name)")
-            .clicked()
-        {
+        if ui.button("Rename").on_hover_text("Rename this track (or double-click its name)").clicked() {
             state.renaming = Some((i, track.name.clone()));
         }
-        if ui
-            .button("Remove")
-            .on_hover_text("Remove this track (undo brings it back)")
-            .clicked()
-        {
+        if ui.button("Remove").on_hover_text("Remove this track (undo brings it back)").clicked() {
             let ctx = ui.ctx().clone();
             if state.edit(&ctx, "Remove track", Edit::RemoveTrack { index: i }) {
                 state.selection.clear();

@@ -23,12 +23,7 @@ const WGK: [f64; 8] = [
     0.204_432_940_075_298_9,
     0.209_482_141_084_727_83,
 ];
-const WG: [f64; 4] = [
-    0.129_484_966_168_869_7,
-    0.279_705_391_489_276_7,
-    0.381_830_050_505_118_9,
-    0.417_959_183_673_469_4,
-];
+const WG: [f64; 4] = [0.129_484_966_168_869_7, 0.279_705_391_489_276_7, 0.381_830_050_505_118_9, 0.417_959_183_673_469_4];
 
 fn speed(curve: &TrackCurve, seg: usize, t: f64) -> f64 {
     let times = curve.times();
@@ -71,24 +66,13 @@ pub fn arc_length_between(curve: &TrackCurve, a: f64, b: f64) -> f64 {
             continue;
         }
         let mut edges = vec![lo];
-        edges.extend(
-            curve
-                .segment_breaks(seg)
-                .into_iter()
-                .map(|u| t0 + u * (t1 - t0))
-                .filter(|&x| x > lo && x < hi),
-        );
+        edges.extend(curve.segment_breaks(seg).into_iter().map(|u| t0 + u * (t1 - t0)).filter(|&x| x > lo && x < hi));
         edges.push(hi);
         // 1e−14 relative to the segment's speed scale (chord / duration), and at least 1e−16.
         let (mut p, mut q) = (vec![0.0; curve.dim()], vec![0.0; curve.dim()]);
         curve.segment_point(seg, 0.0, &mut p);
         curve.segment_point(seg, 1.0, &mut q);
-        let chord = p
-            .iter()
-            .zip(&q)
-            .map(|(x, y)| (x - y) * (x - y))
-            .sum::<f64>()
-            .sqrt();
+        let chord = p.iter().zip(&q).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt();
         let tol = (1e-14 * chord / (t1 - t0)).max(1e-16);
         for w in edges.windows(2) {
             total += gk(curve, seg, w[0], w[1], tol, 0);

@@ -73,9 +73,7 @@ pub fn keys(case: &Value) -> Vec<Key> {
         .iter()
         .map(|k| {
             let f = |name: &str| k.get(name).map(num).unwrap_or(0.0);
-            Key::new(num(&k["time"]), nums(&k["value"]))
-                .with_tcb(f("tension"), f("continuity"), f("bias"))
-                .with_ease(f("ease_to"), f("ease_from"))
+            Key::new(num(&k["time"]), nums(&k["value"])).with_tcb(f("tension"), f("continuity"), f("bias")).with_ease(f("ease_to"), f("ease_from"))
         })
         .collect()
 }

@@ -22,13 +22,7 @@ impl SwingingDoor {
         let at = |x: f64| t0 + x * (t1 - t0);
         let mut ev = curve.evaluator();
         let (mut p, mut q) = (vec![0.0; dim], vec![0.0; dim]);
-        let dist = |a: &[f64], b: &[f64]| {
-            a.iter()
-                .zip(b)
-                .map(|(x, y)| (x - y) * (x - y))
-                .sum::<f64>()
-                .sqrt()
-        };
+        let dist = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt();
         ev.sample(at(0.0), &mut p);
         let mut len = 0.0;
         for i in 1..=256 {
@@ -69,12 +63,7 @@ impl SwingingDoor {
         xs.push(x_prev);
         ss.push(s_prev);
         let _ = point;
-        Self {
-            x: xs,
-            s: ss,
-            t0,
-            t1,
-        }
+        Self { x: xs, s: ss, t0, t1 }
     }
 
     pub fn len(&self) -> usize {
@@ -84,10 +73,7 @@ impl SwingingDoor {
     /// `s(t)` by linear interpolation.
     pub fn s_of_t(&self, t: f64) -> f64 {
         let x = ((t - self.t0) / (self.t1 - self.t0)).clamp(0.0, 1.0);
-        let i = self
-            .x
-            .partition_point(|&v| v <= x)
-            .clamp(1, self.x.len() - 1);
+        let i = self.x.partition_point(|&v| v <= x).clamp(1, self.x.len() - 1);
         let (x0, x1, s0, s1) = (self.x[i - 1], self.x[i], self.s[i - 1], self.s[i]);
         if x1 > x0 {
             s0 + (s1 - s0) * (x - x0) / (x1 - x0)
