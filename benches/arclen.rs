@@ -8,24 +8,17 @@
 #[allow(dead_code)]
 mod swinging_door;
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use swinging_door::SwingingDoor;
 use tangent::arclen::ArcLengthTable;
 use tangent::{Interpolation, Key, SegmentCursor, TangentMode, Track, TrackCurve, TrackKind};
 
-fn rng(seed: u64) -> impl FnMut() -> f64 {
-    let mut s = seed | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 fn path(keys: usize) -> TrackCurve {
-    let mut r = rng(3);
+    let mut r = rng::uniform(3);
     let mut t = 0.0;
     let keys = (0..keys)
         .map(|_| {
@@ -54,7 +47,7 @@ fn bench(c: &mut Criterion) {
     println!("table sizes at E = 1e-6: ArcLengthTable {}, swinging door {}", table.len(), door.len());
     let (t0, t1) = curve.domain();
     let n = 10_000;
-    let mut r = rng(5);
+    let mut r = rng::uniform(5);
     let seq_t: Vec<f64> = (0..n).map(|i| t0 + (t1 - t0) * i as f64 / n as f64).collect();
     let rnd_t: Vec<f64> = (0..n).map(|_| t0 + (t1 - t0) * r()).collect();
     let seq_s: Vec<f64> = (0..n).map(|i| table.length() * i as f64 / n as f64).collect();

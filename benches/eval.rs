@@ -4,6 +4,9 @@
 //!
 //! `cargo bench --bench eval`; each figure is for 10,000 samples, so ns/sample = time / 10⁴.
 
+#[path = "../tests/common/rng.rs"]
+mod rng;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use tangent::{Interpolation, Key, SegmentCursor, TangentMode, Track, TrackCurve, TrackKind};
@@ -11,18 +14,8 @@ use tangent::{Interpolation, Key, SegmentCursor, TangentMode, Track, TrackCurve,
 const KEYS: usize = 1000;
 const SAMPLES: usize = 10_000;
 
-fn rng(seed: u64) -> impl FnMut() -> f64 {
-    let mut s = seed | 1;
-    move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 fn track(kind: TrackKind, mode: Interpolation, ease: bool) -> TrackCurve {
-    let mut r = rng(7);
+    let mut r = rng::uniform(7);
     let mut t = 0.0;
     let keys = (0..KEYS)
         .map(|_| {
@@ -46,7 +39,7 @@ fn track(kind: TrackKind, mode: Interpolation, ease: bool) -> TrackCurve {
 
 fn times(curve: &TrackCurve, random: bool) -> Vec<f64> {
     let (t0, t1) = curve.domain();
-    let mut r = rng(99);
+    let mut r = rng::uniform(99);
     (0..SAMPLES).map(|i| if random { t0 + r() * (t1 - t0) } else { t0 + (t1 - t0) * i as f64 / SAMPLES as f64 }).collect()
 }
 

@@ -33,13 +33,7 @@ fn reference_path(file: &str) -> TrackCurve {
 }
 
 fn random_path() -> TrackCurve {
-    let mut s = 3u64 | 1;
-    let mut r = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        (s >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut r = common::rng::uniform(3);
     let mut t = 0.0;
     let keys = (0..1000)
         .map(|_| {

@@ -30,31 +30,23 @@ impl SegmentCursor {
     /// The number of positions `≤ x` (see the module docs). NaN counts as before everything.
     #[inline]
     pub fn upper_bound(&mut self, positions: &[f64], x: f64) -> usize {
-        let n = positions.len();
-        let i = self.upper.min(n);
-        let above_lower = i == 0 || positions[i - 1] <= x;
-        // A NaN never passes both tests (for n ≥ 1), so it costs nothing on this path.
-        if above_lower && (i == n || x < positions[i]) {
-            return i;
-        }
-        let found = if x.is_nan() {
-            0
-        } else if above_lower {
-            forward(positions, x, i).unwrap_or_else(|| upper_bound(positions, x))
-        } else {
-            backward(positions, x, i).unwrap_or_else(|| upper_bound(positions, x))
-        };
-        self.upper = found;
-        found
+        self.locate(positions, x, || upper_bound(positions, x))
     }
 
     /// [`Self::upper_bound`] with a [`BucketIndex`] instead of binary search as the fallback,
     /// for long tables read in random order.
     #[inline]
     pub fn upper_bound_indexed(&mut self, positions: &[f64], index: &BucketIndex, x: f64) -> usize {
+        self.locate(positions, x, || index.upper_bound(positions, x))
+    }
+
+    /// The cached interval, then the short scans, then `fallback`.
+    #[inline]
+    fn locate(&mut self, positions: &[f64], x: f64, fallback: impl FnOnce() -> usize) -> usize {
         let n = positions.len();
         let i = self.upper.min(n);
         let above_lower = i == 0 || positions[i - 1] <= x;
+        // A NaN never passes both tests (for n ≥ 1), so it costs nothing on this path.
         if above_lower && (i == n || x < positions[i]) {
             return i;
         }
@@ -65,7 +57,7 @@ impl SegmentCursor {
         } else {
             backward(positions, x, i)
         };
-        let found = scanned.unwrap_or_else(|| index.upper_bound(positions, x));
+        let found = scanned.unwrap_or_else(fallback);
         self.upper = found;
         found
     }

@@ -24,13 +24,8 @@ use crate::model::{Key, TangentMode};
 #[must_use]
 #[inline]
 pub fn ease(u: f64, a: f64, b: f64) -> f64 {
-    let s = a + b;
-    if s == 0.0 {
-        return u;
-    }
-    let (a, b) = if s > 1.0 { (a / s, b / s) } else { (a, b) };
+    let Some((a, b, k)) = ease_params(a, b) else { return u };
     let u = u.clamp(0.0, 1.0);
-    let k = 1.0 / (2.0 - a - b);
     if u < a {
         (k / a) * u * u
     } else if u < 1.0 - b || b == 0.0 {
@@ -41,17 +36,24 @@ pub fn ease(u: f64, a: f64, b: f64) -> f64 {
     }
 }
 
+/// `(a, b, k)` after scaling `a + b` down to at most 1, with `k = 1/(2 − a − b)`; `None`
+/// when there is no ease (`a + b = 0`).
+#[inline]
+fn ease_params(a: f64, b: f64) -> Option<(f64, f64, f64)> {
+    let s = a + b;
+    if s == 0.0 {
+        return None;
+    }
+    let (a, b) = if s > 1.0 { (a / s, b / s) } else { (a, b) };
+    Some((a, b, 1.0 / (2.0 - a - b)))
+}
+
 /// `d ease(u) / du`, the factor ease puts on a segment's speed.
 #[must_use]
 #[inline]
 pub fn ease_derivative(u: f64, a: f64, b: f64) -> f64 {
-    let s = a + b;
-    if s == 0.0 {
-        return 1.0;
-    }
-    let (a, b) = if s > 1.0 { (a / s, b / s) } else { (a, b) };
+    let Some((a, b, k)) = ease_params(a, b) else { return 1.0 };
     let u = u.clamp(0.0, 1.0);
-    let k = 1.0 / (2.0 - a - b);
     if u < a {
         2.0 * (k / a) * u
     } else if u < 1.0 - b || b == 0.0 {
@@ -65,12 +67,7 @@ pub fn ease_derivative(u: f64, a: f64, b: f64) -> f64 {
 #[must_use]
 #[inline]
 pub fn ease_second_derivative(u: f64, a: f64, b: f64) -> f64 {
-    let s = a + b;
-    if s == 0.0 {
-        return 0.0;
-    }
-    let (a, b) = if s > 1.0 { (a / s, b / s) } else { (a, b) };
-    let k = 1.0 / (2.0 - a - b);
+    let Some((a, b, k)) = ease_params(a, b) else { return 0.0 };
     if u < a {
         2.0 * k / a
     } else if u < 1.0 - b || b == 0.0 {
@@ -84,11 +81,7 @@ pub fn ease_second_derivative(u: f64, a: f64, b: f64) -> f64 {
 /// Integrators split there because the second derivative jumps.
 #[must_use]
 pub fn ease_breaks(a: f64, b: f64) -> [Option<f64>; 2] {
-    let s = a + b;
-    if s == 0.0 {
-        return [None, None];
-    }
-    let (a, b) = if s > 1.0 { (a / s, b / s) } else { (a, b) };
+    let Some((a, b, _)) = ease_params(a, b) else { return [None, None] };
     let inside = |x: f64| (x > 0.0 && x < 1.0).then_some(x);
     [inside(a), inside(1.0 - b)]
 }

@@ -57,13 +57,7 @@ fn table_errors(curve: &TrackCurve, table: &ArcLengthTable) -> (f64, f64) {
 
 /// A deterministic pseudo-random path (xorshift), TCB values in range.
 pub fn random_path(seed: u64, kind: TrackKind, keys: usize, scale: f64) -> Track {
-    let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut rnd = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1u64 << 53) as f64
-    };
+    let mut rnd = common::rng::uniform(seed);
     let mut t = 0.0;
     let keys = (0..keys)
         .map(|_| {

@@ -47,53 +47,49 @@ pub fn ui(ctx: &egui::Context, state: &mut AppState) {
     }
 }
 
-/// Save as by typed path, for machines where no native dialog can open.
-fn save_path(ctx: &egui::Context, state: &mut AppState) {
-    let mut open = true;
-    egui::Window::new("Save as").collapsible(false).open(&mut open).show(ctx, |ui| {
-        ui.label("Save the project to (.ron):");
-        let edit = ui
-            .add(egui::TextEdit::singleline(&mut state.typed_path).hint_text("path/to/project.ron"))
-            .accessible_name("Save to file")
-            .on_hover_text("An absolute path, or one relative to where Tangent was started; .ron is added if missing");
-        let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if ui.button("Save").on_hover_text("Write the project to this file").clicked() || enter {
-            let mut path = std::path::PathBuf::from(state.typed_path.trim());
-            if path.extension().is_none() {
-                path.set_extension("ron");
-            }
-            if state.save_to(&path) {
-                state.show_save_path = false;
-            }
-        }
-    });
-    if !open {
-        state.show_save_path = false;
-    }
-}
-
 enum Decision {
     Save,
     Discard,
     Cancel,
 }
 
-fn open_path(ctx: &egui::Context, state: &mut AppState) {
+/// A window asking for a path: the fallback wherever no native file dialog can open.
+/// Returns the path when the user confirms; `shown` is cleared when the window is closed.
+fn path_prompt(ctx: &egui::Context, typed: &mut String, shown: &mut bool, title: &str, field: &str, button: &str) -> Option<std::path::PathBuf> {
     let mut open = true;
-    egui::Window::new("Open path").collapsible(false).open(&mut open).show(ctx, |ui| {
+    let mut chosen = None;
+    egui::Window::new(title).collapsible(false).open(&mut open).show(ctx, |ui| {
         ui.label("Project file (.ron):");
         let edit = ui
-            .add(egui::TextEdit::singleline(&mut state.typed_path).hint_text("path/to/project.ron"))
-            .accessible_name("Project file")
+            .add(egui::TextEdit::singleline(typed).hint_text("path/to/project.ron"))
+            .accessible_name(field)
             .on_hover_text("An absolute path, or one relative to where Tangent was started");
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
-        if ui.button("Open").on_hover_text("Open this project").clicked() || enter {
-            let path = std::path::PathBuf::from(state.typed_path.trim());
-            state.show_open_path = false;
-            state.confirm_or_run(AfterDiscard::Open(Some(path)));
+        if ui.button(button).on_hover_text(format!("{button} this project")).clicked() || enter {
+            chosen = Some(std::path::PathBuf::from(typed.trim()));
         }
     });
     if !open {
+        *shown = false;
+    }
+    chosen
+}
+
+fn open_path(ctx: &egui::Context, state: &mut AppState) {
+    if let Some(path) = path_prompt(ctx, &mut state.typed_path, &mut state.show_open_path, "Open path", "Project file", "Open") {
         state.show_open_path = false;
+        state.confirm_or_run(AfterDiscard::Open(Some(path)));
+    }
+}
+
+/// Save as by typed path; `.ron` is added when the name has no extension.
+fn save_path(ctx: &egui::Context, state: &mut AppState) {
+    if let Some(mut path) = path_prompt(ctx, &mut state.typed_path, &mut state.show_save_path, "Save as", "Save to file", "Save") {
+        if path.extension().is_none() {
+            path.set_extension("ron");
+        }
+        if state.save_to(&path) {
+            state.show_save_path = false;
+        }
     }
 }

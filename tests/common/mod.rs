@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod gauss_kronrod;
+pub mod rng;
 pub mod swinging_door;
 
 use serde_json::Value;
