@@ -25,12 +25,15 @@ pub enum Command {
     ToggleTangents,
     ToggleSpeedGraph,
     ToggleSnap,
+    PlayPause,
+    StepFrame,
 }
 
 impl Command {
     pub const FILE: [Command; 6] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Quit];
     pub const EDIT: [Command; 8] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::InsertKey];
     pub const VIEW: [Command; 6] = [Self::FrameAll, Self::FrameSelected, Self::ToggleNormalize, Self::ToggleTangents, Self::ToggleSpeedGraph, Self::ToggleSnap];
+    pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
 
     pub fn text(self) -> &'static str {
         match self {
@@ -54,6 +57,8 @@ impl Command {
             Self::ToggleTangents => "Show tangents",
             Self::ToggleSpeedGraph => "Show speed graph",
             Self::ToggleSnap => "Snap to frames and grid",
+            Self::PlayPause => "Play / pause",
+            Self::StepFrame => "Step one frame",
         }
     }
 
@@ -79,6 +84,8 @@ impl Command {
             Self::ToggleTangents => "Draw the incoming (in, ra) and outgoing (out, rb) tangents of TCB keys",
             Self::ToggleSpeedGraph => "Show |dP/dt| of the active track under the graph, in both tangent modes",
             Self::ToggleSnap => "Snap dragged keys to frames and values to the grid (hold Ctrl to invert while dragging)",
+            Self::PlayPause => "Play or pause the animation on the playback clock",
+            Self::StepFrame => "Advance one frame in the playing direction (a negative speed steps backwards)",
         }
     }
 
@@ -106,6 +113,8 @@ impl Command {
             Self::ToggleTangents => k(Modifiers::NONE, Key::T),
             Self::ToggleSpeedGraph => k(Modifiers::NONE, Key::G),
             Self::ToggleSnap => k(Modifiers::SHIFT, Key::Tab),
+            Self::PlayPause => k(Modifiers::NONE, Key::Space),
+            Self::StepFrame => k(Modifiers::NONE, Key::ArrowRight),
         }
     }
 

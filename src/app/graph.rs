@@ -29,8 +29,17 @@ const MAX_ARROWS_PER_TRACK: usize = 300;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Target {
     Key(KeyRef, usize),
-    Tangent { key: KeyRef, comp: usize, outgoing: bool },
-    Ease { key: KeyRef, from: bool },
+    Tangent {
+        key: KeyRef,
+        comp: usize,
+        outgoing: bool,
+    },
+    Ease {
+        key: KeyRef,
+        from: bool,
+    },
+    /// The playhead line, to scrub.
+    Playhead,
 }
 
 /// A drag in progress.
@@ -58,6 +67,7 @@ pub enum GraphDrag {
         key: KeyRef,
         from: bool,
     },
+    Scrub,
 }
 
 /// Graph state that lives only while the editor runs.
@@ -186,6 +196,7 @@ pub fn hit_test(state: &AppState, transform: &PlotTransform, pos: Pos2) -> Optio
     if best.is_some() {
         return best.map(|(_, t)| t);
     }
+    let on_playhead = (transform.position_from_point_x(state.playhead) - pos.x).abs() <= 4.0;
     for (ti, track) in state.project().tracks.iter().enumerate() {
         if !track.visible {
             continue;
@@ -206,7 +217,7 @@ pub fn hit_test(state: &AppState, transform: &PlotTransform, pos: Pos2) -> Optio
             }
         }
     }
-    best.map(|(_, t)| t)
+    best.map(|(_, t)| t).or(on_playhead.then_some(Target::Playhead))
 }
 
 pub fn ui(ui: &mut egui::Ui, state: &mut AppState, height: f32) {
@@ -451,8 +462,10 @@ fn interact(ui: &egui::Ui, state: &mut AppState, response: &egui::Response, tran
     let ctx = ui.ctx().clone();
     let (modifiers, press_origin, pointer) = ui.input(|i| (i.modifiers, i.pointer.press_origin(), i.pointer.interact_pos()));
     state.graph.hover = pointer.filter(|p| transform.frame().contains(*p)).and_then(|p| hit_test(state, transform, p));
-    if let Some(Target::Key(..) | Target::Tangent { .. } | Target::Ease { .. }) = state.graph.hover {
-        ctx.set_cursor_icon(egui::CursorIcon::Grab);
+    match state.graph.hover {
+        Some(Target::Key(..) | Target::Tangent { .. } | Target::Ease { .. }) => ctx.set_cursor_icon(egui::CursorIcon::Grab),
+        Some(Target::Playhead) => ctx.set_cursor_icon(egui::CursorIcon::ResizeHorizontal),
+        None => {}
     }
     let to_plot = |p: Pos2| transform.value_from_position(p);
     let primary = response.dragged_by(egui::PointerButton::Primary) || response.drag_started_by(egui::PointerButton::Primary);
@@ -511,7 +524,7 @@ fn click(state: &mut AppState, transform: &PlotTransform, pos: Pos2, modifiers: 
             if !(modifiers.shift || modifiers.command) {
                 state.selection.clear();
             }
-            state.playhead = transform.value_from_position(pos).x;
+            state.scrub(transform.value_from_position(pos).x);
         }
     }
 }
@@ -579,6 +592,7 @@ fn start_drag(state: &mut AppState, transform: &PlotTransform, origin: Pos2, mod
             Some(GraphDrag::Tangent { key, origin, dir: if v.length() > 0.0 { v / v.length() } else { Vec2::X }, length, tension: k.tension, bias: k.bias })
         }
         Some(Target::Ease { key, from }) => Some(GraphDrag::Ease { key, from }),
+        Some(Target::Playhead) => Some(GraphDrag::Scrub),
         None => Some(GraphDrag::Box { origin: plot_origin }),
     };
 }
@@ -650,6 +664,7 @@ fn continue_drag(ctx: &egui::Context, state: &mut AppState, transform: &PlotTran
                 }
             }
         }
+        GraphDrag::Scrub => state.scrub(p.x),
         GraphDrag::Box { .. } => {}
     }
 }

@@ -79,6 +79,10 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
             ui.end_row();
         }
     });
+    if state.project().tracks[keys[0].0].kind == tangent::TrackKind::Quat {
+        euler_entry(ui, state, &first);
+    }
+    ease_warp(ui, state);
     // The tangents the engine computed for the first selected key.
     let kr = *state.selection.iter().next().unwrap();
     if let Some(Ok(curve)) = state.curve(kr.track) {
@@ -90,4 +94,73 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
                 .on_hover_text("Outgoing tangent: the derivative leaving this key, per unit of the next segment's time");
         }
     }
+}
+
+/// Rotation keys as Euler angles in degrees, in a selectable order; typing one sets the
+/// quaternion of every selected rotation key.
+fn euler_entry(ui: &mut egui::Ui, state: &mut AppState, first: &Key) {
+    use tangent::quat::{self, EulerOrder};
+    ui.separator();
+    ui.horizontal(|ui| {
+        ui.label("Euler (deg)").on_hover_text("The first selected key's rotation as Euler angles; edits are stored as a quaternion");
+        let r = egui::ComboBox::from_id_salt("euler order").selected_text(format!("{:?}", state.view.euler_order)).show_ui(ui, |ui| {
+            for o in EulerOrder::ALL {
+                ui.selectable_value(&mut state.view.euler_order, o, format!("{o:?}"));
+            }
+        });
+        let _ = r.response.accessible_name("euler order");
+    });
+    let order = state.view.euler_order;
+    let q = [first.value[0], first.value[1], first.value[2], first.value[3]];
+    let mut deg = quat::to_euler(&q, order).map(f64::to_degrees);
+    let mut changed = false;
+    ui.horizontal(|ui| {
+        for (c, name) in ["x", "y", "z"].iter().enumerate() {
+            let r = ui
+                .add(egui::DragValue::new(&mut deg[c]).speed(0.5).max_decimals(6).suffix(" deg").prefix(format!("{name} ")))
+                .accessible_name(format!("euler {name}"));
+            changed |= r.on_hover_text(format!("Rotation about {name}, applied in {order:?} order")).changed();
+        }
+    });
+    if changed && deg.iter().all(|d| d.is_finite()) {
+        let q = quat::from_euler(deg.map(f64::to_radians), order);
+        let ctx = ui.ctx().clone();
+        state.change_selected_keys(&ctx, "Set rotation", |k| {
+            if k.value.len() == 4 {
+                k.value = q.to_vec();
+            }
+        });
+    }
+}
+
+/// Ease as a time warp: local time after ease against before, for the segment leaving the
+/// first selected key (ease-from of this key, ease-to of the next).
+fn ease_warp(ui: &mut egui::Ui, state: &AppState) {
+    let Some(kr) = state.selection.iter().next() else { return };
+    let track = &state.project().tracks[kr.track];
+    let (Some(next), true) = (track.keys.get(kr.key + 1), track.interpolation == Interpolation::Tcb) else { return };
+    let (a, b) = (track.keys[kr.key].ease_from, next.ease_to);
+    ui.separator();
+    ui.label(format!("Ease of segment {} > {}: from {a:.2}, to {b:.2}", kr.key, kr.key + 1))
+        .on_hover_text("Local time after ease (vertical) against before (horizontal): the diagonal is no ease, flat ends are slow starts and stops");
+    let curve: Vec<[f64; 2]> = (0..=100).map(|i| f64::from(i) / 100.0).map(|u| [u, tangent::tcb::ease(u, a, b)]).collect();
+    egui_plot::Plot::new("ease warp")
+        .height(140.0)
+        .data_aspect(1.0)
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .show_axes([true, true])
+        .include_x(0.0)
+        .include_x(1.0)
+        .include_y(0.0)
+        .include_y(1.0)
+        .show(ui, |plot_ui| {
+            plot_ui.line(
+                egui_plot::Line::new("no ease", egui_plot::PlotPoints::from(vec![[0.0, 0.0], [1.0, 1.0]]))
+                    .color(egui::Color32::GRAY)
+                    .style(egui_plot::LineStyle::dashed_dense()),
+            );
+            plot_ui.line(egui_plot::Line::new("eased", egui_plot::PlotPoints::from(curve)).color(super::style::EASE).width(2.0));
+        });
 }

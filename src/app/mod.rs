@@ -7,6 +7,8 @@ mod dialogs;
 mod graph;
 mod inspector;
 mod menu;
+mod path_view;
+mod rotation_view;
 mod speed;
 mod state;
 mod status;
@@ -14,6 +16,7 @@ mod style;
 #[cfg(test)]
 mod tests;
 mod tracks;
+mod transport;
 
 use std::path::PathBuf;
 
@@ -75,17 +78,40 @@ impl TangentApp {
         let ctx = ui.ctx().clone();
         let state = &mut self.state;
         handle_input(&ctx, state);
+        if let Some(t) = state.transport.tick(f64::from(ctx.input(|i| i.stable_dt))) {
+            state.playhead = t;
+        }
+        if state.transport.playing {
+            ctx.request_repaint();
+        }
         egui::Panel::top("menu").show(ui, |ui| menu::ui(ui, state));
         egui::Panel::bottom("status").show(ui, |ui| status::ui(ui, state));
+        egui::Panel::bottom("transport").show(ui, |ui| transport::ui(ui, state));
         // Fixed widths: a selection filling the inspector must not move the graph under the pointer.
         egui::Panel::left("tracks").exact_size(280.0).show(ui, |ui| tracks::ui(ui, state));
         egui::Panel::right("inspector").exact_size(300.0).show(ui, |ui| inspector::ui(ui, state));
         egui::CentralPanel::default().show(ui, |ui| {
-            let h = ui.available_height();
-            let value_height = if state.view.show_speed { (h * 0.66).max(120.0) } else { h };
-            graph::ui(ui, state, value_height);
-            if state.view.show_speed {
-                speed::ui(ui, state);
+            ui.horizontal(|ui| {
+                use state::CentralView as V;
+                for (v, name, tip) in [
+                    (V::Graph, "Graph", "Values against time, with tangents and the speed graph"),
+                    (V::Path, "Path", "A Vec2/Vec3 path in space, with the constant-speed preview"),
+                    (V::Rotation, "Rotation", "A Quat track's orientation and angular speed"),
+                ] {
+                    ui.selectable_value(&mut state.view.central, v, name).on_hover_text(tip);
+                }
+            });
+            match state.view.central {
+                state::CentralView::Graph => {
+                    let h = ui.available_height();
+                    let value_height = if state.view.show_speed { (h * 0.66).max(120.0) } else { h };
+                    graph::ui(ui, state, value_height);
+                    if state.view.show_speed {
+                        speed::ui(ui, state);
+                    }
+                }
+                state::CentralView::Path => path_view::ui(ui, state),
+                state::CentralView::Rotation => rotation_view::ui(ui, state),
             }
         });
         dialogs::ui(&ctx, state);
@@ -117,7 +143,7 @@ impl eframe::App for TangentApp {
 /// Shortcuts, files dropped on the window, and the window's close button.
 fn handle_input(ctx: &egui::Context, state: &mut AppState) {
     let typing = ctx.egui_wants_keyboard_input();
-    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::VIEW);
+    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::VIEW).chain(Command::PLAY);
     for command in all {
         if typing && command.is_plain_key() {
             continue;
@@ -171,5 +197,10 @@ fn run_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::ToggleTangents => state.view.show_tangents = !state.view.show_tangents,
         Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
         Command::ToggleSnap => state.view.snap = !state.view.snap,
+        Command::PlayPause => state.transport.toggle_play(),
+        Command::StepFrame => {
+            let fps = state.project().fps;
+            state.playhead = state.transport.step(fps);
+        }
     }
 }

@@ -30,11 +30,42 @@ pub struct ViewSettings {
     /// `(track name, component)` pairs hidden in the graph.
     pub hidden_components: BTreeSet<(String, usize)>,
     pub recent_files: Vec<PathBuf>,
+    /// Which view fills the centre.
+    pub central: CentralView,
+    /// Path view: the plane a Vec3 path is projected on.
+    pub plane: super::path_view::Plane,
+    /// Playback follows the constant-speed (arc-length) motion.
+    pub constant_speed: bool,
+    /// Error bound of the path view's arc-length table.
+    pub arclen_tolerance: f64,
+    /// Order of the Euler angles the inspector shows for rotation keys.
+    pub euler_order: tangent::quat::EulerOrder,
+}
+
+/// The view in the centre of the window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CentralView {
+    #[default]
+    Graph,
+    Path,
+    Rotation,
 }
 
 impl Default for ViewSettings {
     fn default() -> Self {
-        Self { normalize: false, show_tangents: true, show_speed: true, snap: false, hidden_components: BTreeSet::new(), recent_files: Vec::new() }
+        Self {
+            normalize: false,
+            show_tangents: true,
+            show_speed: true,
+            snap: false,
+            hidden_components: BTreeSet::new(),
+            recent_files: Vec::new(),
+            central: CentralView::Graph,
+            plane: super::path_view::Plane::Xy,
+            constant_speed: false,
+            arclen_tolerance: 1e-4,
+            euler_order: tangent::quat::EulerOrder::Xyz,
+        }
     }
 }
 
@@ -88,6 +119,8 @@ pub struct AppState {
     /// The typed-path window for Save as, where no native dialog can open.
     pub show_save_path: bool,
     pub graph: super::graph::GraphState,
+    pub transport: super::transport::Transport,
+    pub path_view: super::path_view::PathState,
     /// An action cleared to run (no unsaved changes, or the user decided).
     pub pending_after: Option<AfterDiscard>,
     pending: Vec<Command>,
@@ -115,10 +148,13 @@ impl AppState {
             quit_confirmed: false,
             show_save_path: false,
             graph: super::graph::GraphState::default(),
+            transport: super::transport::Transport::new(0.0, 1.0),
+            path_view: super::path_view::PathState::default(),
             pending_after: None,
             pending: Vec::new(),
         };
         s.refresh();
+        s.playhead = s.transport.playhead();
         s.active_track = s.project().tracks.iter().position(|t| t.visible);
         s.status.text = match &s.path {
             Some(p) => format!("Opened {}", p.display()),
@@ -146,7 +182,14 @@ impl AppState {
             if self.active_track.is_some_and(|a| a >= n) {
                 self.active_track = n.checked_sub(1);
             }
+            let (t0, t1) = self.doc.project().time_range().unwrap_or((0.0, 1.0));
+            self.transport.set_range(t0, t1 - t0);
         }
+    }
+
+    /// Moves the playhead (and the clock) to `t`.
+    pub fn scrub(&mut self, t: f64) {
+        self.playhead = self.transport.scrub(t);
     }
 
     /// "name* — Tangent": the file name, and a star while there are unsaved changes.
@@ -355,6 +398,9 @@ impl AppState {
         self.refresh();
         self.active_track = self.project().tracks.iter().position(|t| t.visible);
         self.frame_all = true;
+        let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
+        self.transport = super::transport::Transport::new(t0, t1 - t0);
+        self.playhead = t0;
     }
 
     /// Loads `path`; on failure the open document stays as it was and the error is shown.

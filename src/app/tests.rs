@@ -236,3 +236,100 @@ fn unsaved_marker_and_save_as_by_typed_path() {
     assert_eq!(&tangent::io::load_project(&saved).unwrap(), app(&h).project());
     assert_eq!(app(&h).view.recent_files.first().and_then(|p| p.file_name()).unwrap(), "saved.ron");
 }
+
+fn track_named(h: &Harness<'_, TangentApp>, name: &str) -> usize {
+    app(h).project().tracks.iter().position(|t| t.name == name).unwrap()
+}
+
+#[test]
+fn dragging_a_key_in_the_path_view_moves_it_in_space() {
+    let mut h = harness(demo_project());
+    h.get_by_label("Path").click();
+    h.run();
+    let path = track_named(&h, "path");
+    let before = app(&h).project().tracks[path].clone();
+    let to_screen = |h: &Harness<'_, TangentApp>, x: f64, y: f64| app(h).path_view.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(x, y));
+    // Key 2 of "path" is at (1.5, 1.0).
+    let from = to_screen(&h, 1.5, 1.0);
+    let to = to_screen(&h, 2.0, 0.4);
+    drag(&mut h, from, to);
+    let k = &app(&h).project().tracks[path].keys[2];
+    assert!((k.value[0] - 2.0).abs() < 0.05 && (k.value[1] - 0.4).abs() < 0.05, "moved to {:?}", k.value);
+    assert_eq!(k.time, before.keys[2].time, "dragging in space keeps the time");
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project().tracks[path], before, "one undo step");
+}
+
+#[test]
+fn constant_speed_markers_match_the_library() {
+    use tangent::arclen::{ArcLengthTable, ConstantSpeed};
+    let mut h = harness(demo_project());
+    h.get_by_label("Path").click();
+    h.run();
+    h.get_by_label("constant speed").click();
+    h.run();
+    assert!(app(&h).view.constant_speed);
+    let path = track_named(&h, "path");
+    for t in [0.0, 0.7, 1.3, 2.9, 4.0] {
+        h.state_mut().state.scrub(t);
+        h.run();
+        let (raw, constant) = super::path_view::markers(&mut h.state_mut().state, path).unwrap();
+        let curve = tangent::TrackCurve::new(&demo_project().tracks[path]).unwrap();
+        let table = ArcLengthTable::new(&curve, app(&h).view.arclen_tolerance).unwrap();
+        let mut want = vec![0.0; 2];
+        ConstantSpeed::new(&curve, &table, 4.0).sample(t, &mut want);
+        assert_eq!(constant, want, "arc-length marker at {t}");
+        assert_eq!(raw, curve.evaluator().value_at(t), "raw marker at {t}");
+        // Equal clip times cover equal lengths along the arc-length marker's path.
+        let s = table.s_of_t(&mut tangent::SegmentCursor::new(), table.t_of_s(&mut tangent::SegmentCursor::new(), table.length() * t / 4.0));
+        assert!((s - table.length() * t / 4.0).abs() <= table.tolerance());
+    }
+}
+
+#[test]
+fn negative_speed_steps_frames_backwards() {
+    let mut h = harness(demo_project());
+    h.get_by_label("speed").set_value_accesskit(-1.0);
+    h.run();
+    assert_eq!(app(&h).transport.action().time_scale, -1.0);
+    h.state_mut().state.scrub(2.0);
+    h.run();
+    let fps = app(&h).project().fps;
+    for i in 1..=3 {
+        h.key_press(K::ArrowRight);
+        h.run();
+        let want = 2.0 - f64::from(i) / fps;
+        assert!((app(&h).playhead - want).abs() < 1e-9, "step {i}: {} vs {want}", app(&h).playhead);
+    }
+    // Speed 0 holds: a step does not move.
+    h.get_by_label("speed").set_value_accesskit(0.0);
+    h.run();
+    let at = app(&h).playhead;
+    h.key_press(K::ArrowRight);
+    h.run();
+    assert_eq!(app(&h).playhead, at);
+}
+
+#[test]
+fn euler_entry_round_trips_to_the_same_quaternion() {
+    use tangent::quat::{from_euler, to_euler, EulerOrder};
+    let mut h = harness(demo_project());
+    let spin = track_named(&h, "spin");
+    h.state_mut().state.selection = std::collections::BTreeSet::from([KeyRef { track: spin, key: 1 }]);
+    h.run();
+    let angles = [30.0, -20.0, 45.0];
+    for (name, v) in ["euler x", "euler y", "euler z"].iter().zip(angles) {
+        h.get_by_label(name).set_value_accesskit(v);
+        h.run();
+    }
+    let stored = &app(&h).project().tracks[spin].keys[1].value;
+    let want = from_euler(angles.map(f64::to_radians), EulerOrder::Xyz);
+    for c in 0..4 {
+        assert!((stored[c] - want[c]).abs() < 1e-9, "{stored:?} vs {want:?}");
+    }
+    let back = to_euler(&[stored[0], stored[1], stored[2], stored[3]], EulerOrder::Xyz).map(f64::to_degrees);
+    for c in 0..3 {
+        assert!((back[c] - angles[c]).abs() < 1e-9, "{back:?}");
+    }
+}
