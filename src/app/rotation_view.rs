@@ -107,6 +107,12 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
     let modes = [Interpolation::Slerp, Interpolation::Nlerp, Interpolation::Squad];
     let colors = [Color32::from_rgb(120, 200, 255), Color32::from_rgb(255, 200, 90), Color32::from_rgb(200, 140, 255)];
     let flips = hemisphere_flips(&track);
+    if !flips.is_empty() {
+        ui.colored_label(
+            HEMISPHERE_FLIP,
+            format!("{} key pair(s) in opposite hemispheres (dot < 0): slerp and nlerp take the short way by flipping the second key", flips.len()),
+        );
+    }
     Plot::new("angular_speed").legend(Legend::default()).x_axis_label("time (s)").y_axis_label("angular speed (deg/s)").include_y(0.0).allow_drag(false).show(
         ui,
         |plot_ui| {
@@ -133,10 +139,4 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
             plot_ui.vline(VLine::new("", playhead).color(Color32::from_rgb(240, 80, 60)));
         },
     );
-    if !flips.is_empty() {
-        ui.colored_label(
-            HEMISPHERE_FLIP,
-            format!("{} key pair(s) in opposite hemispheres (dot < 0): slerp and nlerp take the short way by flipping the second key", flips.len()),
-        );
-    }
 }
