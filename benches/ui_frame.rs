@@ -57,6 +57,24 @@ fn bench(c: &mut Criterion) {
     });
     assert!(h.state().state.doc.in_gesture(), "the benchmark really dragged");
     g.finish();
+
+    // The path view on a 10,000-key Vec2 path while the transport plays.
+    let keys = (0..KEYS).map(|i| {
+        let a = i as f64 * 0.05;
+        Key::new(i as f64 * 0.1, vec![a.cos() * (3.0 + a.sin()), a.sin() * (3.0 + (2.0 * a).cos())])
+    });
+    let path = Track::new("long path", TrackKind::Vec2, Interpolation::Tcb).with_keys(keys.collect());
+    let mut state = AppState::new(Project { tracks: vec![path], ..Project::default() }, None);
+    state.view.central = app::CentralView::Path;
+    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(state));
+    h.run();
+    h.state_mut().state.transport.toggle_play();
+    let mut g = c.benchmark_group("path view frame, 10,000-key path");
+    g.sample_size(30);
+    let start = h.state().state.playhead;
+    g.bench_function("playing", |b| b.iter(|| h.step()));
+    assert!(h.state().state.playhead != start, "the benchmark really played");
+    g.finish();
 }
 
 criterion_group!(benches, bench);

@@ -22,7 +22,8 @@ use std::path::PathBuf;
 
 use anyhow::anyhow;
 use eframe::egui;
-pub use state::AppState;
+#[allow(unused_imports)] // CentralView is for the UI benchmark, which includes this module.
+pub use state::{AppState, CentralView};
 use tangent::io::{demo_project, load_project};
 
 use commands::Command;

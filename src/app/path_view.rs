@@ -8,7 +8,7 @@ use eframe::egui::{self, Color32, Pos2};
 use egui_plot::{Arrows, Legend, Line, MarkerShape, Plot, PlotPoint, PlotPoints, Points, VLine};
 use serde::{Deserialize, Serialize};
 use tangent::arclen::{speed_profile, ArcLengthError, ArcLengthTable, ConstantSpeed};
-use tangent::{Edit, Interpolation, SegmentCursor, TrackCurve, TrackKind};
+use tangent::{Edit, Interpolation, SegmentCursor, TrackKind};
 
 use super::state::AppState;
 use super::style::{track_color, INCOMING, OUTGOING};
@@ -72,14 +72,15 @@ pub fn table(state: &mut AppState, track: usize) -> Option<&Result<ArcLengthTabl
 
 /// Positions of the two markers at the playhead: by raw parameter and by arc length.
 pub fn markers(state: &mut AppState, track: usize) -> Option<(Vec<f64>, Vec<f64>)> {
+    table(state, track)?;
     let playhead = state.playhead;
-    let curve = state.curve(track)?.as_ref().ok()?.clone();
+    let curve = state.curve(track)?.as_ref().ok()?;
+    let table = state.path_view.table.as_ref()?.3.as_ref().ok()?;
     let (t0, t1) = curve.domain();
     let mut raw = vec![0.0; curve.dim()];
     curve.sample(&mut SegmentCursor::new(), playhead.clamp(t0, t1), &mut raw);
-    let table = table(state, track)?.as_ref().ok()?;
     let mut constant = vec![0.0; curve.dim()];
-    ConstantSpeed::new(&curve, table, t1 - t0).sample(playhead - t0, &mut constant);
+    ConstantSpeed::new(curve, table, t1 - t0).sample(playhead - t0, &mut constant);
     Some((raw, constant))
 }
 
@@ -88,14 +89,14 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
         ui.label("The path view shows Vec2 and Vec3 tracks: add one (Tracks > + Add) or click one.");
         return;
     };
-    let track = state.project().tracks[ti].clone();
-    let Some(Ok(curve)) = state.curve(ti).cloned() else {
-        ui.label(format!("\"{}\" cannot be evaluated.", track.name));
+    let (name, kind) = (state.project().tracks[ti].name.clone(), state.project().tracks[ti].kind);
+    if !matches!(state.curve(ti), Some(Ok(_))) {
+        ui.label(format!("\"{name}\" cannot be evaluated."));
         return;
-    };
+    }
     ui.horizontal(|ui| {
-        ui.label(format!("Path of \"{}\"", track.name));
-        if track.kind == TrackKind::Vec3 {
+        ui.label(format!("Path of \"{name}\""));
+        if kind == TrackKind::Vec3 {
             for (p, name) in [(Plane::Xy, "XY"), (Plane::Xz, "XZ"), (Plane::Yz, "YZ")] {
                 ui.selectable_value(&mut state.view.plane, p, name).on_hover_text("The plane the Vec3 path is projected on");
             }
@@ -108,13 +109,15 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
             .on_hover_text("Arc-length table error bound, in length units (type a value)");
     });
     let (a, b) = state.view.plane.axes();
-    let (a, b) = if track.kind == TrackKind::Vec2 { (0, 1) } else { (a, b) };
+    let (a, b) = if kind == TrackKind::Vec2 { (0, 1) } else { (a, b) };
     let markers = markers(state, ti);
     let table_info = match table(state, ti) {
         Some(Ok(t)) => Some((t.len(), t.tolerance(), t.length())),
         _ => None,
     };
-    let color = track_color(&track, ti);
+    let track = &state.project().tracks[ti];
+    let Some(Ok(curve)) = state.curve(ti) else { return };
+    let color = track_color(track, ti);
     let dragging = state.path_view.drag.is_some();
     let h = ui.available_height();
     let response = Plot::new("path_view").data_aspect(1.0).legend(Legend::default()).allow_drag(false).allow_double_click_reset(false).height(h * 0.64).show(
@@ -173,7 +176,7 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
     );
     drag_keys(ui, state, ti, (a, b), &response.response, &response.transform);
     state.path_view.transform = Some(response.transform);
-    speed_plot(ui, state, ti, &curve, table_info);
+    speed_plot(ui, state, ti, table_info);
 }
 
 fn drag_keys(ui: &egui::Ui, state: &mut AppState, ti: usize, (a, b): (usize, usize), response: &egui::Response, transform: &egui_plot::PlotTransform) {
@@ -226,11 +229,12 @@ fn hit_key(state: &AppState, ti: usize, (a, b): (usize, usize), transform: &egui
 }
 
 /// Speed of both motions against time, with their deviation from the mean in percent.
-fn speed_plot(ui: &mut egui::Ui, state: &mut AppState, ti: usize, curve: &TrackCurve, info: Option<(usize, f64, f64)>) {
-    let Some(Some(Ok(table))) = Some(table(state, ti)) else {
+fn speed_plot(ui: &mut egui::Ui, state: &mut AppState, ti: usize, info: Option<(usize, f64, f64)>) {
+    if !matches!(table(state, ti), Some(Ok(_))) {
         ui.label("No arc-length table: this track's interpolation has no derivative.");
         return;
-    };
+    }
+    let (Some(Ok(curve)), Some((_, _, _, Ok(table)))) = (state.curve(ti), state.path_view.table.as_ref()) else { return };
     let profile = speed_profile(curve, table, 600);
     let deviation = |f: &dyn Fn(&(f64, f64, f64)) -> f64| {
         let mean = profile.iter().map(f).sum::<f64>() / profile.len() as f64;

@@ -62,8 +62,8 @@ pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
         ui.label("The rotation view shows Quat tracks: add one (Tracks > + Add > Quat track).");
         return;
     };
-    let track = state.project().tracks[ti].clone();
-    let Some(Ok(curve)) = state.curve(ti).cloned() else { return };
+    let track = &state.project().tracks[ti];
+    let Some(Ok(curve)) = state.curve(ti) else { return };
     ui.label(format!("Rotation \"{}\" ({:?}): the frame at the playhead, and ghosts at {GHOSTS} times along the clip", track.name, track.interpolation));
     let (t0, t1) = curve.domain();
     let playhead = state.playhead;
