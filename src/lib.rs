@@ -30,6 +30,7 @@
 //! ```
 
 pub mod arclen;
+pub mod bake;
 pub mod clock;
 pub mod curve;
 pub mod edit;

@@ -353,3 +353,39 @@ proptest! {
         prop_assert_eq!(doc.project(), &edited);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Adaptive baking stays within its bound: checked here independently, by playing the
+    /// baked keys linearly at 2,000 times and comparing with the curve.
+    #[test]
+    fn adaptive_bake_stays_within_its_bound(track in track_strategy(), e in prop::sample::select(vec![1e-2, 1e-3, 1e-4])) {
+        use tangent::bake::{bake, Motion, Rate};
+        prop_assume!(track.kind != TrackKind::Quat && track.interpolation != Interpolation::Step);
+        prop_assume!(!track.keys.windows(2).any(|w| w[0].time == w[1].time));
+        let curve = TrackCurve::new(&track).unwrap();
+        let b = bake(&curve, Rate::Adaptive(e), Motion::Raw);
+        prop_assert!(b.max_error <= e);
+        let (t0, t1) = curve.domain();
+        let mut c = SegmentCursor::new();
+        for i in 0..=2000 {
+            // Clamped: rounding must not step past the last key into the post-infinity.
+            let t = (t0 + (t1 - t0) * f64::from(i) / 2000.0).min(t1);
+            let truth = sample(&curve, &mut c, t);
+            let k = b.times.partition_point(|&x| x <= t).clamp(1, b.times.len().max(2) - 1);
+            let (ta, tb) = (b.times[k - 1], b.times.get(k).copied().unwrap_or(ta_or(&b)));
+            let w = if tb > ta { (t - ta) / (tb - ta) } else { 0.0 };
+            for c in 0..b.dim {
+                let a = b.values[(k - 1) * b.dim + c];
+                let z = b.values.get(k * b.dim + c).copied().unwrap_or(a);
+                let lin = a + (z - a) * w;
+                prop_assert!((lin - truth[c]).abs() <= e * 1.05 + 1e-12, "t={t}: {lin} vs {} (E={e})", truth[c]);
+            }
+        }
+    }
+}
+
+fn ta_or(b: &tangent::bake::Baked) -> f64 {
+    *b.times.last().unwrap()
+}
