@@ -113,3 +113,55 @@ pub fn arclen(file: &Path, track: &str, tolerance: f64, output: ArclenOutput) ->
     out.flush()?;
     Ok(())
 }
+
+/// `tangent bake`: exports every (mapped) track, with a progress bar on a terminal and a
+/// per-track report (form, keys, true maximum error) on stdout.
+pub fn bake(file: &Path, fps: f64, adaptive: Option<f64>, constant_speed: bool, format: &str, output: &Path, map: &[String]) -> Result<()> {
+    use tangent::bake::Rate;
+    use tangent::export::{export_to_file, ExportOptions, Format, Target};
+    let project = load_project(file)?;
+    if !(fps.is_finite() && fps > 0.0) {
+        bail!("--fps must be a positive number, got {fps}");
+    }
+    let rate = match adaptive {
+        Some(e) if e.is_finite() && e > 0.0 => Rate::Adaptive(e),
+        Some(e) => bail!("--adaptive must be a positive error bound, got {e}"),
+        None => Rate::Fixed(fps),
+    };
+    let format = match format {
+        "csv" => Format::Csv,
+        "json" => Format::ThreeJson,
+        "gltf" => Format::Gltf,
+        _ => Format::Glb,
+    };
+    let mut options = ExportOptions { rate, constant_speed, ..ExportOptions::default() };
+    for m in map {
+        let (name, target) = m.split_once('=').ok_or_else(|| anyhow!("--map {m}: expected NAME=TARGET"))?;
+        let target = match target.to_ascii_lowercase().as_str() {
+            "translation" => Target::Translation,
+            "rotation" => Target::Rotation,
+            "scale" => Target::Scale,
+            "weights" => Target::Weights,
+            "property" => Target::Property,
+            "skip" => Target::Skip,
+            other => bail!("--map {m}: unknown target \"{other}\" (translation, rotation, scale, weights, property, skip)"),
+        };
+        if project.track(name).is_none() {
+            bail!("--map {m}: no track named \"{name}\"");
+        }
+        options.targets.insert(name.to_owned(), target);
+    }
+    let bar = indicatif::ProgressBar::new(project.tracks.len() as u64);
+    bar.set_style(indicatif::ProgressStyle::with_template("baking {bar:30} {pos}/{len} tracks").expect("a valid template"));
+    let report = export_to_file(output, &project, format, &options, &|done, _| {
+        bar.set_position(done as u64);
+        true
+    });
+    bar.finish_and_clear();
+    let report = report?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for r in report {
+        writeln!(out, "{}\t{:?}\t{}\t{} keys\tmax error {:e}", r.name, r.target, r.form, r.keys, r.max_error)?;
+    }
+    Ok(())
+}

@@ -35,6 +35,7 @@ pub mod clock;
 pub mod curve;
 pub mod edit;
 pub mod error;
+pub mod export;
 pub mod io;
 pub mod model;
 pub mod quat;

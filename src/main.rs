@@ -49,6 +49,28 @@ enum Command {
         #[arg(long)]
         times: bool,
     },
+    /// Bake and export every track for an engine (CSV, three.js JSON, glTF / GLB).
+    Bake {
+        file: PathBuf,
+        /// Frames per second for baked tracks (and the CSV's rows).
+        #[arg(long, default_value_t = 30.0)]
+        fps: f64,
+        /// Instead of one key per frame, the fewest keys within this error bound.
+        #[arg(long)]
+        adaptive: Option<f64>,
+        /// Bake Vec2/Vec3 paths moved at constant speed (arc length).
+        #[arg(long)]
+        constant_speed: bool,
+        /// csv, json (three.js AnimationClip), gltf, or glb.
+        #[arg(long, value_parser = ["csv", "json", "gltf", "glb"])]
+        format: String,
+        /// Output file.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+        /// Map a track to a target: NAME=translation|rotation|scale|weights|property|skip.
+        #[arg(long = "map", value_name = "NAME=TARGET")]
+        map: Vec<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -59,6 +81,9 @@ fn main() -> ExitCode {
         Some(Command::Check { file }) => cli::check(&file),
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
+        }
+        Some(Command::Bake { file, fps, adaptive, constant_speed, format, output, map }) => {
+            cli::bake(&file, fps, adaptive, constant_speed, &format, &output, &map)
         }
     };
     match result {
