@@ -113,9 +113,16 @@ fn jump_times(curve: &TrackCurve) -> Vec<f64> {
 #[must_use]
 pub fn bake(curve: &TrackCurve, rate: Rate, motion: Motion<'_>) -> Baked {
     let (t0, t1) = curve.domain();
+    bake_range(curve, rate, motion, t0, t1)
+}
+
+/// Bakes `curve` over `[t0, t1]`, which may reach beyond its keys (pre/post infinity).
+#[must_use]
+pub fn bake_range(curve: &TrackCurve, rate: Rate, motion: Motion<'_>, t0: f64, t1: f64) -> Baked {
     let dim = curve.dim();
     let rot = is_rotation(curve);
-    let mut src = Source { curve, motion, cursor: SegmentCursor::new(), t0, duration: t1 - t0 };
+    let (k0, k1) = curve.domain();
+    let mut src = Source { curve, motion, cursor: SegmentCursor::new(), t0: k0, duration: k1 - k0 };
     // Candidate times: a grid, plus key times where the curve may bend sharply.
     let (grid, adaptive_bound) = match rate {
         Rate::Fixed(fps) => {
@@ -127,7 +134,13 @@ pub fn bake(curve: &TrackCurve, rate: Rate, motion: Motion<'_>) -> Baked {
         }
         Rate::Adaptive(e) => {
             let mut g = Vec::new();
-            let keys = break_times(curve, t0, t1);
+            let mut keys = break_times(curve, t0, t1);
+            if keys.first() != Some(&t0) {
+                keys.insert(0, t0);
+            }
+            if keys.last() != Some(&t1) {
+                keys.push(t1);
+            }
             for w in keys.windows(2) {
                 for k in 0..CANDIDATES_PER_SEGMENT {
                     g.push(w[0] + (w[1] - w[0]) * k as f64 / CANDIDATES_PER_SEGMENT as f64);

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
 use crate::arclen::{ArcLengthError, ArcLengthTable};
-use crate::bake::{bake, Baked, Motion, Rate};
+use crate::bake::{bake_range, Baked, Motion, Rate};
 use crate::curve::TrackCurve;
 use crate::error::TrackError;
 use crate::model::{Interpolation, Project, Track, TrackKind};
@@ -192,11 +192,18 @@ fn exact_form(track: &Track, format: Format, constant_speed: bool) -> Option<&'s
 }
 
 /// Glues what the bake produced, or the keys, into a [`Prepared`] track.
-fn prepare(track: &Track, target: Target, format: Format, options: &ExportOptions) -> Result<Prepared, ExportError> {
+fn prepare(track: &Track, target: Target, format: Format, options: &ExportOptions, range: (f64, f64)) -> Result<Prepared, ExportError> {
     let curve = TrackCurve::new(track)?;
     let dim = curve.dim();
     let mut p = Prepared { name: track.name.clone(), kind: track.kind, target, form: "baked", times: Vec::new(), values: Vec::new(), max_error: 0.0 };
-    match exact_form(track, format, options.constant_speed) {
+    // Pre/post infinity other than Constant is baked over the whole clip, so engines play
+    // what the editor shows beyond the keys.
+    let (k0, k1) = curve.domain();
+    let beyond =
+        (track.pre_infinity != crate::model::Infinity::Constant && range.0 < k0) || (track.post_infinity != crate::model::Infinity::Constant && range.1 > k1);
+    let form = if beyond { None } else { exact_form(track, format, options.constant_speed) };
+    let (b0, b1) = if beyond { range } else { (k0, k1) };
+    match form {
         Some("CUBICSPLINE") => {
             let n = track.keys.len();
             p.form = "CUBICSPLINE";
@@ -236,7 +243,7 @@ fn prepare(track: &Track, target: Target, format: Format, options: &ExportOption
             } else {
                 Motion::Raw
             };
-            let Baked { times, values, max_error, .. } = bake(&curve, rate, motion);
+            let Baked { times, values, max_error, .. } = bake_range(&curve, rate, motion, b0, b1);
             p.times = times;
             p.values = values;
             p.max_error = max_error;
@@ -264,6 +271,7 @@ fn prepare_all(
             return Err(ExportError::Mapping { track: t.name.clone(), kind: t.kind, target: *g, format });
         }
     }
+    let range = project.time_range().unwrap_or((0.0, 0.0));
     let done = AtomicUsize::new(0);
     let cancelled = AtomicBool::new(false);
     let total = chosen.len();
@@ -273,7 +281,7 @@ fn prepare_all(
             if cancelled.load(Ordering::Relaxed) {
                 return Err(ExportError::Cancelled);
             }
-            let p = prepare(t, *g, format, options);
+            let p = prepare(t, *g, format, options, range);
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if !progress(n, total) {
                 cancelled.store(true, Ordering::Relaxed);
@@ -378,14 +386,22 @@ fn csv(project: &Project, tracks: &[Prepared], options: &ExportOptions) -> Vec<u
     out
 }
 
+/// A track name as three.js names the object: `PropertyBinding.sanitizeNodeName` (spaces
+/// become `_`; `[ ] . : /` are dropped), so the track can bind to it.
+#[must_use]
+pub fn three_node_name(name: &str) -> String {
+    name.chars().filter(|c| !"[].:/".contains(*c)).map(|c| if c.is_whitespace() { '_' } else { c }).collect()
+}
+
 fn three_binding(p: &Prepared) -> (String, &'static str) {
     let kind_type = |k: TrackKind| if k == TrackKind::Scalar { "number" } else { "vector" };
+    let node = three_node_name(&p.name);
     match p.target {
-        Target::Translation => (format!("{}.position", p.name), "vector"),
-        Target::Scale => (format!("{}.scale", p.name), "vector"),
-        Target::Rotation => (format!("{}.quaternion", p.name), "quaternion"),
-        Target::Weights => (format!("{}.morphTargetInfluences", p.name), "number"),
-        Target::Property | Target::Skip => (format!("{}.value", p.name), kind_type(p.kind)),
+        Target::Translation => (format!("{node}.position"), "vector"),
+        Target::Scale => (format!("{node}.scale"), "vector"),
+        Target::Rotation => (format!("{node}.quaternion"), "quaternion"),
+        Target::Weights => (format!("{node}.morphTargetInfluences"), "number"),
+        Target::Property | Target::Skip => (format!("{node}.value"), kind_type(p.kind)),
     }
 }
 
@@ -616,7 +632,7 @@ mod tests {
             Key::new(2.0, vec![4.0]),
             Key::new(3.0, vec![4.0]),
         ]);
-        let p = prepare(&t, Target::Weights, Format::Gltf, &ExportOptions::default()).unwrap();
+        let p = prepare(&t, Target::Weights, Format::Gltf, &ExportOptions::default(), (0.0, 3.0)).unwrap();
         assert_eq!(p.form, "CUBICSPLINE");
         // key 0: [in, value, out] = [0, 0, 2.5]; key 1: in = ra₁/2 = 1, out = rb₁/1 = 2.
         assert_eq!(&p.values[0..3], &[0.0, 0.0, 2.5]);
