@@ -10,6 +10,7 @@ pub enum Command {
     OpenPath,
     Save,
     SaveAs,
+    Export,
     Quit,
     Undo,
     Redo,
@@ -30,7 +31,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const FILE: [Command; 6] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Quit];
+    pub const FILE: [Command; 7] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Export, Self::Quit];
     pub const EDIT: [Command; 8] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::InsertKey];
     pub const VIEW: [Command; 6] = [Self::FrameAll, Self::FrameSelected, Self::ToggleNormalize, Self::ToggleTangents, Self::ToggleSpeedGraph, Self::ToggleSnap];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
@@ -42,6 +43,7 @@ impl Command {
             Self::OpenPath => "Open path…",
             Self::Save => "Save",
             Self::SaveAs => "Save as…",
+            Self::Export => "Export…",
             Self::Quit => "Quit",
             Self::Undo => "Undo",
             Self::Redo => "Redo",
@@ -69,6 +71,7 @@ impl Command {
             Self::OpenPath => "Open a project by typing its path (works where no file dialog can open)",
             Self::Save => "Save the project to its file (atomically: a crash never leaves half a file)",
             Self::SaveAs => "Save the project to a new file",
+            Self::Export => "Bake and export the tracks for an engine: CSV, three.js JSON, glTF or GLB",
             Self::Quit => "Close Tangent (asks before discarding unsaved changes)",
             Self::Undo => "Undo the last edit; a whole drag or slider gesture is one step",
             Self::Redo => "Redo the last undone edit",
@@ -98,6 +101,7 @@ impl Command {
             Self::OpenPath => k(cmd.plus(Modifiers::SHIFT), Key::O),
             Self::Save => k(cmd, Key::S),
             Self::SaveAs => k(cmd.plus(Modifiers::SHIFT), Key::S),
+            Self::Export => k(cmd, Key::E),
             Self::Quit => k(cmd, Key::Q),
             Self::Undo => k(cmd, Key::Z),
             Self::Redo => k(cmd.plus(Modifiers::SHIFT), Key::Z),

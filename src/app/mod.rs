@@ -4,6 +4,7 @@
 
 mod commands;
 mod dialogs;
+mod export_window;
 mod graph;
 mod inspector;
 mod menu;
@@ -116,6 +117,7 @@ impl TangentApp {
             }
         });
         dialogs::ui(&ctx, state);
+        export_window::ui(&ctx, state);
         for command in state.take_pending() {
             run_command(&ctx, state, command);
         }
@@ -177,6 +179,7 @@ fn run_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::SaveAs => {
             state.save_as_interactive();
         }
+        Command::Export => state.export.open = true,
         Command::Quit => state.confirm_or_run(AfterDiscard::Quit),
         Command::Undo => state.undo(),
         Command::Redo => state.redo(),

@@ -121,6 +121,7 @@ pub struct AppState {
     pub graph: super::graph::GraphState,
     pub transport: super::transport::Transport,
     pub path_view: super::path_view::PathState,
+    pub export: super::export_window::ExportWindow,
     /// An action cleared to run (no unsaved changes, or the user decided).
     pub pending_after: Option<AfterDiscard>,
     pending: Vec<Command>,
@@ -150,6 +151,7 @@ impl AppState {
             graph: super::graph::GraphState::default(),
             transport: super::transport::Transport::new(0.0, 1.0),
             path_view: super::path_view::PathState::default(),
+            export: super::export_window::ExportWindow::default(),
             pending_after: None,
             pending: Vec::new(),
         };

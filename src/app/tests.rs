@@ -333,3 +333,30 @@ fn euler_entry_round_trips_to_the_same_quaternion() {
         assert!((back[c] - angles[c]).abs() < 1e-9, "{back:?}");
     }
 }
+
+#[test]
+fn export_window_writes_a_gltf_in_the_background() {
+    let dir = std::env::temp_dir().join(format!("tangent-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("demo.glb");
+    let mut h = harness(demo_project());
+    h.key_press_modifiers(Modifiers::COMMAND, K::E);
+    h.run();
+    assert!(app(&h).export.open);
+    h.get_by_label("export path").click();
+    h.run();
+    h.get_by_label("export path").type_text(&out.display().to_string());
+    h.run();
+    h.get_by_role_and_label(egui::accesskit::Role::Button, "Export").click();
+    for _ in 0..400 {
+        h.step();
+        if !app(&h).export.is_running() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(!app(&h).export.is_running());
+    assert!(app(&h).status.text.starts_with("Exported 8 tracks"), "{}", app(&h).status.text);
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[0..4], b"glTF");
+}
