@@ -8,7 +8,7 @@
 //!   spans, against `E/2` (the checks are samples; the margin covers what lies between them).
 //!   The error is the largest component difference for values and the rotation angle in
 //!   radians for quaternions; [`Baked::max_error`] reports it measured again, 128 points per
-//!   baked segment.
+//!   baked segment (at a fixed rate, where segments are one frame, at the quarter points).
 //! - [`Motion::ConstantSpeed`] bakes a path moved by arc length over the same duration.
 //!
 //! A jump (two keys at one time) is kept: the baked keys hold the value arriving at it and
@@ -182,7 +182,10 @@ pub fn bake_range(curve: &TrackCurve, rate: Rate, motion: Motion<'_>, t0: f64, t
         values.extend_from_slice(&gv[i * dim..(i + 1) * dim]);
     }
     let mut baked = Baked { dim, times, values, max_error: 0.0 };
-    baked.max_error = measure(&mut src, &baked, rot, 4 * CANDIDATES_PER_SEGMENT.max(4));
+    // Fixed-rate segments are a frame long: their quarter points find the peak of the
+    // (smooth, small) error; adaptive segments are long and get a dense check.
+    let per_segment = if adaptive_bound.is_some() { 4 * CANDIDATES_PER_SEGMENT } else { 4 };
+    baked.max_error = measure(&mut src, &baked, rot, per_segment);
     baked
 }
 
