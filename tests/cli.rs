@@ -113,3 +113,44 @@ fn arclen_summary_and_both_directions() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("Vec2 or Vec3"));
 }
+
+#[test]
+fn bake_writes_each_format_and_reports_each_track() {
+    let dir = std::env::temp_dir().join(format!("tangent-bake-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (format, magic) in [("csv", &b"time,"[..]), ("json", &b"{"[..]), ("gltf", &b"{"[..]), ("glb", &b"glTF"[..])] {
+        let out = dir.join(format!("demo.{format}"));
+        let o = tangent(&["bake", &demo(), "--format", format, "-o", &out.display().to_string(), "--adaptive", "1e-3"], "");
+        assert!(o.status.success(), "{format}: {}", text(&o.stderr));
+        let bytes = std::fs::read(&out).unwrap();
+        assert!(bytes.starts_with(magic), "{format}");
+        let report = text(&o.stdout);
+        assert_eq!(report.lines().count(), 8, "{report}");
+        // Every line states the track's form and its true maximum error; keyed formats keep
+        // the adaptive bound (CSV rows are samples at the frame rate, where it does not apply).
+        for line in report.lines() {
+            let err: f64 = line.rsplit("max error ").next().unwrap().parse().unwrap();
+            assert!(format == "csv" || err <= 1e-3, "{format}: {line}");
+        }
+    }
+    let csv = std::fs::read_to_string(dir.join("demo.csv")).unwrap();
+    assert!(csv.lines().next().unwrap().starts_with("time,path.x,path.y,"));
+    assert_eq!(csv.lines().count(), 1 + 121, "a header and one row per frame at 30 fps over 4 s");
+}
+
+#[test]
+fn bake_failures_are_clear_and_leave_no_file() {
+    let dir = std::env::temp_dir().join(format!("tangent-bake-fail-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("x.gltf");
+    let o = tangent(&["bake", &demo(), "--format", "gltf", "--map", "path=property", "-o", &out.display().to_string()], "");
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("track \"path\": a Vec2 track cannot go to Property in Gltf"), "{}", text(&o.stderr));
+    assert!(!out.exists());
+    let missing = dir.join("no/such/dir/x.glb");
+    let o = tangent(&["bake", &demo(), "--format", "glb", "-o", &missing.display().to_string()], "");
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("no/such/dir/x.glb"), "{}", text(&o.stderr));
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).collect();
+    assert!(leftovers.is_empty(), "no partial or temporary files: {leftovers:?}");
+}
