@@ -20,7 +20,9 @@ fn project() -> Project {
     let mut r = rng::uniform(11);
     let tracks = (0..TRACKS)
         .map(|i| {
-            let keys = (0..20).map(|k| Key::new(k as f64 * 10.0, (0..3).map(|_| r() * 10.0 - 5.0).collect()).with_tcb(r() - 0.5, 0.0, 0.0).with_ease(0.2, 0.0)).collect();
+            let keys = (0..20)
+                .map(|k| Key::new(k as f64 * 10.0, (0..3).map(|_| r() * 10.0 - 5.0).collect()).with_tcb(r() - 0.5, 0.0, 0.0).with_ease(0.2, 0.0))
+                .collect();
             Track::new(format!("t{i}"), TrackKind::Vec3, Interpolation::Tcb).with_keys(keys)
         })
         .collect();
