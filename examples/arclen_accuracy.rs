@@ -8,24 +8,10 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use common::gauss_kronrod::arc_lengths_at;
+use common::gauss_kronrod::true_errors;
 use common::swinging_door::SwingingDoor;
 use tangent::arclen::ArcLengthTable;
 use tangent::{Interpolation, Key, SegmentCursor, Track, TrackCurve, TrackKind};
-
-fn errors(curve: &TrackCurve, s_of_t: &mut dyn FnMut(f64) -> f64, t_of_s: &mut dyn FnMut(f64) -> f64, length: f64) -> (f64, f64) {
-    let (t0, t1) = curve.domain();
-    let n = 10_000;
-    let ts: Vec<f64> = (0..=n).map(|i| t0 + (t1 - t0) * i as f64 / n as f64).collect();
-    let truth = arc_lengths_at(curve, &ts);
-    let es = ts.iter().zip(&truth).map(|(t, s)| (s_of_t(*t) - s).abs()).fold(0.0, f64::max);
-    let targets: Vec<f64> = (0..=n).map(|i| length * i as f64 / n as f64).collect();
-    let mut back: Vec<(f64, f64)> = targets.iter().map(|s| (t_of_s(*s), *s)).collect();
-    back.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let s_at = arc_lengths_at(curve, &back.iter().map(|b| b.0).collect::<Vec<_>>());
-    let et = back.iter().zip(&s_at).map(|((_, want), got)| (got - want).abs()).fold(0.0, f64::max);
-    (es, et)
-}
 
 fn reference_path(file: &str) -> TrackCurve {
     let (_, case) = common::cases(file).remove(0);
@@ -59,9 +45,9 @@ fn main() {
         for e in [1e-2, 1e-3, 1e-4, 1e-5, 1e-6] {
             let table = ArcLengthTable::new(curve, e).unwrap();
             let (mut c1, mut c2) = (SegmentCursor::new(), SegmentCursor::new());
-            let (es, et) = errors(curve, &mut |t| table.s_of_t(&mut c1, t), &mut |s| table.t_of_s(&mut c2, s), table.length());
+            let (es, et) = true_errors(curve, &mut |t| table.s_of_t(&mut c1, t), &mut |s| table.t_of_s(&mut c2, s), table.length());
             let door = SwingingDoor::new(curve, e);
-            let (ds, dt) = errors(curve, &mut |t| door.s_of_t(t), &mut |s| door.t_of_s(s), table.length());
+            let (ds, dt) = true_errors(curve, &mut |t| door.s_of_t(t), &mut |s| door.t_of_s(s), table.length());
             println!(
                 "| {name} | {e:.0e} | {} | {} | {:.3} | {es:.1e} | {et:.1e} | {ds:.1e} | {dt:.1e} |",
                 table.len(),

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::gauss_kronrod::{arc_length_between, arc_lengths_at};
+use common::gauss_kronrod::{arc_length_between, true_errors};
 use common::swinging_door::SwingingDoor;
 use common::*;
 use tangent::arclen::{ArcLengthTable, ConstantSpeed};
@@ -32,27 +32,9 @@ fn reference_lengths_and_inverse() {
     }
 }
 
-/// Max true error of `s(t)` and of `s(t(s))` over 10,000 evenly spaced points.
-fn true_errors(curve: &TrackCurve, s_of_t: impl Fn(f64) -> f64, t_of_s: impl Fn(f64) -> f64, length: f64) -> (f64, f64) {
-    let (t0, t1) = curve.domain();
-    let n = 10_000;
-    let ts: Vec<f64> = (0..=n).map(|i| t0 + (t1 - t0) * i as f64 / n as f64).collect();
-    let s_true = arc_lengths_at(curve, &ts);
-    let err_s = ts.iter().zip(&s_true).map(|(t, s)| (s_of_t(*t) - s).abs()).fold(0.0, f64::max);
-    let targets: Vec<f64> = (0..=n).map(|i| length * i as f64 / n as f64).collect();
-    let back: Vec<f64> = targets.iter().map(|s| t_of_s(*s)).collect();
-    let mut order: Vec<usize> = (0..back.len()).collect();
-    order.sort_by(|a, b| back[*a].total_cmp(&back[*b]));
-    let sorted: Vec<f64> = order.iter().map(|&i| back[i]).collect();
-    let s_at = arc_lengths_at(curve, &sorted);
-    let err_t = order.iter().zip(&s_at).map(|(&i, s)| (s - targets[i]).abs()).fold(0.0, f64::max);
-    (err_s, err_t)
-}
-
 fn table_errors(curve: &TrackCurve, table: &ArcLengthTable) -> (f64, f64) {
-    let c1 = std::cell::RefCell::new(SegmentCursor::new());
-    let c2 = std::cell::RefCell::new(SegmentCursor::new());
-    true_errors(curve, |t| table.s_of_t(&mut c1.borrow_mut(), t), |s| table.t_of_s(&mut c2.borrow_mut(), s), table.length())
+    let (mut c1, mut c2) = (SegmentCursor::new(), SegmentCursor::new());
+    true_errors(curve, &mut |t| table.s_of_t(&mut c1, t), &mut |s| table.t_of_s(&mut c2, s), table.length())
 }
 
 /// A deterministic pseudo-random path (xorshift), TCB values in range.

@@ -97,3 +97,20 @@ pub fn arc_lengths_at(curve: &TrackCurve, ts: &[f64]) -> Vec<f64> {
         })
         .collect()
 }
+
+/// Largest true error of a table's `s(t)` and of `s(t(s))`, over 10,001 evenly spaced times
+/// and 10,001 evenly spaced lengths, against this integrator.
+pub fn true_errors(curve: &TrackCurve, s_of_t: &mut dyn FnMut(f64) -> f64, t_of_s: &mut dyn FnMut(f64) -> f64, length: f64) -> (f64, f64) {
+    let (t0, t1) = curve.domain();
+    let n = 10_000;
+    let ts: Vec<f64> = (0..=n).map(|i| t0 + (t1 - t0) * i as f64 / n as f64).collect();
+    let truth = arc_lengths_at(curve, &ts);
+    let err_s = ts.iter().zip(&truth).map(|(t, s)| (s_of_t(*t) - s).abs()).fold(0.0, f64::max);
+    // t(s) at evenly spaced lengths, then the true length at each returned time (sorted, so
+    // the integration runs forward once).
+    let mut back: Vec<(f64, f64)> = (0..=n).map(|i| length * i as f64 / n as f64).map(|s| (t_of_s(s), s)).collect();
+    back.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let s_at = arc_lengths_at(curve, &back.iter().map(|b| b.0).collect::<Vec<_>>());
+    let err_t = back.iter().zip(&s_at).map(|((_, want), got)| (got - want).abs()).fold(0.0, f64::max);
+    (err_s, err_t)
+}
