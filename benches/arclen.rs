@@ -15,7 +15,7 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use std::hint::black_box;
 use swinging_door::SwingingDoor;
 use tangent::arclen::ArcLengthTable;
-use tangent::{Interpolation, Key, SegmentCursor, TangentMode, Track, TrackCurve, TrackKind};
+use tangent::{Interpolation, Key, PathCurve, SegmentCursor, TangentMode, Track, TrackCurve, TrackKind};
 
 fn path(keys: usize) -> TrackCurve {
     let mut r = rng::uniform(3);
@@ -37,12 +37,12 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("arclen build, 1000-key Vec3 TCB");
     g.sample_size(10);
     for e in [1e-3, 1e-6] {
-        g.bench_function(BenchmarkId::new("ArcLengthTable", e), |b| b.iter(|| black_box(ArcLengthTable::new(&curve, e).unwrap())));
+        g.bench_function(BenchmarkId::new("ArcLengthTable", e), |b| b.iter(|| black_box(ArcLengthTable::new(PathCurve::new(&curve).unwrap(), e).unwrap())));
     }
     g.bench_function(BenchmarkId::new("baseline: swinging door", 1e-3), |b| b.iter(|| black_box(SwingingDoor::new(&curve, 1e-3))));
     g.finish();
 
-    let table = ArcLengthTable::new(&curve, 1e-6).unwrap();
+    let table = ArcLengthTable::new(PathCurve::new(&curve).unwrap(), 1e-6).unwrap();
     let door = SwingingDoor::new(&curve, 1e-6);
     println!("table sizes at E = 1e-6: ArcLengthTable {}, swinging door {}", table.len(), door.len());
     let (t0, t1) = curve.domain();

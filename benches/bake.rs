@@ -9,7 +9,7 @@ mod rng;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use tangent::bake::{bake, Motion, Rate};
+use tangent::bake::{bake, Fps, Motion, Rate};
 use tangent::export::{export, ExportOptions, Format};
 use tangent::{Interpolation, Key, Project, Track, TrackCurve, TrackKind};
 
@@ -33,7 +33,7 @@ fn bench(c: &mut Criterion) {
     let p = project();
     // 190 s of keys at this rate gives 10,000 samples per track.
     let fps = (SAMPLES - 1) as f64 / 190.0;
-    let options = ExportOptions { rate: Rate::Fixed(fps), ..ExportOptions::default() };
+    let options = ExportOptions::new(Fps::new(fps).unwrap());
     let mut g = c.benchmark_group("bake 1,000 tracks x 10,000 samples");
     g.sample_size(10);
     g.bench_function("export GLB, tracks in parallel", |b| b.iter(|| black_box(export(&p, Format::Glb, &options, &|_, _| true).unwrap())));
@@ -41,7 +41,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("baseline: bake one track after another", |b| {
         b.iter(|| {
             for c in &curves {
-                black_box(bake(c, Rate::Fixed(fps), Motion::Raw));
+                black_box(bake(c, Rate::fixed(fps).unwrap(), Motion::Raw));
             }
         })
     });

@@ -11,7 +11,7 @@ mod common;
 use common::gauss_kronrod::true_errors;
 use common::swinging_door::SwingingDoor;
 use tangent::arclen::ArcLengthTable;
-use tangent::{Interpolation, Key, SegmentCursor, Track, TrackCurve, TrackKind};
+use tangent::{Interpolation, Key, PathCurve, SegmentCursor, Track, TrackCurve, TrackKind};
 
 fn reference_path(file: &str) -> TrackCurve {
     let (_, case) = common::cases(file).remove(0);
@@ -43,7 +43,7 @@ fn main() {
     println!("|---|---|---|---|---|---|---|---|---|");
     for (name, curve) in &paths {
         for e in [1e-2, 1e-3, 1e-4, 1e-5, 1e-6] {
-            let table = ArcLengthTable::new(curve, e).unwrap();
+            let table = ArcLengthTable::new(PathCurve::new(curve).unwrap(), e).unwrap();
             let (mut c1, mut c2) = (SegmentCursor::new(), SegmentCursor::new());
             let (es, et) = true_errors(curve, &mut |t| table.s_of_t(&mut c1, t), &mut |s| table.t_of_s(&mut c2, s), table.length());
             let door = SwingingDoor::new(curve, e);

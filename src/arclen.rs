@@ -35,13 +35,9 @@
 //! A requested `E` below what `f64` can resolve for the path's length (`L · 2⁻⁴⁴`) is raised
 //! to that floor; [`ArcLengthTable::tolerance`] reports the bound actually met.
 
-use crate::curve::{SegmentSpeed, TrackCurve};
-use crate::model::{Interpolation, TrackKind};
+use crate::curve::{PathCurve, PathError, SegmentSpeed, TrackCurve};
 use crate::search::{BucketIndex, SegmentCursor};
 use thiserror::Error;
-
-/// The accuracy used when none is given, in length units.
-pub const DEFAULT_ACCURACY: f64 = 1e-6;
 
 /// Gauss–Legendre 4-point nodes (the positive half) and weights on [−1, 1]: exact for
 /// degree 7, applied to each quarter of a piece.
@@ -56,10 +52,8 @@ const MAX_DEPTH: u32 = 40;
 
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ArcLengthError {
-    #[error("arc length needs a Vec2 or Vec3 track, this one is {0:?}")]
-    Kind(TrackKind),
-    #[error("arc length needs a curve with a derivative (Linear, Cubic or Tcb), this one is {0:?}")]
-    Interpolation(Interpolation),
+    #[error("no arc length: {0}")]
+    NotAPath(#[from] PathError),
     #[error("the tolerance must be a positive finite length, got {0}")]
     Tolerance(f64),
 }
@@ -89,20 +83,14 @@ fn integrate(speed: &SegmentSpeed<'_>, dt: f64, ua: f64, ub: f64) -> f64 {
     let c = 0.5 * (ua + ub);
     let r = 0.5 * (ub - ua);
     let mut sum = 0.0;
-    if let SegmentSpeed::Poly { d, ease: None, inv_dt } = speed {
-        // The common case, kept in registers: |dP/du| = |d0 u² + d1 u + d2| over four lanes.
-        let norm = |u: f64| {
-            let mut s2 = 0.0;
-            for l in 0..4 {
-                let v = (d[0][l] * u + d[1][l]) * u + d[2][l];
-                s2 += v * v;
+    if let SegmentSpeed::Poly { derivative, ease, inv_dt } = speed {
+        if ease.is_identity() {
+            // The common case, kept in registers: |dP/du| = |p′(u)| over four lanes.
+            for (x, w) in GL_NODES.iter().zip(GL_WEIGHTS) {
+                sum += w * (derivative.norm(c - r * x) + derivative.norm(c + r * x));
             }
-            s2.sqrt()
-        };
-        for (x, w) in GL_NODES.iter().zip(GL_WEIGHTS) {
-            sum += w * (norm(c - r * x) + norm(c + r * x));
+            return sum * r * dt * inv_dt;
         }
-        return sum * r * dt * inv_dt;
     }
     for (x, w) in GL_NODES.iter().zip(GL_WEIGHTS) {
         sum += w * (speed.at(c - r * x) + speed.at(c + r * x));
@@ -277,14 +265,11 @@ impl Builder<'_> {
 }
 
 impl ArcLengthTable {
-    /// Builds the table for `curve` with absolute error bound `tolerance` (length units).
-    pub fn new(curve: &TrackCurve, tolerance: f64) -> Result<Self, ArcLengthError> {
-        if !matches!(curve.kind(), TrackKind::Vec2 | TrackKind::Vec3) {
-            return Err(ArcLengthError::Kind(curve.kind()));
-        }
-        if !curve.interpolation().has_derivative() {
-            return Err(ArcLengthError::Interpolation(curve.interpolation()));
-        }
+    /// Builds the table for `path` with absolute error bound `tolerance` (length units;
+    /// [`crate::DEFAULT_ACCURACY`] is the usual choice). Compute time grows like
+    /// `tolerance^(−1/6)`.
+    pub fn new(path: PathCurve<'_>, tolerance: f64) -> Result<Self, ArcLengthError> {
+        let curve = path.curve();
         if !(tolerance.is_finite() && tolerance > 0.0) {
             return Err(ArcLengthError::Tolerance(tolerance));
         }
@@ -371,7 +356,7 @@ impl ArcLengthTable {
     }
 
     fn piece_for_time(&self, cursor: &mut SegmentCursor, t: f64) -> usize {
-        cursor.upper_bound_indexed(&self.t, &self.t_index, t).clamp(1, self.coef.len()) - 1
+        cursor.locate_indexed(&self.t, &self.t_index, t).clamped(self.coef.len())
     }
 
     /// Arc length from the first key to time `t` (clamped to the keyed range).
@@ -415,7 +400,7 @@ impl ArcLengthTable {
         if s >= self.length() {
             return t1;
         }
-        let k = cursor.upper_bound_indexed(&self.s, &self.s_index, s).clamp(1, self.coef.len()) - 1;
+        let k = cursor.locate_indexed(&self.s, &self.s_index, s).clamped(self.coef.len());
         let (sa, sb) = (self.s[k], self.s[k + 1]);
         let h = self.t[k + 1] - self.t[k];
         let c = &self.coef[k];
@@ -452,7 +437,7 @@ impl ArcLengthTable {
 /// `P(t(L·τ/D))` (SPEC §6).
 #[derive(Clone, Debug)]
 pub struct ConstantSpeed<'a> {
-    curve: &'a TrackCurve,
+    curve: PathCurve<'a>,
     table: &'a ArcLengthTable,
     duration: f64,
     s_cursor: SegmentCursor,
@@ -464,13 +449,13 @@ impl<'a> ConstantSpeed<'a> {
     /// `duration` is the clip's length in seconds; it defaults to the keyed range in
     /// [`ConstantSpeed::over_keys`].
     #[must_use]
-    pub fn new(curve: &'a TrackCurve, table: &'a ArcLengthTable, duration: f64) -> Self {
+    pub fn new(curve: PathCurve<'a>, table: &'a ArcLengthTable, duration: f64) -> Self {
         Self { curve, table, duration, s_cursor: SegmentCursor::new(), t_cursor: SegmentCursor::new(), cursor: SegmentCursor::new() }
     }
 
     /// Over the same duration as the keys span.
     #[must_use]
-    pub fn over_keys(curve: &'a TrackCurve, table: &'a ArcLengthTable) -> Self {
+    pub fn over_keys(curve: PathCurve<'a>, table: &'a ArcLengthTable) -> Self {
         let (t0, t1) = curve.domain();
         Self::new(curve, table, t1 - t0)
     }
@@ -510,7 +495,7 @@ impl<'a> ConstantSpeed<'a> {
 /// Speed of the raw motion and of the constant-speed motion at `n + 1` evenly spaced clip
 /// times over the keyed range, as `(time, raw, constant)` — for the editor's speed plot.
 #[must_use]
-pub fn speed_profile(curve: &TrackCurve, table: &ArcLengthTable, n: usize) -> Vec<(f64, f64, f64)> {
+pub fn speed_profile(curve: PathCurve<'_>, table: &ArcLengthTable, n: usize) -> Vec<(f64, f64, f64)> {
     let (t0, t1) = curve.domain();
     let mut raw_cursor = SegmentCursor::new();
     let mut cs = ConstantSpeed::over_keys(curve, table);

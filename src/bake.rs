@@ -14,19 +14,92 @@
 //! A jump (two keys at one time) is kept: the baked keys hold the value arriving at it and
 //! then the value after it, at the same time.
 
+use thiserror::Error;
+
 use crate::arclen::{ArcLengthTable, ConstantSpeed};
-use crate::curve::TrackCurve;
+use crate::curve::{PathCurve, TrackCurve};
 use crate::model::TrackKind;
 use crate::quat;
 use crate::search::SegmentCursor;
+
+/// A frame rate: positive and finite, checked when made.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Fps(f64);
+
+/// An error bound for adaptive baking (value units, or radians for rotations): positive and
+/// finite, checked when made.
+#[derive(Clone, Copy, Debug, PartialEq, PartialOrd)]
+pub struct Bound(f64);
+
+/// A rate or bound that cannot be used.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum RateError {
+    #[error("the frame rate must be a positive number of frames per second, got {0}")]
+    Fps(f64),
+    #[error("the error bound must be a positive number, got {0}")]
+    Bound(f64),
+}
+
+impl Fps {
+    /// [`crate::DEFAULT_FPS`].
+    pub const DEFAULT: Self = Self(crate::DEFAULT_FPS);
+
+    pub fn new(fps: f64) -> Result<Self, RateError> {
+        if fps.is_finite() && fps > 0.0 {
+            Ok(Self(fps))
+        } else {
+            Err(RateError::Fps(fps))
+        }
+    }
+
+    #[must_use]
+    pub fn get(self) -> f64 {
+        self.0
+    }
+
+    /// Frame times from `t0` to `t1`: `t0 + k/fps` for `k = 0 … ⌈(t1 − t0)·fps⌉`, the last
+    /// clamped to `t1`, so both ends are included.
+    #[must_use]
+    pub fn frames(self, t0: f64, t1: f64) -> Vec<f64> {
+        let n = ((t1 - t0) * self.0).ceil().max(0.0) as usize;
+        (0..=n).map(|k| (t0 + k as f64 / self.0).min(t1)).collect()
+    }
+}
+
+impl Bound {
+    pub fn new(bound: f64) -> Result<Self, RateError> {
+        if bound.is_finite() && bound > 0.0 {
+            Ok(Self(bound))
+        } else {
+            Err(RateError::Bound(bound))
+        }
+    }
+
+    #[must_use]
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
 
 /// How densely to bake.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Rate {
     /// One key per frame at this rate.
-    Fixed(f64),
+    Fixed(Fps),
     /// The fewest keys within this error bound.
-    Adaptive(f64),
+    Adaptive(Bound),
+}
+
+impl Rate {
+    /// One key per frame at `fps`, if it is a usable rate.
+    pub fn fixed(fps: f64) -> Result<Self, RateError> {
+        Fps::new(fps).map(Self::Fixed)
+    }
+
+    /// The fewest keys within `bound`, if it is a usable bound.
+    pub fn adaptive(bound: f64) -> Result<Self, RateError> {
+        Bound::new(bound).map(Self::Adaptive)
+    }
 }
 
 /// Which motion to bake.
@@ -34,8 +107,8 @@ pub enum Rate {
 pub enum Motion<'a> {
     /// The curve as keyed (by its own time).
     Raw,
-    /// The path moved at constant speed over the keyed duration (Vec2/Vec3 tracks).
-    ConstantSpeed(&'a ArcLengthTable),
+    /// The path moved at constant speed over the keyed duration, by its arc-length table.
+    ConstantSpeed { path: PathCurve<'a>, table: &'a ArcLengthTable },
 }
 
 /// Candidate times per key segment for adaptive baking.
@@ -65,8 +138,8 @@ impl Source<'_> {
     fn at(&mut self, t: f64, out: &mut [f64]) {
         match self.motion {
             Motion::Raw => self.curve.sample(&mut self.cursor, t, out),
-            Motion::ConstantSpeed(table) => {
-                let mut cs = ConstantSpeed::new(self.curve, table, self.duration);
+            Motion::ConstantSpeed { path, table } => {
+                let mut cs = ConstantSpeed::new(path, table, self.duration);
                 cs.sample(t - self.t0, out);
             }
         }
@@ -126,9 +199,7 @@ pub fn bake_range(curve: &TrackCurve, rate: Rate, motion: Motion<'_>, t0: f64, t
     // Candidate times: a grid, plus key times where the curve may bend sharply.
     let (grid, adaptive_bound) = match rate {
         Rate::Fixed(fps) => {
-            let fps = if fps.is_finite() && fps > 0.0 { fps } else { 30.0 };
-            let n = ((t1 - t0) * fps).ceil().max(0.0) as usize;
-            let mut g: Vec<f64> = (0..=n).map(|k| (t0 + k as f64 / fps).min(t1)).collect();
+            let mut g = fps.frames(t0, t1);
             g.dedup();
             (g, None)
         }
@@ -150,7 +221,7 @@ pub fn bake_range(curve: &TrackCurve, rate: Rate, motion: Motion<'_>, t0: f64, t
             g.dedup();
             // Built against E/2: the checks between candidates are samples, and the margin
             // keeps the error between them inside E.
-            let build = 0.5 * e.max(0.0);
+            let build = 0.5 * e.get();
             (refine_grid(&mut src, g, dim, rot, build), Some(build))
         }
     };
@@ -315,9 +386,20 @@ mod tests {
     }
 
     #[test]
+    fn rates_are_checked_when_made() {
+        for bad in [0.0, -30.0, f64::NAN, f64::INFINITY] {
+            assert!(matches!(Rate::fixed(bad), Err(RateError::Fps(_))), "{bad}");
+            assert!(matches!(Rate::adaptive(bad), Err(RateError::Bound(_))), "{bad}");
+        }
+        assert_eq!(Rate::fixed(24.0), Ok(Rate::Fixed(Fps(24.0))));
+        // 4 frames per second over [0, 1]: 0, 0.25, 0.5, 0.75, 1.
+        assert_eq!(Fps::new(4.0).unwrap().frames(0.0, 1.0), vec![0.0, 0.25, 0.5, 0.75, 1.0]);
+    }
+
+    #[test]
     fn fixed_rate_includes_both_ends_and_every_frame() {
         let c = curve(Interpolation::Tcb, &[(0.0, 0.0), (1.0, 2.0), (1.05, 1.0)]);
-        let b = bake(&c, Rate::Fixed(10.0), Motion::Raw);
+        let b = bake(&c, Rate::fixed(10.0).unwrap(), Motion::Raw);
         assert_eq!(b.times.len(), 12);
         assert_eq!(b.times[0], 0.0);
         assert_eq!(*b.times.last().unwrap(), 1.05);
@@ -328,7 +410,7 @@ mod tests {
     #[test]
     fn adaptive_on_a_linear_track_keeps_only_the_keys() {
         let c = curve(Interpolation::Linear, &[(0.0, 0.0), (1.0, 2.0), (3.0, -1.0)]);
-        let b = bake(&c, Rate::Adaptive(1e-9), Motion::Raw);
+        let b = bake(&c, Rate::adaptive(1e-9).unwrap(), Motion::Raw);
         assert_eq!(b.times, vec![0.0, 1.0, 3.0]);
         assert!(b.max_error < 1e-12);
     }
@@ -338,7 +420,7 @@ mod tests {
         let c = curve(Interpolation::Tcb, &[(0.0, 0.0), (1.0, 3.0), (1.5, -1.0), (3.0, 2.0)]);
         let mut last = usize::MAX;
         for e in [1e-4, 1e-3, 1e-2, 1e-1] {
-            let b = bake(&c, Rate::Adaptive(e), Motion::Raw);
+            let b = bake(&c, Rate::adaptive(e).unwrap(), Motion::Raw);
             assert!(b.max_error <= e, "E={e}: {}", b.max_error);
             assert!(b.times.len() <= last);
             last = b.times.len();
@@ -348,7 +430,7 @@ mod tests {
     #[test]
     fn jumps_are_kept_as_two_keys_at_one_time() {
         let c = curve(Interpolation::Linear, &[(0.0, 0.0), (1.0, 1.0), (1.0, 5.0), (2.0, 6.0)]);
-        let b = bake(&c, Rate::Adaptive(1e-6), Motion::Raw);
+        let b = bake(&c, Rate::adaptive(1e-6).unwrap(), Motion::Raw);
         let at = b.times.iter().position(|&t| t == 1.0).unwrap();
         assert_eq!(b.times[at + 1], 1.0);
         assert!((b.values[at] - 1.0).abs() < 1e-9 && b.values[at + 1] == 5.0);
@@ -363,8 +445,9 @@ mod tests {
             Key::new(2.0, vec![4.0, 0.0]),
         ]);
         let c = TrackCurve::new(&t).unwrap();
-        let table = ArcLengthTable::new(&c, 1e-8).unwrap();
-        let b = bake(&c, Rate::Fixed(50.0), Motion::ConstantSpeed(&table));
+        let path = PathCurve::new(&c).unwrap();
+        let table = ArcLengthTable::new(path, 1e-8).unwrap();
+        let b = bake(&c, Rate::fixed(50.0).unwrap(), Motion::ConstantSpeed { path, table: &table });
         let step: Vec<f64> = b
             .times
             .windows(2)
@@ -391,7 +474,7 @@ mod tests {
             Key::new(3.0, q(170.0)),
         ]);
         let c = TrackCurve::new(&t).unwrap();
-        let b = bake(&c, Rate::Adaptive(1e-4), Motion::Raw);
+        let b = bake(&c, Rate::adaptive(1e-4).unwrap(), Motion::Raw);
         assert!(b.max_error <= 1e-4, "{}", b.max_error);
     }
 }

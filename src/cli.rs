@@ -6,8 +6,10 @@ use std::path::Path;
 
 use anyhow::{anyhow, bail, Context, Result};
 use tangent::arclen::ArcLengthTable;
+use tangent::bake::{Bound, Fps};
+use tangent::export::{export_to_file, ExportOptions, Format, Target};
 use tangent::io::load_project;
-use tangent::{SegmentCursor, TrackCurve};
+use tangent::{PathCurve, SegmentCursor, TrackCurve};
 
 fn compiled_track(file: &Path, name: &str) -> Result<TrackCurve> {
     let project = load_project(file)?;
@@ -91,7 +93,8 @@ pub fn arclen(file: &Path, track: &str, tolerance: f64, output: ArclenOutput) ->
     if !(tolerance.is_finite() && tolerance > 0.0) {
         bail!("--tolerance must be a positive number, got {tolerance}");
     }
-    let table = ArcLengthTable::new(&curve, tolerance).with_context(|| format!("track \"{track}\""))?;
+    let path = PathCurve::new(&curve).with_context(|| format!("track \"{track}\""))?;
+    let table = ArcLengthTable::new(path, tolerance).with_context(|| format!("track \"{track}\""))?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     let mut cursor = SegmentCursor::new();
     match output {
@@ -114,46 +117,38 @@ pub fn arclen(file: &Path, track: &str, tolerance: f64, output: ArclenOutput) ->
     Ok(())
 }
 
+/// Parses `--map NAME=TARGET`.
+pub fn parse_mapping(text: &str) -> Result<(String, Target), String> {
+    let (name, target) = text.split_once('=').ok_or_else(|| format!("expected NAME=TARGET, got \"{text}\""))?;
+    Ok((name.to_owned(), target.parse()?))
+}
+
+/// What `tangent bake` was asked for.
+pub struct BakeArgs {
+    pub fps: Option<f64>,
+    pub adaptive: Option<f64>,
+    pub constant_speed: bool,
+    pub format: Format,
+    pub map: Vec<(String, Target)>,
+}
+
 /// `tangent bake`: exports every (mapped) track, with a progress bar on a terminal and a
 /// per-track report (form, keys, true maximum error) on stdout.
-pub fn bake(file: &Path, fps: f64, adaptive: Option<f64>, constant_speed: bool, format: &str, output: &Path, map: &[String]) -> Result<()> {
-    use tangent::bake::Rate;
-    use tangent::export::{export_to_file, ExportOptions, Format, Target};
+pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     let project = load_project(file)?;
-    if !(fps.is_finite() && fps > 0.0) {
-        bail!("--fps must be a positive number, got {fps}");
-    }
-    let rate = match adaptive {
-        Some(e) if e.is_finite() && e > 0.0 => Rate::Adaptive(e),
-        Some(e) => bail!("--adaptive must be a positive error bound, got {e}"),
-        None => Rate::Fixed(fps),
-    };
-    let format = match format {
-        "csv" => Format::Csv,
-        "json" => Format::ThreeJson,
-        "gltf" => Format::Gltf,
-        _ => Format::Glb,
-    };
-    let mut options = ExportOptions { rate, constant_speed, ..ExportOptions::default() };
-    for m in map {
-        let (name, target) = m.split_once('=').ok_or_else(|| anyhow!("--map {m}: expected NAME=TARGET"))?;
-        let target = match target.to_ascii_lowercase().as_str() {
-            "translation" => Target::Translation,
-            "rotation" => Target::Rotation,
-            "scale" => Target::Scale,
-            "weights" => Target::Weights,
-            "property" => Target::Property,
-            "skip" => Target::Skip,
-            other => bail!("--map {m}: unknown target \"{other}\" (translation, rotation, scale, weights, property, skip)"),
-        };
-        if project.track(name).is_none() {
-            bail!("--map {m}: no track named \"{name}\"");
+    let fps = Fps::new(args.fps.unwrap_or(project.fps)).context("--fps")?;
+    let mut options = ExportOptions { constant_speed: args.constant_speed, ..ExportOptions::new(fps) };
+    options.adaptive = args.adaptive.map(Bound::new).transpose().context("--adaptive")?;
+    for (name, target) in args.map {
+        if project.track(&name).is_none() {
+            bail!("--map {name}={target:?}: no track named \"{name}\"");
         }
-        options.targets.insert(name.to_owned(), target);
+        options.targets.insert(name, target);
     }
-    let bar = indicatif::ProgressBar::new(project.tracks.len() as u64);
+    let bar = indicatif::ProgressBar::new(0);
     bar.set_style(indicatif::ProgressStyle::with_template("baking {bar:30} {pos}/{len} tracks").expect("a valid template"));
-    let report = export_to_file(output, &project, format, &options, &|done, _| {
+    let report = export_to_file(output, &project, args.format, &options, &|done, total| {
+        bar.set_length(total as u64);
         bar.set_position(done as u64);
         true
     });

@@ -43,8 +43,16 @@ pub mod search;
 pub mod tcb;
 
 pub use arclen::{ArcLengthTable, ConstantSpeed};
-pub use curve::{Evaluator, SegmentSpeed, TrackCurve};
+pub use curve::{Evaluator, PathCurve, PathError, SegmentSpeed, TrackCurve};
 pub use edit::{Document, Edit, EditError};
 pub use error::{FileError, ProjectError, TrackError};
 pub use model::{Ending, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackKind};
-pub use search::SegmentCursor;
+pub use search::{Located, SegmentCursor};
+
+/// The accuracy used where none is given: the error bound of arc-length tables (length
+/// units) and of adaptive baking, as kurbo's `DEFAULT_ACCURACY`.
+pub const DEFAULT_ACCURACY: f64 = 1e-6;
+
+/// Frames per second of a project that does not say (SPEC §8), and so of snapping and of
+/// baking when no rate is given.
+pub const DEFAULT_FPS: f64 = 60.0;

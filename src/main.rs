@@ -52,9 +52,9 @@ enum Command {
     /// Bake and export every track for an engine (CSV, three.js JSON, glTF / GLB).
     Bake {
         file: PathBuf,
-        /// Frames per second for baked tracks (and the CSV's rows).
-        #[arg(long, default_value_t = 30.0)]
-        fps: f64,
+        /// Frames per second for baked tracks (and the CSV's rows); default: the project's fps.
+        #[arg(long)]
+        fps: Option<f64>,
         /// Instead of one key per frame, the fewest keys within this error bound.
         #[arg(long)]
         adaptive: Option<f64>,
@@ -62,14 +62,14 @@ enum Command {
         #[arg(long)]
         constant_speed: bool,
         /// csv, json (three.js AnimationClip), gltf, or glb.
-        #[arg(long, value_parser = ["csv", "json", "gltf", "glb"])]
-        format: String,
+        #[arg(long, value_enum)]
+        format: tangent::export::Format,
         /// Output file.
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
         /// Map a track to a target: NAME=translation|rotation|scale|weights|property|skip.
-        #[arg(long = "map", value_name = "NAME=TARGET")]
-        map: Vec<String>,
+        #[arg(long = "map", value_name = "NAME=TARGET", value_parser = cli::parse_mapping)]
+        map: Vec<(String, tangent::export::Target)>,
     },
 }
 
@@ -83,7 +83,7 @@ fn main() -> ExitCode {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
         }
         Some(Command::Bake { file, fps, adaptive, constant_speed, format, output, map }) => {
-            cli::bake(&file, fps, adaptive, constant_speed, &format, &output, &map)
+            cli::bake(&file, cli::BakeArgs { fps, adaptive, constant_speed, format, map }, &output)
         }
     };
     match result {

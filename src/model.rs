@@ -279,7 +279,7 @@ impl Track {
 }
 
 fn default_fps() -> f64 {
-    60.0
+    crate::DEFAULT_FPS
 }
 
 /// A document: what one `.ron` file holds.

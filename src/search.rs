@@ -2,17 +2,57 @@
 //!
 //! The rule is three.js' interval rule, stated without reference to any cache: for sorted
 //! positions `p[0] ≤ … ≤ p[n−1]`, the answer for `x` is the unique `i` with
-//! `p[i−1] ≤ x < p[i]`, i.e. the number of positions `≤ x` (an *upper bound*). `0` means
-//! "before the first", `n` means "at or after the last". A zero-length interval can never be
+//! `p[i−1] ≤ x < p[i]`, i.e. the number of positions `≤ x` (an *upper bound*, [`upper_bound`]).
+//! What that count means is said by [`Located`]: before the first position, inside the
+//! interval `[p[i], p[i+1])`, or at or after the last. A zero-length interval can never be
 //! selected, so at a time shared by several keys the last of them wins.
 //!
-//! [`SegmentCursor`] remembers the last answer and tries it first, then walks at most two
-//! intervals forward or backward, and only then binary-searches. Because the rule has exactly
-//! one answer, every path returns the same `i` as a plain binary search: sequential and
+//! [`SegmentCursor`] remembers the last answer and tries it first, then walks at most
+//! [`LINEAR_SCAN_STEPS`] intervals forward or backward, and only then falls back to a binary
+//! search over the whole array (or a [`BucketIndex`]). Because the rule has exactly one
+//! answer, every path returns the same result as a plain binary search: sequential and
 //! random-order evaluation agree bit for bit.
 
 /// How far the cursor walks from its last answer before giving up and binary-searching.
 pub const LINEAR_SCAN_STEPS: usize = 2;
+
+/// Where a query lies among sorted positions `p[0] ≤ … ≤ p[n−1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Located {
+    /// `x < p[0]` (or `x` is NaN).
+    Before,
+    /// `p[i] ≤ x < p[i+1]`: inside interval (segment) `i`, which has non-zero length.
+    Inside(usize),
+    /// `x ≥ p[n−1]`.
+    After,
+}
+
+impl Located {
+    /// Decodes the number of positions `≤ x` (what [`upper_bound`] returns) for `n` positions.
+    #[must_use]
+    #[inline]
+    pub fn from_count(count: usize, n: usize) -> Self {
+        if count == 0 {
+            Self::Before
+        } else if count >= n {
+            Self::After
+        } else {
+            Self::Inside(count - 1)
+        }
+    }
+
+    /// The interval to use when the ends count as the first and last of `intervals`
+    /// (`intervals ≥ 1`): what a piecewise table reads outside its range.
+    #[must_use]
+    #[inline]
+    pub fn clamped(self, intervals: usize) -> usize {
+        match self {
+            Self::Before => 0,
+            Self::Inside(i) => i.min(intervals - 1),
+            Self::After => intervals - 1,
+        }
+    }
+}
 
 /// The cached index of the last interval found. Cheap to copy; one per playhead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -27,22 +67,23 @@ impl SegmentCursor {
         Self { upper: 0 }
     }
 
-    /// The number of positions `≤ x` (see the module docs). NaN counts as before everything.
+    /// Where `x` lies among `positions` (see the module docs). NaN counts as before everything.
     #[inline]
-    pub fn upper_bound(&mut self, positions: &[f64], x: f64) -> usize {
-        self.locate(positions, x, || upper_bound(positions, x))
+    pub fn locate(&mut self, positions: &[f64], x: f64) -> Located {
+        Located::from_count(self.count(positions, x, || upper_bound(positions, x)), positions.len())
     }
 
-    /// [`Self::upper_bound`] with a [`BucketIndex`] instead of binary search as the fallback,
-    /// for long tables read in random order.
+    /// [`Self::locate`] with a [`BucketIndex`] instead of binary search as the fallback, for
+    /// long tables read in random order.
     #[inline]
-    pub fn upper_bound_indexed(&mut self, positions: &[f64], index: &BucketIndex, x: f64) -> usize {
-        self.locate(positions, x, || index.upper_bound(positions, x))
+    pub fn locate_indexed(&mut self, positions: &[f64], index: &BucketIndex, x: f64) -> Located {
+        Located::from_count(self.count(positions, x, || index.upper_bound(positions, x)), positions.len())
     }
 
-    /// The cached interval, then the short scans, then `fallback`.
+    /// The number of positions `≤ x`: the cached interval, then the short scans, then
+    /// `fallback`.
     #[inline]
-    fn locate(&mut self, positions: &[f64], x: f64, fallback: impl FnOnce() -> usize) -> usize {
+    fn count(&mut self, positions: &[f64], x: f64, fallback: impl FnOnce() -> usize) -> usize {
         let n = positions.len();
         let i = self.upper.min(n);
         let above_lower = i == 0 || positions[i - 1] <= x;
@@ -117,18 +158,17 @@ impl BucketIndex {
     }
 }
 
-/// `positions[i] ≤ x` with `i < n`: walk up to [`LINEAR_SCAN_STEPS`] intervals forward, then
-/// binary-search.
-/// `None` when the answer lies further away. (A full-array search afterwards has a constant
-/// trip count, which predicts better than searching only the remaining part.)
+/// `positions[i] ≤ x` with `i < n`: walk up to [`LINEAR_SCAN_STEPS`] intervals forward;
+/// `None` when the answer lies further away. (The caller's full-array search afterwards has a
+/// constant trip count, which predicts better than searching only the remaining part.)
 #[inline]
 fn forward(positions: &[f64], x: f64, i: usize) -> Option<usize> {
     let n = positions.len();
     (i + 1..=(i + LINEAR_SCAN_STEPS).min(n)).find(|&j| j == n || x < positions[j])
 }
 
-/// `x < positions[i − 1]` with `i > 0`: walk back up to [`LINEAR_SCAN_STEPS`] intervals, then
-/// binary-search.
+/// `x < positions[i − 1]` with `i > 0`: walk back up to [`LINEAR_SCAN_STEPS`] intervals;
+/// `None` when the answer lies further away.
 #[inline]
 fn backward(positions: &[f64], x: f64, i: usize) -> Option<usize> {
     (i.saturating_sub(LINEAR_SCAN_STEPS)..i).rev().find(|&j| j == 0 || positions[j - 1] <= x)
@@ -155,6 +195,14 @@ mod tests {
         assert_eq!(upper_bound(&p, 1.0), 4);
         assert_eq!(upper_bound(&p, 2.0), 5);
         assert_eq!(upper_bound(&p, f64::NAN), 0);
+        // Decoded: before, inside segment 0, inside segment 3 (the last key of the group),
+        // and at the last key.
+        let at = |x| Located::from_count(upper_bound(&p, x), p.len());
+        assert_eq!(
+            [at(-1.0), at(0.5), at(1.0), at(2.0), at(f64::NAN)],
+            [Located::Before, Located::Inside(0), Located::Inside(3), Located::After, Located::Before]
+        );
+        assert_eq!([Located::Before.clamped(4), Located::Inside(2).clamped(4), Located::After.clamped(4)], [0, 2, 3]);
     }
 
     #[test]
@@ -165,7 +213,7 @@ mod tests {
         for k in -50..=2500 {
             let x = f64::from(k) * 0.013;
             assert_eq!(index.upper_bound(&p, x), upper_bound(&p, x), "x = {x}");
-            assert_eq!(c.upper_bound_indexed(&p, &index, x), upper_bound(&p, x));
+            assert_eq!(c.locate_indexed(&p, &index, x), Located::from_count(upper_bound(&p, x), p.len()));
         }
         for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, p[199], p[0]] {
             assert_eq!(index.upper_bound(&p, x), upper_bound(&p, x));
@@ -178,7 +226,7 @@ mod tests {
         let mut c = SegmentCursor::new();
         let queries = [3.0, 3.1, 3.6, 1.0, 25.0, -1.0, 12.2, 12.1, 11.9, 0.0, 4.5, 4.49];
         for &x in queries.iter().chain(queries.iter().rev()) {
-            assert_eq!(c.upper_bound(&p, x), upper_bound(&p, x), "x = {x}");
+            assert_eq!(c.locate(&p, x), Located::from_count(upper_bound(&p, x), p.len()), "x = {x}");
         }
     }
 }

@@ -7,83 +7,117 @@
 
 use crate::model::{Key, TangentMode};
 
-/// The ease remapping of local time, `u ↦ u'` (SPEC §4 step 1).
+/// The ease remapping of one segment's local time, `u ↦ e(u)` (SPEC §4 step 1), with its
+/// first and second derivatives: the one definition that value, velocity, acceleration and
+/// arc length all use.
 ///
-/// `a` is the segment's start key's `ease_from`, `b` its end key's `ease_to`. With `s = a + b`:
-/// if `s = 0` the identity; if `s > 1` both are scaled by `1/s`; with `k = 1/(2 − a − b)`
+/// Built from the segment's start key's `ease_from` (`a`) and end key's `ease_to` (`b`).
+/// With `s = a + b`: if `s = 0` the identity; if `s > 1` both are scaled by `1/s`; with
+/// `k = 1/(2 − a − b)`
 ///
 /// ```text
-///            (k/a)·u²               u < a        (accelerate)
-/// ease(u) =  k·(2u − a)             a ≤ u < 1−b  (constant speed 2k)
-///            1 − (k/b)·(1 − u)²     u ≥ 1 − b    (decelerate)
+///         (k/a)·u²               u < a        (accelerate)      e′ = 2(k/a)·u     e″ = 2k/a
+/// e(u) =  k·(2u − a)             a ≤ u < 1−b  (constant speed)  e′ = 2k           e″ = 0
+///         1 − (k/b)·(1 − u)²     u ≥ 1 − b    (decelerate)      e′ = 2(k/b)(1−u)  e″ = −2k/b
 /// ```
 ///
-/// It maps [0, 1] onto [0, 1] monotonically with `ease'(0) = 0` when `a > 0` and
-/// `ease'(1) = 0` when `b > 0`. Out-of-range `u` is clamped, and an empty branch (a or b = 0)
-/// is never entered, so the result is finite for every finite input.
+/// It maps [0, 1] onto [0, 1] monotonically with `e′(0) = 0` when `a > 0` and `e′(1) = 0`
+/// when `b > 0`. Out-of-range `u` is clamped (for `e` and `e′`), and an empty branch (a or
+/// b = 0) is never entered, so every result is finite for every finite input.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ease {
+    /// `a` and `b` after scaling, and `k`; `k = 0` (impossible otherwise: `k ≥ ½`) marks the
+    /// identity.
+    a: f64,
+    b: f64,
+    k: f64,
+}
+
+/// `e(u)`, `e′(u)` and `e″(u)` at one local time.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct EaseJet {
+    pub value: f64,
+    pub first: f64,
+    pub second: f64,
+}
+
+impl Ease {
+    /// No ease: `e(u) = u`.
+    pub const IDENTITY: Self = Self { a: 0.0, b: 0.0, k: 0.0 };
+
+    /// The ease of a segment whose start key has `ease_from = a` and end key `ease_to = b`
+    /// (both in [0, 1], as validation guarantees).
+    #[must_use]
+    pub fn new(a: f64, b: f64) -> Self {
+        let s = a + b;
+        if s == 0.0 {
+            return Self::IDENTITY;
+        }
+        let (a, b) = if s > 1.0 { (a / s, b / s) } else { (a, b) };
+        Self { a, b, k: 1.0 / (2.0 - a - b) }
+    }
+
+    /// `(a, b, k)`, or `None` for the identity.
+    #[inline]
+    fn params(&self) -> Option<(f64, f64, f64)> {
+        (self.k != 0.0).then_some((self.a, self.b, self.k))
+    }
+
+    /// Whether this is the identity (no ease on the segment).
+    #[must_use]
+    #[inline]
+    pub fn is_identity(&self) -> bool {
+        self.k == 0.0
+    }
+
+    /// `e(u)`.
+    #[must_use]
+    #[inline]
+    pub fn value(&self, u: f64) -> f64 {
+        let Some((a, b, k)) = self.params() else { return u };
+        let u = u.clamp(0.0, 1.0);
+        if u < a {
+            (k / a) * u * u
+        } else if u < 1.0 - b || b == 0.0 {
+            k * (2.0 * u - a)
+        } else {
+            let v = 1.0 - u;
+            1.0 - (k / b) * v * v
+        }
+    }
+
+    /// `e(u)`, `e′(u)`, `e″(u)`. At a branch switch the branch that starts there is used.
+    #[must_use]
+    #[inline]
+    pub fn jet(&self, u: f64) -> EaseJet {
+        let Some((a, b, k)) = self.params() else { return EaseJet { value: u, first: 1.0, second: 0.0 } };
+        let value = self.value(u);
+        let c = u.clamp(0.0, 1.0);
+        let (first, second) = if c < a {
+            (2.0 * (k / a) * c, 2.0 * k / a)
+        } else if c < 1.0 - b || b == 0.0 {
+            (2.0 * k, 0.0)
+        } else {
+            (2.0 * (k / b) * (1.0 - c), -2.0 * k / b)
+        };
+        EaseJet { value, first, second }
+    }
+
+    /// The local times where the ease changes branch (`a` and `1 − b` after scaling), inside
+    /// (0, 1). Integrators split there because the second derivative jumps.
+    #[must_use]
+    pub fn breaks(&self) -> [Option<f64>; 2] {
+        let Some((a, b, _)) = self.params() else { return [None, None] };
+        let inside = |x: f64| (x > 0.0 && x < 1.0).then_some(x);
+        [inside(a), inside(1.0 - b)]
+    }
+}
+
+/// `e(u)` for a segment with `ease_from = a` at its start and `ease_to = b` at its end: a
+/// shorthand for [`Ease::new`]`(a, b).value(u)`.
 #[must_use]
-#[inline]
 pub fn ease(u: f64, a: f64, b: f64) -> f64 {
-    let Some((a, b, k)) = ease_params(a, b) else { return u };
-    let u = u.clamp(0.0, 1.0);
-    if u < a {
-        (k / a) * u * u
-    } else if u < 1.0 - b || b == 0.0 {
-        k * (2.0 * u - a)
-    } else {
-        let v = 1.0 - u;
-        1.0 - (k / b) * v * v
-    }
-}
-
-/// `(a, b, k)` after scaling `a + b` down to at most 1, with `k = 1/(2 − a − b)`; `None`
-/// when there is no ease (`a + b = 0`).
-#[inline]
-fn ease_params(a: f64, b: f64) -> Option<(f64, f64, f64)> {
-    let s = a + b;
-    if s == 0.0 {
-        return None;
-    }
-    let (a, b) = if s > 1.0 { (a / s, b / s) } else { (a, b) };
-    Some((a, b, 1.0 / (2.0 - a - b)))
-}
-
-/// `d ease(u) / du`, the factor ease puts on a segment's speed.
-#[must_use]
-#[inline]
-pub fn ease_derivative(u: f64, a: f64, b: f64) -> f64 {
-    let Some((a, b, k)) = ease_params(a, b) else { return 1.0 };
-    let u = u.clamp(0.0, 1.0);
-    if u < a {
-        2.0 * (k / a) * u
-    } else if u < 1.0 - b || b == 0.0 {
-        2.0 * k
-    } else {
-        2.0 * (k / b) * (1.0 - u)
-    }
-}
-
-/// `d² ease(u) / du²`: piecewise constant, `2k/a`, `0`, `−2k/b` on the three branches.
-#[must_use]
-#[inline]
-pub fn ease_second_derivative(u: f64, a: f64, b: f64) -> f64 {
-    let Some((a, b, k)) = ease_params(a, b) else { return 0.0 };
-    if u < a {
-        2.0 * k / a
-    } else if u < 1.0 - b || b == 0.0 {
-        0.0
-    } else {
-        -2.0 * k / b
-    }
-}
-
-/// The local times where [`ease`] changes branch (`a` and `1 − b` after scaling), inside (0, 1).
-/// Integrators split there because the second derivative jumps.
-#[must_use]
-pub fn ease_breaks(a: f64, b: f64) -> [Option<f64>; 2] {
-    let Some((a, b, _)) = ease_params(a, b) else { return [None, None] };
-    let inside = |x: f64| (x > 0.0 && x < 1.0).then_some(x);
-    [inside(a), inside(1.0 - b)]
+    Ease::new(a, b).value(u)
 }
 
 /// Incoming (`ra`) and outgoing (`rb`) tangents of every key, flattened `key * dim + c`.
@@ -197,6 +231,22 @@ mod tests {
         assert!((ease(0.0, 0.0, 0.6)).abs() < 1e-15);
     }
 
+    /// a = 0.5, b = 0: k = 2/3, k/a = 4/3. At u = 0.25: e′ = 2·(4/3)·0.25 = 2/3, e″ = 8/3;
+    /// at u = 0.75 (constant branch): e′ = 2k = 4/3, e″ = 0. a = b = 1 scales to 0.5 each with
+    /// k = 1: at u = 0.75, e′ = 2·2·0.25 = 1, e″ = −4.
+    #[test]
+    fn ease_jet_hand_values() {
+        let e = Ease::new(0.5, 0.0);
+        let j = e.jet(0.25);
+        assert!((j.value - 1.0 / 12.0).abs() < 1e-15 && (j.first - 2.0 / 3.0).abs() < 1e-15 && (j.second - 8.0 / 3.0).abs() < 1e-15, "{j:?}");
+        let j = e.jet(0.75);
+        assert!((j.first - 4.0 / 3.0).abs() < 1e-15 && j.second == 0.0, "{j:?}");
+        let j = Ease::new(1.0, 1.0).jet(0.75);
+        assert!((j.first - 1.0).abs() < 1e-15 && (j.second + 4.0).abs() < 1e-15, "{j:?}");
+        assert_eq!(Ease::new(0.0, 0.0).jet(0.3), EaseJet { value: 0.3, first: 1.0, second: 0.0 });
+        assert_eq!(Ease::new(0.3, 0.4).breaks(), [Some(0.3), Some(0.6)]);
+    }
+
     #[test]
     fn ease_derivative_matches_difference_quotient() {
         for &(a, b) in &[(0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.3, 0.4), (1.0, 1.0), (0.8, 0.6)] {
@@ -206,8 +256,12 @@ mod tests {
                     continue;
                 }
                 let h = 1e-7;
-                let fd = (ease(u + h, a, b) - ease(u - h, a, b)) / (2.0 * h);
-                assert!((fd - ease_derivative(u, a, b)).abs() < 1e-5, "a={a} b={b} u={u}");
+                let e = Ease::new(a, b);
+                let fd = (e.value(u + h) - e.value(u - h)) / (2.0 * h);
+                assert!((fd - e.jet(u).first).abs() < 1e-5, "a={a} b={b} u={u}");
+                let fd2 = (e.jet(u + h).first - e.jet(u - h).first) / (2.0 * h);
+                let near_break = e.breaks().iter().flatten().any(|x| (x - u).abs() < 2.0 * h);
+                assert!(near_break || (fd2 - e.jet(u).second).abs() < 1e-5, "a={a} b={b} u={u}");
             }
         }
     }

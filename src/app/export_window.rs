@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
 use eframe::egui;
-use tangent::bake::Rate;
-use tangent::export::{export_to_file, ExportError, ExportOptions, Format, Target, TrackReport};
+use tangent::bake::{Bound, Fps};
+use tangent::export::{export_to_file, ExportError, ExportOptions, Form, Format, Target, TrackReport};
 
 use super::state::AppState;
 
@@ -147,12 +147,11 @@ fn begin(state: &mut AppState) {
     if path.extension().is_none() {
         path.set_extension(w.format.extension());
     }
-    let options = ExportOptions {
-        rate: if w.adaptive { Rate::Adaptive(w.bound) } else { Rate::Fixed(w.fps) },
-        constant_speed: w.constant_speed,
-        arclen_tolerance: 1e-6,
-        targets: w.targets.clone(),
+    let (fps, bound) = match (Fps::new(w.fps), w.adaptive.then(|| Bound::new(w.bound)).transpose()) {
+        (Ok(fps), Ok(bound)) => (fps, bound),
+        (Err(e), _) | (_, Err(e)) => return state.set_error(format!("Export: {e}")),
     };
+    let options = ExportOptions { adaptive: bound, constant_speed: w.constant_speed, targets: w.targets.clone(), ..ExportOptions::new(fps) };
     let project = state.doc.project().clone();
     let format = w.format;
     let done = Arc::new(AtomicUsize::new(0));
@@ -180,7 +179,7 @@ fn poll(state: &mut AppState) {
     state.export.running = None;
     match result {
         Ok(report) => {
-            let baked = report.iter().filter(|r| r.form == "baked").count();
+            let baked = report.iter().filter(|r| r.form == Form::Baked).count();
             let worst = report.iter().map(|r| r.max_error).fold(0.0, f64::max);
             let keys: usize = report.iter().map(|r| r.keys).sum();
             state.set_message(format!("Exported {} tracks ({keys} keys, {baked} baked, largest error {worst:.2e}) to {}", report.len(), state.export.path));

@@ -8,7 +8,7 @@ use eframe::egui::{self, Color32, Pos2};
 use egui_plot::{Arrows, Legend, Line, MarkerShape, Plot, PlotPoint, PlotPoints, Points, VLine};
 use serde::{Deserialize, Serialize};
 use tangent::arclen::{speed_profile, ArcLengthError, ArcLengthTable, ConstantSpeed};
-use tangent::{Edit, Interpolation, SegmentCursor, TrackKind};
+use tangent::{Edit, Interpolation, PathCurve, SegmentCursor, TrackKind};
 
 use super::state::AppState;
 use super::style::{track_color, INCOMING, OUTGOING};
@@ -64,7 +64,7 @@ pub fn table(state: &mut AppState, track: usize) -> Option<&Result<ArcLengthTabl
     let fresh = matches!(&state.path_view.table, Some((t, r, e, _)) if *t == track && *r == rev && *e == tol);
     if !fresh {
         let Some(Ok(curve)) = state.curve(track) else { return None };
-        let table = ArcLengthTable::new(curve, tol);
+        let table = PathCurve::new(curve).map_err(ArcLengthError::from).and_then(|path| ArcLengthTable::new(path, tol));
         state.path_view.table = Some((track, rev, tol, table));
     }
     state.path_view.table.as_ref().map(|(_, _, _, t)| t)
@@ -80,7 +80,7 @@ pub fn markers(state: &mut AppState, track: usize) -> Option<(Vec<f64>, Vec<f64>
     let mut raw = vec![0.0; curve.dim()];
     curve.sample(&mut SegmentCursor::new(), playhead.clamp(t0, t1), &mut raw);
     let mut constant = vec![0.0; curve.dim()];
-    ConstantSpeed::new(curve, table, t1 - t0).sample(playhead - t0, &mut constant);
+    ConstantSpeed::new(PathCurve::new(curve).ok()?, table, t1 - t0).sample(playhead - t0, &mut constant);
     Some((raw, constant))
 }
 
@@ -235,7 +235,8 @@ fn speed_plot(ui: &mut egui::Ui, state: &mut AppState, ti: usize, info: Option<(
         return;
     }
     let (Some(Ok(curve)), Some((_, _, _, Ok(table)))) = (state.curve(ti), state.path_view.table.as_ref()) else { return };
-    let profile = speed_profile(curve, table, 600);
+    let Ok(path) = PathCurve::new(curve) else { return };
+    let profile = speed_profile(path, table, 600);
     let deviation = |f: &dyn Fn(&(f64, f64, f64)) -> f64| {
         let mean = profile.iter().map(f).sum::<f64>() / profile.len() as f64;
         if mean > 0.0 {

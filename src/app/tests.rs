@@ -276,9 +276,10 @@ fn constant_speed_markers_match_the_library() {
         h.run();
         let (raw, constant) = super::path_view::markers(&mut h.state_mut().state, path).unwrap();
         let curve = tangent::TrackCurve::new(&demo_project().tracks[path]).unwrap();
-        let table = ArcLengthTable::new(&curve, app(&h).view.arclen_tolerance).unwrap();
+        let path = tangent::PathCurve::new(&curve).unwrap();
+        let table = ArcLengthTable::new(path, app(&h).view.arclen_tolerance).unwrap();
         let mut want = vec![0.0; 2];
-        ConstantSpeed::new(&curve, &table, 4.0).sample(t, &mut want);
+        ConstantSpeed::new(path, &table, 4.0).sample(t, &mut want);
         assert_eq!(constant, want, "arc-length marker at {t}");
         assert_eq!(raw, curve.evaluator().value_at(t), "raw marker at {t}");
         // Equal clip times cover equal lengths along the arc-length marker's path.

@@ -1,0 +1,396 @@
+//! [`TrackCurve`]: a validated track compiled for fast evaluation — the facade over one
+//! module per interpolation mode.
+//!
+//! Compiling checks every invariant of SPEC §1 once ([`validate`], so evaluation never fails
+//! and never produces NaN from finite keys) and precomputes what each sample would otherwise
+//! redo. The pieces:
+//!
+//! | file | what |
+//! |---|---|
+//! | `keys.rs` | key times and values (storage apart from interpolation) |
+//! | `infinity.rs` | pre/post infinity: hold, extrapolate, cycle |
+//! | `step.rs`, `linear.rs` | Step and Linear |
+//! | `poly.rs` | the polynomial segment with exact derivatives through the ease |
+//! | `tcb.rs`, `cubic.rs` | TCB and three.js Cubic, compiled to polynomial segments |
+//! | `rotation.rs` | Slerp, Nlerp, Squad |
+//! | `path.rs` | [`PathCurve`]: the Vec2/Vec3 curves arc length works on |
+//!
+//! The facade finds the segment with a [`SegmentCursor`] (O(1) per sample during playback, no
+//! allocation) and hands the segment to its mode. Adding a mode is one module (value and
+//! velocity in a segment, and acceleration if it is a position), one variant of `Segments`,
+//! and one arm each in [`TrackCurve::new`], `segment_value` and `segment_velocity`.
+
+mod cubic;
+mod infinity;
+mod keys;
+mod linear;
+mod path;
+mod poly;
+mod rotation;
+mod step;
+mod tcb;
+mod validate;
+
+#[cfg(test)]
+mod tests;
+
+pub use path::{PathCurve, PathError};
+pub use poly::{Derivative, SegmentSpeed};
+pub use validate::validate;
+
+use crate::error::TrackError;
+use crate::model::{Infinity, Interpolation, TangentMode, Track, TrackKind};
+use crate::quat;
+use crate::search::{Located, SegmentCursor};
+use crate::tcb::KeyTangents;
+use infinity::{Extension, Mapped};
+use keys::KeyTable;
+use linear::Linear;
+use poly::Poly;
+use rotation::Rotation;
+use step::Step;
+
+/// A validated, compiled track. Build with [`TrackCurve::new`].
+#[derive(Clone, Debug)]
+pub struct TrackCurve {
+    kind: TrackKind,
+    interpolation: Interpolation,
+    tangent_mode: TangentMode,
+    keys: KeyTable,
+    segments: Segments,
+    /// The TCB tangents (TCB tracks only).
+    tangents: Option<KeyTangents>,
+    extension: Extension,
+}
+
+/// Each mode's per-segment data.
+#[derive(Clone, Debug)]
+enum Segments {
+    Step,
+    Linear,
+    /// TCB and three.js Cubic.
+    Poly(Poly),
+    Rotation(Rotation),
+}
+
+impl TrackCurve {
+    /// Validates `track` ([`validate`]) and compiles it. Quaternion keys are normalised.
+    pub fn new(track: &Track) -> Result<Self, TrackError> {
+        validate(track)?;
+        let kind = track.kind;
+        let dim = kind.dim();
+        let times: Vec<f64> = track.keys.iter().map(|k| k.time).collect();
+        let mut values: Vec<f64> = Vec::with_capacity(times.len() * dim);
+        for key in &track.keys {
+            if kind == TrackKind::Quat {
+                values.extend_from_slice(&quat::normalize(&[key.value[0], key.value[1], key.value[2], key.value[3]]));
+            } else {
+                values.extend_from_slice(&key.value);
+            }
+        }
+        let mut keys = KeyTable { times, values, dim };
+        let mut tangents = None;
+        let segments = match track.interpolation {
+            Interpolation::Step => Segments::Step,
+            Interpolation::Linear => Segments::Linear,
+            Interpolation::Cubic => Segments::Poly(cubic::compile(&keys, track.ending_start, track.ending_end)),
+            Interpolation::Tcb => {
+                let (poly, tg) = tcb::compile(&track.keys, &keys, track.tangents);
+                tangents = Some(tg);
+                Segments::Poly(poly)
+            }
+            Interpolation::Slerp => Segments::Rotation(Rotation::Slerp),
+            Interpolation::Nlerp => Segments::Rotation(Rotation::Nlerp),
+            Interpolation::Squad => Segments::Rotation(Rotation::squad(&mut keys)),
+        };
+        let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };
+        let mut curve = Self { kind, interpolation: track.interpolation, tangent_mode: track.tangents, keys, segments, tangents, extension };
+        curve.extension.start_slope = curve.end_slope(false);
+        curve.extension.end_slope = curve.end_slope(true);
+        Ok(curve)
+    }
+
+    /// Velocity leaving the first non-empty segment, or arriving at the end of the last.
+    /// Zero for rotations (no Linear infinity) and one-key tracks.
+    fn end_slope(&self, at_end: bool) -> Vec<f64> {
+        let mut slope = vec![0.0; self.dim()];
+        if self.kind != TrackKind::Quat {
+            let nonempty = |s: &usize| self.keys.times[*s + 1] > self.keys.times[*s];
+            let mut segs = 0..self.segment_count();
+            let found = if at_end { segs.rfind(nonempty) } else { segs.find(nonempty) };
+            if let Some(seg) = found {
+                self.segment_velocity(seg, if at_end { 1.0 } else { 0.0 }, &mut slope);
+            }
+        }
+        slope
+    }
+
+    #[must_use]
+    pub fn kind(&self) -> TrackKind {
+        self.kind
+    }
+    /// Components per value.
+    #[must_use]
+    pub fn dim(&self) -> usize {
+        self.keys.dim
+    }
+    #[must_use]
+    pub fn interpolation(&self) -> Interpolation {
+        self.interpolation
+    }
+    #[must_use]
+    pub fn tangent_mode(&self) -> TangentMode {
+        self.tangent_mode
+    }
+    /// Key times, sorted.
+    #[must_use]
+    pub fn times(&self) -> &[f64] {
+        &self.keys.times
+    }
+    /// Value of key `i` (normalised for quaternion tracks, sign-aligned for squad).
+    #[must_use]
+    pub fn key_value(&self, i: usize) -> &[f64] {
+        self.keys.value(i)
+    }
+    /// Number of segments (keys − 1), including zero-length ones at jumps.
+    #[must_use]
+    pub fn segment_count(&self) -> usize {
+        self.keys.len() - 1
+    }
+    /// First and last key time.
+    #[must_use]
+    pub fn domain(&self) -> (f64, f64) {
+        (self.keys.times[0], self.keys.times[self.keys.len() - 1])
+    }
+
+    /// Incoming tangent `ra` of key `i` (TCB tracks only), per unit of local segment time.
+    #[must_use]
+    pub fn incoming_tangent(&self, i: usize) -> Option<&[f64]> {
+        let dim = self.dim();
+        self.tangents.as_ref()?.incoming.get(i * dim..(i + 1) * dim)
+    }
+    /// Outgoing tangent `rb` of key `i` (TCB tracks only), per unit of local segment time.
+    #[must_use]
+    pub fn outgoing_tangent(&self, i: usize) -> Option<&[f64]> {
+        let dim = self.dim();
+        self.tangents.as_ref()?.outgoing.get(i * dim..(i + 1) * dim)
+    }
+
+    /// A one-playhead evaluator borrowing this curve.
+    #[must_use]
+    pub fn evaluator(&self) -> Evaluator<'_> {
+        Evaluator { curve: self, cursor: SegmentCursor::new() }
+    }
+
+    /// Writes the value at time `t` into `out`, applying pre/post infinity.
+    ///
+    /// Never fails: a NaN `t` yields the first key's value.
+    ///
+    /// # Panics
+    /// If `out.len() != self.dim()` (a programming error, not a data error).
+    #[inline]
+    pub fn sample(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+        assert_eq!(out.len(), self.dim(), "output buffer must hold one value");
+        match cursor.locate(&self.keys.times, t) {
+            // Strictly inside the keyed range: the common case during playback.
+            Located::Inside(seg) => self.segment_value(seg, t, out),
+            _ => self.sample_outside(cursor, t, out),
+        }
+    }
+
+    /// At or beyond the ends: hold, extrapolate or cycle per the infinity modes.
+    fn sample_outside(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+        let (t0, t1) = self.domain();
+        match self.extension.map(t, t0, t1) {
+            Mapped::Plain(t) => self.sample_keyed(cursor, t, out),
+            Mapped::Extrapolate { at_end, dt } => {
+                let (key, slope) = if at_end { (self.keys.len() - 1, &self.extension.end_slope) } else { (0, &self.extension.start_slope) };
+                out.copy_from_slice(self.keys.value(key));
+                for (o, s) in out.iter_mut().zip(slope) {
+                    *o += dt * s;
+                }
+            }
+            Mapped::Cycled { t, cycles, .. } => {
+                self.sample_keyed(cursor, t, out);
+                if cycles != 0.0 {
+                    let (first, last) = (self.keys.value(0), self.keys.value(self.keys.len() - 1));
+                    for c in 0..self.dim() {
+                        out[c] += cycles * (last[c] - first[c]);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Value inside the keyed range, held at the ends.
+    #[inline]
+    fn sample_keyed(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+        match cursor.locate(&self.keys.times, t) {
+            Located::Before => out.copy_from_slice(self.keys.value(0)),
+            Located::After => out.copy_from_slice(self.keys.value(self.keys.len() - 1)),
+            Located::Inside(seg) => self.segment_value(seg, t, out),
+        }
+    }
+
+    /// Velocity `dP/dt` in value units per second at time `t`, infinity modes included.
+    /// Zero for Step and outside Constant ends; for quaternion tracks, the derivative of the
+    /// components. At a key the segment starting there is used (the right derivative); at the
+    /// last key, the derivative arriving there.
+    pub fn velocity(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+        assert_eq!(out.len(), self.dim(), "output buffer must hold one value");
+        let (t0, t1) = self.domain();
+        let (t, reversed) = match self.extension.map(t, t0, t1) {
+            Mapped::Plain(t) => (t, false),
+            Mapped::Extrapolate { at_end, .. } => {
+                out.copy_from_slice(if at_end { &self.extension.end_slope } else { &self.extension.start_slope });
+                return;
+            }
+            Mapped::Cycled { t, reversed, .. } => (t, reversed),
+        };
+        match cursor.locate(&self.keys.times, t) {
+            Located::Inside(seg) => {
+                let (s0, dt) = self.keys.span(seg);
+                self.segment_velocity(seg, (t - s0) / dt, out);
+            }
+            Located::After if t == t1 => out.copy_from_slice(&self.extension.end_slope),
+            Located::Before | Located::After => out.fill(0.0),
+        }
+        if reversed {
+            out.iter_mut().for_each(|v| *v = -*v);
+        }
+    }
+
+    /// The value at global time `t` inside segment `seg` (no infinity handling).
+    #[inline]
+    fn segment_value(&self, seg: usize, t: f64, out: &mut [f64]) {
+        let keys = &self.keys;
+        match &self.segments {
+            Segments::Poly(p) => p.value(keys, seg, t, out),
+            Segments::Step => Step::value(keys, seg, out),
+            Segments::Linear => Linear::value(keys, seg, t, out),
+            Segments::Rotation(r) => r.value(keys, seg, t, out),
+        }
+    }
+
+    /// Velocity in value units per second inside segment `seg` at local time `u ∈ [0, 1]`:
+    /// exact for polynomial segments ([`poly`]), `Δv/Δt` for Linear, zero for Step and
+    /// zero-length segments; a central difference of the components for rotations.
+    pub fn segment_velocity(&self, seg: usize, u: f64, out: &mut [f64]) {
+        if self.keys.span(seg).1 <= 0.0 {
+            out.fill(0.0);
+            return;
+        }
+        match &self.segments {
+            Segments::Poly(p) => p.velocity(seg, u, out),
+            Segments::Step => out.fill(0.0),
+            Segments::Linear => Linear::velocity(&self.keys, seg, out),
+            Segments::Rotation(r) => r.velocity(&self.keys, seg, u, out),
+        }
+    }
+
+    /// Acceleration `d²P/dt²` inside segment `seg` at local time `u`: exact for polynomial
+    /// segments (at an ease switch point the branch that starts there); zero for the others
+    /// (Step, Linear; rotations are not positions).
+    pub fn segment_acceleration(&self, seg: usize, u: f64, out: &mut [f64]) {
+        match &self.segments {
+            Segments::Poly(p) => p.acceleration(seg, u, out),
+            _ => out.fill(0.0),
+        }
+    }
+
+    /// The speed function of segment `seg`, prepared for many evaluations (quadrature).
+    #[must_use]
+    pub fn segment_speed_fn(&self, seg: usize) -> SegmentSpeed<'_> {
+        match &self.segments {
+            Segments::Poly(p) => p.speed_fn(seg),
+            _ => SegmentSpeed::Other { curve: self, seg },
+        }
+    }
+
+    /// Speed `|dP/dt|` inside segment `seg` at local time `u`: the integrand of arc length.
+    #[inline]
+    pub fn segment_speed(&self, seg: usize, u: f64) -> f64 {
+        if let Segments::Poly(p) = &self.segments {
+            return p.speed_fn(seg).at(u);
+        }
+        let mut v = [0.0; 4];
+        let v = &mut v[..self.dim()];
+        self.segment_velocity(seg, u, v);
+        norm(v)
+    }
+
+    /// `(|P′|, P′·P″)` in global time inside segment `seg` at local time `u`, in one pass:
+    /// what arc length needs for `s′ = |P′|` and `s″ = P′·P″/|P′|`.
+    pub fn segment_speed_derivatives(&self, seg: usize, u: f64) -> (f64, f64) {
+        if let Segments::Poly(p) = &self.segments {
+            return p.speed_derivatives(seg, u, self.dim());
+        }
+        let mut v = [0.0; 4];
+        let mut a = [0.0; 4];
+        self.segment_velocity(seg, u, &mut v[..self.dim()]);
+        self.segment_acceleration(seg, u, &mut a[..self.dim()]);
+        (norm(&v), v.iter().zip(&a).map(|(x, y)| x * y).sum())
+    }
+
+    /// `|P″|` inside segment `seg` at local time `u` (the one-sided `s″` at a stop).
+    pub fn segment_acceleration_norm(&self, seg: usize, u: f64) -> f64 {
+        let mut a = [0.0; 4];
+        self.segment_acceleration(seg, u, &mut a[..self.dim()]);
+        norm(&a)
+    }
+
+    /// Position inside segment `seg` at local time `u` (no infinity handling). Used by the
+    /// arc-length integrator, which walks segments itself.
+    pub fn segment_point(&self, seg: usize, u: f64, out: &mut [f64]) {
+        let (t0, dt) = self.keys.span(seg);
+        self.segment_value(seg, t0 + u * dt, out);
+    }
+
+    /// The local-time points inside segment `seg` where the curve's second derivative may
+    /// jump (ease branch changes), sorted.
+    #[must_use]
+    pub fn segment_breaks(&self, seg: usize) -> Vec<f64> {
+        match &self.segments {
+            Segments::Poly(p) => p.breaks(seg).into_iter().flatten().collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The infinity mode before the first key and after the last.
+    #[must_use]
+    pub fn infinity(&self) -> (Infinity, Infinity) {
+        (self.extension.pre, self.extension.post)
+    }
+}
+
+/// Euclidean norm.
+#[inline]
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
+}
+
+/// A curve and its own cursor: the convenient form for one playhead.
+#[derive(Clone, Debug)]
+pub struct Evaluator<'a> {
+    curve: &'a TrackCurve,
+    cursor: SegmentCursor,
+}
+
+impl Evaluator<'_> {
+    /// See [`TrackCurve::sample`].
+    #[inline]
+    pub fn sample(&mut self, t: f64, out: &mut [f64]) {
+        self.curve.sample(&mut self.cursor, t, out);
+    }
+    /// See [`TrackCurve::velocity`].
+    pub fn velocity(&mut self, t: f64, out: &mut [f64]) {
+        self.curve.velocity(&mut self.cursor, t, out);
+    }
+    /// Samples into a new vector (allocates; for scripts and tests).
+    #[must_use]
+    pub fn value_at(&mut self, t: f64) -> Vec<f64> {
+        let mut out = vec![0.0; self.curve.dim()];
+        self.sample(t, &mut out);
+        out
+    }
+}

@@ -1,0 +1,85 @@
+//! Rotation modes of Quat tracks: Slerp, Nlerp (three.js' quaternion interpolants) and Squad
+//! with precomputed control points (SPEC §5; the formulas are in [`crate::quat`]). Their
+//! velocity is the derivative of the four components, by a central difference of step 1e-6 in
+//! local time; rotations have no acceleration as positions do.
+
+use super::keys::KeyTable;
+use crate::quat::{self, Quat};
+
+/// Which rotation interpolation, with what it precomputes.
+#[derive(Clone, Debug)]
+pub(crate) enum Rotation {
+    Slerp,
+    Nlerp,
+    /// Control points `a_i`, `b_i` per key.
+    Squad {
+        a: Vec<Quat>,
+        b: Vec<Quat>,
+    },
+}
+
+fn as_quat(v: &[f64]) -> Quat {
+    [v[0], v[1], v[2], v[3]]
+}
+
+impl Rotation {
+    /// Squad: sign-align the keys to one hemisphere (each key flipped to have a non-negative
+    /// dot with the previous one, in `keys`), then compute control points per strictly
+    /// increasing run of times.
+    pub fn squad(keys: &mut KeyTable) -> Self {
+        let n = keys.len();
+        let mut qs: Vec<Quat> = keys.values.chunks_exact(4).map(as_quat).collect();
+        for i in 1..n {
+            if quat::dot(&qs[i - 1], &qs[i]) < 0.0 {
+                qs[i] = quat::neg(&qs[i]);
+            }
+        }
+        for (dst, q) in keys.values.chunks_exact_mut(4).zip(&qs) {
+            dst.copy_from_slice(q);
+        }
+        let times = &keys.times;
+        let mut a = qs.clone();
+        let mut b = qs.clone();
+        let mut lo = 0;
+        while lo < n {
+            let mut hi = lo;
+            while hi + 1 < n && times[hi + 1] > times[hi] {
+                hi += 1;
+            }
+            let (ra, rb) = quat::squad_controls(&qs[lo..=hi], &times[lo..=hi]);
+            a[lo..=hi].copy_from_slice(&ra);
+            b[lo..=hi].copy_from_slice(&rb);
+            lo = hi + 1;
+        }
+        Self::Squad { a, b }
+    }
+
+    /// The rotation at global time `t` inside segment `seg`.
+    #[inline]
+    pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {
+        let t0 = keys.times[seg];
+        let w = (t - t0) / (keys.times[seg + 1] - t0);
+        let q0 = as_quat(keys.value(seg));
+        let q1 = as_quat(keys.value(seg + 1));
+        let q = match self {
+            Self::Slerp => quat::slerp(&q0, &q1, w),
+            Self::Nlerp => quat::nlerp(&q0, &q1, w),
+            Self::Squad { a, b } => quat::squad(&q0, &q1, &a[seg], &b[seg], w),
+        };
+        out.copy_from_slice(&q);
+    }
+
+    /// `dq/dt` by a central difference of step `h = 1e-6` in local time, one-sided at the ends.
+    pub fn velocity(&self, keys: &KeyTable, seg: usize, u: f64, out: &mut [f64]) {
+        let (t0, dt) = keys.span(seg);
+        let h = 1e-6;
+        let (ua, ub) = ((u - h).max(0.0), (u + h).min(1.0));
+        let mut a = [0.0; 4];
+        let mut b = [0.0; 4];
+        self.value(keys, seg, t0 + ua * dt, &mut a);
+        self.value(keys, seg, t0 + ub * dt, &mut b);
+        for c in 0..4 {
+            out[c] = (b[c] - a[c]) / ((ub - ua) * dt);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! Validation of a track against SPEC §1: the checks every compiled curve and every edit
+//! pass, so that evaluation never fails and never produces NaN from finite keys.
+
+use crate::error::TrackError;
+use crate::model::{Key, Track, TrackKind};
+
+/// Checks a track against SPEC §1: at least one key, kind and modes compatible, finite
+/// numbers, values of the right length, times in order, TCB and ease in range, no zero
+/// quaternion.
+pub fn validate(track: &Track) -> Result<(), TrackError> {
+    let name = || track.name.clone();
+    if !track.interpolation.supports(track.kind) {
+        return Err(TrackError::KindMismatch { track: name(), kind: track.kind, interpolation: track.interpolation });
+    }
+    for mode in [track.pre_infinity, track.post_infinity] {
+        if !mode.supports(track.kind) {
+            return Err(TrackError::InfinityMismatch { track: name(), kind: track.kind, mode });
+        }
+    }
+    if track.keys.is_empty() {
+        return Err(TrackError::NoKeys { track: name() });
+    }
+    let dim = track.kind.dim();
+    let mut previous = f64::NEG_INFINITY;
+    for (i, key) in track.keys.iter().enumerate() {
+        validate_key(track, i, key, dim)?;
+        if key.time < previous {
+            return Err(TrackError::OutOfOrder { track: name(), key: i, time: key.time, previous });
+        }
+        previous = key.time;
+    }
+    Ok(())
+}
+
+fn validate_key(track: &Track, i: usize, key: &Key, dim: usize) -> Result<(), TrackError> {
+    let name = || track.name.clone();
+    let finite = |field: &'static str, value: f64| {
+        if value.is_finite() {
+            Ok(())
+        } else {
+            Err(TrackError::NonFinite { track: name(), key: i, field, value })
+        }
+    };
+    finite("time", key.time)?;
+    if key.value.len() != dim {
+        return Err(TrackError::WrongLength { track: name(), key: i, kind: track.kind, expected: dim, got: key.value.len() });
+    }
+    for &v in &key.value {
+        finite("value", v)?;
+    }
+    let ranges: [(&'static str, f64, f64, f64); 5] = [
+        ("tension", key.tension, -1.0, 1.0),
+        ("continuity", key.continuity, -1.0, 1.0),
+        ("bias", key.bias, -1.0, 1.0),
+        ("ease_to", key.ease_to, 0.0, 1.0),
+        ("ease_from", key.ease_from, 0.0, 1.0),
+    ];
+    for (field, value, min, max) in ranges {
+        finite(field, value)?;
+        if !(min..=max).contains(&value) {
+            return Err(TrackError::OutOfRange { track: name(), key: i, field, value, min, max });
+        }
+    }
+    if track.kind == TrackKind::Quat {
+        let q = &key.value;
+        let n2 = q.iter().map(|x| x * x).sum::<f64>();
+        if n2 == 0.0 || !n2.is_finite() {
+            return Err(TrackError::ZeroQuaternion { track: name(), key: i });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,60 @@
+//! CSV export: a `time` column, then one column per component (`track.x`, …), one row per
+//! frame over the union of the tracks' key ranges.
+
+use std::io::Write;
+
+use super::{Form, Prepared};
+use crate::bake::Fps;
+use crate::curve::TrackCurve;
+use crate::model::Project;
+use crate::search::{Located, SegmentCursor};
+
+/// The CSV text. Baked tracks are sampled from what was baked (played linearly); the others
+/// from the curve.
+pub(super) fn csv(project: &Project, tracks: &[Prepared], fps: Fps) -> Vec<u8> {
+    let (t0, t1) = project.time_range().unwrap_or((0.0, 0.0));
+    let mut out = Vec::new();
+    let mut header = vec!["time".to_owned()];
+    let curves: Vec<(TrackCurve, &Prepared)> =
+        tracks.iter().filter_map(|p| project.track(&p.name).and_then(|t| TrackCurve::new(t).ok()).map(|c| (c, p))).collect();
+    for (c, p) in &curves {
+        for name in c.kind().component_names() {
+            header.push(format!("{}.{name}", p.name));
+        }
+    }
+    let _ = writeln!(out, "{}", header.join(","));
+    let mut cursors = vec![SegmentCursor::new(); curves.len()];
+    let mut value = Vec::new();
+    for t in fps.frames(t0, t1) {
+        let _ = write!(out, "{t:?}");
+        for ((c, p), cursor) in curves.iter().zip(&mut cursors) {
+            value.resize(c.dim(), 0.0);
+            if p.form == Form::Baked && !p.times.is_empty() {
+                baked_value(p, c.dim(), cursor, t, &mut value);
+            } else {
+                c.sample(cursor, t, &mut value);
+            }
+            for v in &value {
+                let _ = write!(out, ",{v:?}");
+            }
+        }
+        let _ = writeln!(out);
+    }
+    out
+}
+
+/// Baked keys played linearly (component-wise), held beyond the ends.
+fn baked_value(p: &Prepared, dim: usize, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
+    let key = |i: usize| &p.values[i * dim..(i + 1) * dim];
+    match cursor.locate(&p.times, t) {
+        Located::Before => out.copy_from_slice(key(0)),
+        Located::After => out.copy_from_slice(key(p.times.len() - 1)),
+        Located::Inside(i) => {
+            let (ta, tb) = (p.times[i], p.times[i + 1]);
+            let w = (t - ta) / (tb - ta);
+            for (j, v) in out.iter_mut().enumerate() {
+                *v = key(i)[j] + (key(i + 1)[j] - key(i)[j]) * w;
+            }
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! glTF 2.0 export: one node per track, one animation, a buffer embedded as a data URI
+//! (`.gltf`) or in a GLB container (`.glb`).
+
+use std::collections::BTreeMap;
+
+use base64::Engine as _;
+use gj::validation::{Checked::Valid, USize64};
+use gltf_json as gj;
+
+use super::{Form, Prepared, Target};
+
+/// Appends little-endian f32s, returning (offset, length in bytes).
+fn push_f32(bin: &mut Vec<u8>, values: impl IntoIterator<Item = f32>) -> (usize, usize) {
+    let start = bin.len();
+    for v in values {
+        bin.extend_from_slice(&v.to_le_bytes());
+    }
+    (start, bin.len() - start)
+}
+
+/// f32 times, strictly increasing (a jump's second time moves up one f32 step).
+fn f32_times(times: &[f64]) -> Vec<f32> {
+    let mut out: Vec<f32> = Vec::with_capacity(times.len());
+    for &t in times {
+        let mut v = t as f32;
+        if let Some(&last) = out.last() {
+            if v <= last {
+                v = last.next_up();
+            }
+        }
+        out.push(v);
+    }
+    out
+}
+
+/// The glTF document and its binary buffer; `embed` puts the buffer in a data URI.
+pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>) {
+    use gj::accessor::{ComponentType, GenericComponentType, Type};
+    use gj::animation::{Channel, Interpolation as GI, Property, Sampler, Target as GT};
+    let mut root = gj::Root { asset: gj::Asset { generator: Some("Tangent".into()), ..Default::default() }, ..Default::default() };
+    let mut bin = Vec::new();
+    let accessor = |root: &mut gj::Root, bin: &mut Vec<u8>, data: Vec<f32>, ty: Type, comps: usize, min_max: bool| {
+        let count = data.len() / comps;
+        let (min, max) = if min_max {
+            let mut lo = vec![f32::INFINITY; comps];
+            let mut hi = vec![f32::NEG_INFINITY; comps];
+            for (i, v) in data.iter().enumerate() {
+                lo[i % comps] = lo[i % comps].min(*v);
+                hi[i % comps] = hi[i % comps].max(*v);
+            }
+            (Some(serde_json::json!(lo)), Some(serde_json::json!(hi)))
+        } else {
+            (None, None)
+        };
+        let (offset, length) = push_f32(bin, data);
+        let view = root.push(gj::buffer::View {
+            buffer: gj::Index::new(0),
+            byte_length: USize64::from(length),
+            byte_offset: Some(USize64::from(offset)),
+            byte_stride: None,
+            name: None,
+            target: None,
+            extensions: None,
+            extras: Default::default(),
+        });
+        root.push(gj::Accessor {
+            buffer_view: Some(view),
+            byte_offset: None,
+            count: USize64::from(count),
+            component_type: Valid(GenericComponentType(ComponentType::F32)),
+            extensions: None,
+            extras: Default::default(),
+            type_: Valid(ty),
+            min,
+            max,
+            name: None,
+            normalized: false,
+            sparse: None,
+        })
+    };
+    let mut nodes = Vec::new();
+    let mut channels = Vec::new();
+    let mut samplers = Vec::new();
+    for p in tracks {
+        let dim = p.kind.dim();
+        let mut node = gj::Node { name: Some(p.name.clone()), ..Default::default() };
+        if p.target == Target::Weights {
+            // A one-triangle mesh with one morph target per component, so weights can animate.
+            let triangle = vec![0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+            let position = accessor(&mut root, &mut bin, triangle, Type::Vec3, 3, true);
+            let targets = (0..dim)
+                .map(|c| {
+                    let mut d = vec![0.0f32; 9];
+                    d[3 + (c % 3)] = 1.0;
+                    gj::mesh::MorphTarget { positions: Some(accessor(&mut root, &mut bin, d, Type::Vec3, 3, true)), normals: None, tangents: None }
+                })
+                .collect();
+            let mut attributes = BTreeMap::new();
+            attributes.insert(Valid(gj::mesh::Semantic::Positions), position);
+            let mesh = root.push(gj::Mesh {
+                extensions: None,
+                extras: Default::default(),
+                name: Some(p.name.clone()),
+                primitives: vec![gj::mesh::Primitive {
+                    attributes,
+                    extensions: None,
+                    extras: Default::default(),
+                    indices: None,
+                    material: None,
+                    mode: Valid(gj::mesh::Mode::Triangles),
+                    targets: Some(targets),
+                }],
+                weights: Some(vec![0.0; dim]),
+            });
+            node.mesh = Some(mesh);
+        }
+        let node_index = root.push(node);
+        nodes.push(node_index);
+        let input = accessor(&mut root, &mut bin, f32_times(&p.times), Type::Scalar, 1, true);
+        let ty = match (p.target, dim) {
+            (Target::Weights, _) => Type::Scalar,
+            (_, 3) => Type::Vec3,
+            _ => Type::Vec4,
+        };
+        let comps = if p.target == Target::Weights { 1 } else { dim };
+        let output = accessor(&mut root, &mut bin, p.values.iter().map(|v| *v as f32).collect(), ty, comps, false);
+        let interpolation = match p.form {
+            Form::Step => GI::Step,
+            Form::CubicSpline => GI::CubicSpline,
+            Form::Linear | Form::Baked => GI::Linear,
+        };
+        let sampler = gj::Index::new(samplers.len() as u32);
+        samplers.push(Sampler { extensions: None, extras: Default::default(), input, interpolation: Valid(interpolation), output });
+        let path = match p.target {
+            Target::Translation => Property::Translation,
+            Target::Rotation => Property::Rotation,
+            Target::Scale => Property::Scale,
+            _ => Property::MorphTargetWeights,
+        };
+        channels.push(Channel {
+            sampler,
+            target: GT { extensions: None, extras: Default::default(), node: node_index, path: Valid(path) },
+            extensions: None,
+            extras: Default::default(),
+        });
+    }
+    root.push(gj::Animation { extensions: None, extras: Default::default(), channels, name: Some("Tangent".into()), samplers });
+    let scene = root.push(gj::Scene { extensions: None, extras: Default::default(), name: None, nodes });
+    root.scene = Some(scene);
+    let uri = embed.then(|| format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&bin)));
+    root.push(gj::Buffer { byte_length: USize64::from(bin.len()), name: None, uri, extensions: None, extras: Default::default() });
+    (root, bin)
+}
+
+/// The GLB container: header, JSON chunk (space-padded), BIN chunk (zero-padded).
+pub(super) fn glb(json: &[u8], bin: &[u8]) -> Vec<u8> {
+    let pad = |n: usize| (4 - n % 4) % 4;
+    let (jp, bp) = (pad(json.len()), pad(bin.len()));
+    let total = 12 + 8 + json.len() + jp + 8 + bin.len() + bp;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(b"glTF");
+    out.extend_from_slice(&2u32.to_le_bytes());
+    out.extend_from_slice(&(total as u32).to_le_bytes());
+    out.extend_from_slice(&((json.len() + jp) as u32).to_le_bytes());
+    out.extend_from_slice(b"JSON");
+    out.extend_from_slice(json);
+    out.extend(std::iter::repeat_n(b' ', jp));
+    out.extend_from_slice(&((bin.len() + bp) as u32).to_le_bytes());
+    out.extend_from_slice(b"BIN\0");
+    out.extend_from_slice(bin);
+    out.extend(std::iter::repeat_n(0u8, bp));
+    out
+}

@@ -1,0 +1,489 @@
+//! Export for engines: CSV, three.js `AnimationClip` JSON, and glTF 2.0 (`.gltf` with an
+//! embedded buffer, `.glb`). How tracks map to targets is in `docs/export.md`.
+//!
+//! A track is written **exactly** where the format can express its interpolation and
+//! **baked** ([`crate::bake`]) otherwise:
+//!
+//! | track | three.js JSON | glTF |
+//! |---|---|---|
+//! | Step | discrete (2300), the keys | STEP, the keys |
+//! | Linear | linear (2301), the keys | LINEAR, the keys |
+//! | Slerp | quaternion linear, the keys | LINEAR rotation (slerp), the keys |
+//! | Tcb without ease or jumps | baked | CUBICSPLINE: tangents `ra/Δt`, `rb/Δt` per second |
+//! | anything else, or constant-speed motion | baked | baked, LINEAR |
+//!
+//! glTF stores FLOAT (f32): times that f32 rounding would make equal (a jump) are nudged
+//! one f32 step apart so they stay strictly increasing, as glTF requires.
+
+mod csv;
+mod gltf;
+mod three;
+
+use std::collections::BTreeMap;
+
+use clap::ValueEnum;
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use crate::arclen::{ArcLengthError, ArcLengthTable};
+use crate::bake::{bake_range, Baked, Bound, Fps, Motion, Rate};
+use crate::curve::{PathCurve, TrackCurve};
+use crate::error::TrackError;
+use crate::model::{Infinity, Interpolation, Project, Track, TrackKind};
+
+/// An output format (on the command line: `csv`, `json`, `gltf`, `glb`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
+pub enum Format {
+    Csv,
+    /// three.js `AnimationClip.toJSON`.
+    #[value(name = "json")]
+    ThreeJson,
+    /// glTF 2.0 JSON with the buffer embedded as a data URI.
+    Gltf,
+    /// Binary glTF.
+    Glb,
+}
+
+impl Format {
+    pub const ALL: [Format; 4] = [Self::Csv, Self::ThreeJson, Self::Gltf, Self::Glb];
+
+    /// The usual file extension.
+    #[must_use]
+    pub fn extension(self) -> &'static str {
+        match self {
+            Self::Csv => "csv",
+            Self::ThreeJson => "json",
+            Self::Gltf => "gltf",
+            Self::Glb => "glb",
+        }
+    }
+}
+
+/// Where a track goes in the exported scene (see `docs/export.md`); on the command line
+/// `translation`, `rotation`, `scale`, `weights`, `property` or `skip`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, ValueEnum)]
+pub enum Target {
+    /// Position: three.js `.position`, glTF `translation` (Vec3).
+    Translation,
+    /// Orientation: three.js `.quaternion`, glTF `rotation` (Quat).
+    Rotation,
+    /// Scale: three.js `.scale`, glTF `scale` (Vec3).
+    Scale,
+    /// Morph target weights, one per component: three.js `.morphTargetInfluences`, glTF
+    /// `weights` of a node whose mesh has that many morph targets.
+    Weights,
+    /// A plain property named `value` on an object named after the track (three.js only).
+    Property,
+    /// Left out of the export.
+    Skip,
+}
+
+impl Target {
+    pub const ALL: [Target; 6] = [Self::Translation, Self::Rotation, Self::Scale, Self::Weights, Self::Property, Self::Skip];
+
+    /// The mapping used unless the user chooses another: Vec3 → translation, Quat →
+    /// rotation; Scalar, Vec2 and Vec4 → a property in three.js JSON and CSV, morph weights
+    /// (one per component) in glTF, which has no free properties.
+    #[must_use]
+    pub fn default_for(kind: TrackKind, format: Format) -> Self {
+        match kind {
+            TrackKind::Vec3 => Self::Translation,
+            TrackKind::Quat => Self::Rotation,
+            _ if matches!(format, Format::Gltf | Format::Glb) => Self::Weights,
+            _ => Self::Property,
+        }
+    }
+
+    /// Whether a track of `kind` can go to this target in `format`.
+    #[must_use]
+    pub fn fits(self, kind: TrackKind, format: Format) -> bool {
+        match self {
+            Self::Skip => true,
+            Self::Translation | Self::Scale => kind == TrackKind::Vec3,
+            Self::Rotation => kind == TrackKind::Quat,
+            Self::Weights => kind != TrackKind::Quat,
+            Self::Property => !matches!(format, Format::Gltf | Format::Glb),
+        }
+    }
+}
+
+impl std::str::FromStr for Target {
+    type Err = String;
+    /// The command-line name, any case.
+    fn from_str(s: &str) -> Result<Self, String> {
+        <Self as ValueEnum>::from_str(s, true).map_err(|_| {
+            let names: Vec<String> = Self::ALL.iter().filter_map(|t| t.to_possible_value()).map(|v| v.get_name().to_owned()).collect();
+            format!("unknown target \"{s}\" ({})", names.join(", "))
+        })
+    }
+}
+
+/// How a track is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// The keys, held (three.js discrete, glTF STEP).
+    Step,
+    /// The keys, interpolated linearly (slerp for rotations).
+    Linear,
+    /// The keys with per-second Hermite tangents (glTF CUBICSPLINE).
+    CubicSpline,
+    /// Keys baked from the curve, played linearly.
+    Baked,
+}
+
+impl std::fmt::Display for Form {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Step => "STEP",
+            Self::Linear => "LINEAR",
+            Self::CubicSpline => "CUBICSPLINE",
+            Self::Baked => "baked",
+        })
+    }
+}
+
+/// What to export and how.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExportOptions {
+    /// Frame rate of baked tracks (one key per frame) and of the CSV's rows.
+    pub fps: Fps,
+    /// Instead of one key per frame, bake the fewest keys within this bound. (CSV rows stay
+    /// one per frame at `fps`; they then sample the adaptively baked keys.)
+    pub adaptive: Option<Bound>,
+    /// Bake Vec2/Vec3 paths moved at constant speed (arc length) over their duration.
+    pub constant_speed: bool,
+    /// Error bound of the arc-length tables used for constant speed.
+    pub arclen_tolerance: f64,
+    /// Target per track name; tracks not listed use [`Target::default_for`].
+    pub targets: BTreeMap<String, Target>,
+}
+
+impl ExportOptions {
+    /// One key per frame at `fps`, default targets, no constant speed.
+    #[must_use]
+    pub fn new(fps: Fps) -> Self {
+        Self { fps, adaptive: None, constant_speed: false, arclen_tolerance: crate::DEFAULT_ACCURACY, targets: BTreeMap::new() }
+    }
+
+    /// How baked tracks are sampled.
+    #[must_use]
+    pub fn rate(&self) -> Rate {
+        self.adaptive.map_or(Rate::Fixed(self.fps), Rate::Adaptive)
+    }
+}
+
+impl Default for ExportOptions {
+    /// At [`Fps::DEFAULT`].
+    fn default() -> Self {
+        Self::new(Fps::DEFAULT)
+    }
+}
+
+/// How one track was written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrackReport {
+    pub name: String,
+    pub target: Target,
+    pub form: Form,
+    pub keys: usize,
+    /// Largest error against the curve of what was written (0 for exact forms).
+    pub max_error: f64,
+}
+
+#[derive(Debug, Error)]
+pub enum ExportError {
+    #[error("track \"{track}\": a {kind:?} track cannot go to {target:?} in {format:?} (choose another target or Skip)")]
+    Mapping { track: String, kind: TrackKind, target: Target, format: Format },
+    #[error(transparent)]
+    Track(#[from] TrackError),
+    #[error(transparent)]
+    ArcLength(#[from] ArcLengthError),
+    #[error("nothing to export: every track is skipped")]
+    Empty,
+    #[error("export cancelled")]
+    Cancelled,
+    #[error("could not write the export: {0}")]
+    Encode(String),
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
+}
+
+/// One track ready to write: its keys and interpolation in the output's terms.
+struct Prepared {
+    name: String,
+    kind: TrackKind,
+    target: Target,
+    form: Form,
+    times: Vec<f64>,
+    /// Per key `dim` values; for CUBICSPLINE `3 · dim` (in-tangent, value, out-tangent).
+    values: Vec<f64>,
+    max_error: f64,
+}
+
+fn target_of(options: &ExportOptions, track: &Track, format: Format) -> Target {
+    options.targets.get(&track.name).copied().unwrap_or_else(|| Target::default_for(track.kind, format))
+}
+
+/// The form a track takes in `format` without baking, if it has one.
+fn exact_form(track: &Track, format: Format, constant_speed: bool) -> Option<Form> {
+    let jumps = track.keys.windows(2).any(|w| w[0].time == w[1].time);
+    if constant_speed && PathCurve::check(track.kind, track.interpolation).is_ok() {
+        return None;
+    }
+    match (format, track.interpolation) {
+        (Format::Csv, _) => None,
+        (_, Interpolation::Step) => Some(Form::Step),
+        (_, Interpolation::Linear | Interpolation::Slerp) => Some(Form::Linear),
+        (Format::Gltf | Format::Glb, Interpolation::Tcb)
+            if !jumps && track.keys.len() > 1 && track.keys.iter().all(|k| k.ease_to == 0.0 && k.ease_from == 0.0) =>
+        {
+            Some(Form::CubicSpline)
+        }
+        _ => None,
+    }
+}
+
+/// Per key `[in-tangent, value, out-tangent]` for glTF CUBICSPLINE. glTF tangents are per
+/// second: the per-segment-time Hermite tangents `ra`, `rb` divided by the duration of the
+/// segment they belong to (zero at the open ends).
+fn cubic_spline_values(curve: &TrackCurve) -> Vec<f64> {
+    let (times, dim) = (curve.times(), curve.dim());
+    let n = times.len();
+    let mut values = Vec::with_capacity(3 * n * dim);
+    for i in 0..n {
+        let ra = curve.incoming_tangent(i).unwrap_or(&[]);
+        let rb = curve.outgoing_tangent(i).unwrap_or(&[]);
+        for c in 0..dim {
+            values.push(if i > 0 { ra[c] / (times[i] - times[i - 1]) } else { 0.0 });
+        }
+        values.extend_from_slice(curve.key_value(i));
+        for c in 0..dim {
+            values.push(if i + 1 < n { rb[c] / (times[i + 1] - times[i]) } else { 0.0 });
+        }
+    }
+    values
+}
+
+/// Glues what the bake produced, or the keys, into a [`Prepared`] track.
+fn prepare(track: &Track, target: Target, format: Format, options: &ExportOptions, range: (f64, f64)) -> Result<Prepared, ExportError> {
+    let curve = TrackCurve::new(track)?;
+    let mut p = Prepared { name: track.name.clone(), kind: track.kind, target, form: Form::Baked, times: Vec::new(), values: Vec::new(), max_error: 0.0 };
+    // Pre/post infinity other than Constant is baked over the whole clip, so engines play
+    // what the editor shows beyond the keys.
+    let (k0, k1) = curve.domain();
+    let beyond = (track.pre_infinity != Infinity::Constant && range.0 < k0) || (track.post_infinity != Infinity::Constant && range.1 > k1);
+    let form = if beyond { None } else { exact_form(track, format, options.constant_speed) };
+    match form {
+        Some(form) => {
+            p.form = form;
+            p.times = curve.times().to_vec();
+            p.values = if form == Form::CubicSpline {
+                cubic_spline_values(&curve)
+            } else {
+                (0..p.times.len()).flat_map(|i| curve.key_value(i).iter().copied()).collect()
+            };
+        }
+        None => {
+            let (b0, b1) = if beyond { range } else { (k0, k1) };
+            let path = PathCurve::new(&curve).ok().filter(|_| options.constant_speed);
+            let table = path.map(|path| ArcLengthTable::new(path, options.arclen_tolerance)).transpose()?;
+            let motion = match (path, &table) {
+                (Some(path), Some(table)) => Motion::ConstantSpeed { path, table },
+                _ => Motion::Raw,
+            };
+            let Baked { times, values, max_error, .. } = bake_range(&curve, options.rate(), motion, b0, b1);
+            p.times = times;
+            p.values = values;
+            p.max_error = max_error;
+        }
+    }
+    Ok(p)
+}
+
+/// Prepares every exported track, in parallel; `progress(done, total)` is called as tracks
+/// finish and returning `false` cancels.
+fn prepare_all(
+    project: &Project,
+    format: Format,
+    options: &ExportOptions,
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Result<Vec<Prepared>, ExportError> {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let chosen: Vec<(&Track, Target)> = project.tracks.iter().map(|t| (t, target_of(options, t, format))).filter(|(_, g)| *g != Target::Skip).collect();
+    if chosen.is_empty() {
+        return Err(ExportError::Empty);
+    }
+
+    for (t, g) in &chosen {
+        if !g.fits(t.kind, format) {
+            return Err(ExportError::Mapping { track: t.name.clone(), kind: t.kind, target: *g, format });
+        }
+    }
+    let range = project.time_range().unwrap_or((0.0, 0.0));
+    let done = AtomicUsize::new(0);
+    let cancelled = AtomicBool::new(false);
+    let total = chosen.len();
+    let out: Vec<Result<Prepared, ExportError>> = chosen
+        .par_iter()
+        .map(|(t, g)| {
+            if cancelled.load(Ordering::Relaxed) {
+                return Err(ExportError::Cancelled);
+            }
+            let p = prepare(t, *g, format, options, range);
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if !progress(n, total) {
+                cancelled.store(true, Ordering::Relaxed);
+            }
+            p
+        })
+        .collect();
+    if cancelled.load(Ordering::Relaxed) {
+        return Err(ExportError::Cancelled);
+    }
+    out.into_iter().collect()
+}
+
+/// Exports `project` to bytes in `format`, with a report per track.
+pub fn export(
+    project: &Project,
+    format: Format,
+    options: &ExportOptions,
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Result<(Vec<u8>, Vec<TrackReport>), ExportError> {
+    let tracks = prepare_all(project, format, options, progress)?;
+    let bytes = match format {
+        Format::Csv => csv::csv(project, &tracks, options.fps),
+        Format::ThreeJson => three::three_json(&tracks)?,
+        Format::Gltf => {
+            let (root, bin) = gltf::gltf_root(&tracks, true);
+            root.to_vec_pretty().map_err(|e| ExportError::Encode(e.to_string())).map(|mut v| {
+                v.push(b'\n');
+                drop(bin);
+                v
+            })?
+        }
+        Format::Glb => {
+            let (root, bin) = gltf::gltf_root(&tracks, false);
+            gltf::glb(&root.to_vec().map_err(|e| ExportError::Encode(e.to_string()))?, &bin)
+        }
+    };
+    let report =
+        tracks.iter().map(|p| TrackReport { name: p.name.clone(), target: p.target, form: p.form, keys: p.times.len(), max_error: p.max_error }).collect();
+    Ok((bytes, report))
+}
+
+/// [`export`] to a file, written atomically: a failure leaves no partial file.
+pub fn export_to_file(
+    path: &std::path::Path,
+    project: &Project,
+    format: Format,
+    options: &ExportOptions,
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Result<Vec<TrackReport>, ExportError> {
+    let (bytes, report) = export(project, format, options, progress)?;
+    crate::io::write_atomically(path, &bytes).map_err(|error| ExportError::Io { path: path.display().to_string(), error })?;
+    Ok(report)
+}
+
+/// A track name as three.js names the object: `PropertyBinding.sanitizeNodeName` (spaces
+/// become `_`; `[ ] . : /` are dropped), so the track can bind to it.
+#[must_use]
+pub fn three_node_name(name: &str) -> String {
+    name.chars().filter(|c| !"[].:/".contains(*c)).map(|c| if c.is_whitespace() { '_' } else { c }).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Key;
+
+    fn project(tracks: Vec<Track>) -> Project {
+        Project { tracks, ..Project::default() }
+    }
+
+    fn no_progress(_: usize, _: usize) -> bool {
+        true
+    }
+
+    #[test]
+    fn mapping_rules() {
+        assert_eq!(Target::default_for(TrackKind::Vec3, Format::Gltf), Target::Translation);
+        assert_eq!(Target::default_for(TrackKind::Quat, Format::Glb), Target::Rotation);
+        assert_eq!(Target::default_for(TrackKind::Vec2, Format::Gltf), Target::Weights);
+        assert_eq!(Target::default_for(TrackKind::Vec2, Format::ThreeJson), Target::Property);
+        assert!(!Target::Rotation.fits(TrackKind::Vec3, Format::Gltf));
+        assert!(!Target::Property.fits(TrackKind::Vec2, Format::Glb));
+        assert!(Target::Property.fits(TrackKind::Vec2, Format::ThreeJson));
+        let v2 = Track::new("v", TrackKind::Vec2, Interpolation::Linear).with_keys(vec![Key::new(0.0, vec![0.0, 0.0])]);
+        let mut options = ExportOptions::default();
+        options.targets.insert("v".into(), Target::Property);
+        let err = export(&project(vec![v2]), Format::Gltf, &options, &no_progress).unwrap_err();
+        assert!(err.to_string().contains("cannot go to Property in Gltf"), "{err}");
+    }
+
+    /// Hermite tangents per unit segment time become glTF's per-second tangents: with keys
+    /// (0, 0), (2, 4), (3, 4), seed TCB gives rb₀ = 1.5·4 − 0.5·ra₁ with ra₁ = ½(4 + 0) = 2,
+    /// so rb₀ = 5 over a 2 s segment: out-tangent 2.5 per second.
+    #[test]
+    fn cubicspline_tangents_are_rescaled_by_segment_duration() {
+        let t = Track::new("s", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![
+            Key::new(0.0, vec![0.0]),
+            Key::new(2.0, vec![4.0]),
+            Key::new(3.0, vec![4.0]),
+        ]);
+        let p = prepare(&t, Target::Weights, Format::Gltf, &ExportOptions::default(), (0.0, 3.0)).unwrap();
+        assert_eq!(p.form, Form::CubicSpline);
+        // key 0: [in, value, out] = [0, 0, 2.5]; key 1: in = ra₁/2 = 1, out = rb₁/1 = 2.
+        assert_eq!(&p.values[0..3], &[0.0, 0.0, 2.5]);
+        assert_eq!(&p.values[3..6], &[1.0, 4.0, 2.0]);
+        // glTF's Hermite with these tangents reproduces the curve mid-segment.
+        let c = TrackCurve::new(&t).unwrap();
+        let (s, td) = (0.5, 2.0);
+        let h = |v0: f64, b0: f64, v1: f64, a1: f64| {
+            (2.0 * s * s * s - 3.0 * s * s + 1.0) * v0
+                + td * (s * s * s - 2.0 * s * s + s) * b0
+                + (-2.0 * s * s * s + 3.0 * s * s) * v1
+                + td * (s * s * s - s * s) * a1
+        };
+        assert!((h(0.0, 2.5, 4.0, 1.0) - c.evaluator().value_at(1.0)[0]).abs() < 1e-12);
+    }
+
+    #[test]
+    fn exact_forms_and_baking_per_format() {
+        let tcb =
+            Track::new("a", TrackKind::Vec3, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![0.0; 3]), Key::new(1.0, vec![1.0; 3]).with_ease(0.5, 0.0)]);
+        assert_eq!(exact_form(&tcb, Format::Gltf, false), None, "ease needs baking");
+        let mut plain = tcb.clone();
+        plain.keys[1].ease_to = 0.0;
+        assert_eq!(exact_form(&plain, Format::Gltf, false), Some(Form::CubicSpline));
+        assert_eq!(exact_form(&plain, Format::ThreeJson, false), None);
+        assert_eq!(exact_form(&plain, Format::Gltf, true), None, "constant speed is baked");
+        let step = Track::new("b", TrackKind::Scalar, Interpolation::Step).with_keys(vec![Key::new(0.0, vec![1.0])]);
+        assert_eq!(exact_form(&step, Format::ThreeJson, false), Some(Form::Step));
+    }
+
+    #[test]
+    fn glb_container_is_well_formed() {
+        let p = crate::io::demo_project();
+        let mut options = ExportOptions::default();
+        options.targets.insert("path".into(), Target::Skip);
+        options.targets.insert("path (time-adjusted)".into(), Target::Skip);
+        options.targets.insert("tint".into(), Target::Weights);
+        let (bytes, report) = export(&p, Format::Glb, &options, &no_progress).unwrap();
+        assert_eq!(&bytes[0..4], b"glTF");
+        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize, bytes.len());
+        assert_eq!(bytes.len() % 4, 0);
+        assert_eq!(report.len(), p.tracks.len() - 2);
+        let (bytes, _) = export(&p, Format::Gltf, &options, &no_progress).unwrap();
+        let root: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert!(root["buffers"][0]["uri"].as_str().unwrap().starts_with("data:application/octet-stream;base64,"));
+    }
+
+    #[test]
+    fn cancelling_stops_the_export() {
+        let p = crate::io::demo_project();
+        let err = export(&p, Format::ThreeJson, &ExportOptions::default(), &|_, _| false).unwrap_err();
+        assert!(matches!(err, ExportError::Cancelled));
+    }
+}
