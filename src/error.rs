@@ -1,5 +1,9 @@
 //! Typed errors. Every message names what the user must fix: the track, the key, the field,
 //! or the line and column of a file.
+//!
+//! A message states its cause in full, once: errors that wrap another print it in their own
+//! text and do not also report it as `source()`, so a printed chain (`{:#}`) never repeats
+//! it.
 
 use crate::model::{Infinity, Interpolation, TrackKind};
 use thiserror::Error;
@@ -28,22 +32,14 @@ pub enum TrackError {
 /// Why a project file could not be read or written.
 #[derive(Debug, Error)]
 pub enum FileError {
-    #[error("{path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
+    #[error("{path}: {error}")]
+    Io { path: String, error: std::io::Error },
     #[error("{path}:{line}:{column}: {message}")]
     Syntax { path: String, line: usize, column: usize, message: String },
     #[error("{path}: file version {found} is newer than this program understands ({supported})")]
     Version { path: String, found: u32, supported: u32 },
-    #[error("{path}: {source}")]
-    Invalid {
-        path: String,
-        #[source]
-        source: ProjectError,
-    },
+    #[error("{path}: {error}")]
+    Invalid { path: String, error: ProjectError },
     #[error("{path}: could not write the project: {message}")]
     Serialize { path: String, message: String },
 }

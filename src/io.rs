@@ -52,14 +52,14 @@ pub fn parse_project(text: &str, origin: &str) -> Result<Project, FileError> {
     if project.version > FILE_VERSION {
         return Err(FileError::Version { path: origin.to_owned(), found: project.version, supported: FILE_VERSION });
     }
-    validate_project(&project).map_err(|source| FileError::Invalid { path: origin.to_owned(), source })?;
+    validate_project(&project).map_err(|error| FileError::Invalid { path: origin.to_owned(), error })?;
     Ok(project)
 }
 
 /// Reads, parses and validates the project at `path`.
 pub fn load_project(path: &Path) -> Result<Project, FileError> {
     let origin = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|source| FileError::Io { path: origin.clone(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|error| FileError::Io { path: origin.clone(), error })?;
     parse_project(&text, &origin)
 }
 
@@ -75,9 +75,9 @@ pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
 /// project rather than writing a file that would not load.
 pub fn save_project(path: &Path, project: &Project) -> Result<(), FileError> {
     let origin = path.display().to_string();
-    validate_project(project).map_err(|source| FileError::Invalid { path: origin.clone(), source })?;
+    validate_project(project).map_err(|error| FileError::Invalid { path: origin.clone(), error })?;
     let text = project_to_string(project).map_err(|e| FileError::Serialize { path: origin.clone(), message: e.to_string() })?;
-    write_atomically(path, text.as_bytes()).map_err(|source| FileError::Io { path: origin, source })
+    write_atomically(path, text.as_bytes()).map_err(|error| FileError::Io { path: origin, error })
 }
 
 /// Writes `bytes` to a sibling temporary file and renames it over `path`. On any failure

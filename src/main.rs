@@ -53,10 +53,10 @@ enum Command {
     Bake {
         file: PathBuf,
         /// Frames per second for baked tracks (and the CSV's rows); default: the project's fps.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         fps: Option<f64>,
         /// Instead of one key per frame, the fewest keys within this error bound.
-        #[arg(long)]
+        #[arg(long, allow_negative_numbers = true)]
         adaptive: Option<f64>,
         /// Bake Vec2/Vec3 paths moved at constant speed (arc length).
         #[arg(long)]

@@ -72,7 +72,41 @@ fn eval_errors_go_to_stderr_with_failure() {
     assert!(text(&out.stderr).contains("line 2"), "{}", text(&out.stderr));
     let out = tangent(&["eval", "/no/such/file.ron", "--track", "path", "--times", "0"], "");
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("/no/such/file.ron"));
+    let err = text(&out.stderr);
+    assert!(err.contains("/no/such/file.ron"));
+    assert_eq!(err.matches("No such file or directory").count(), 1, "each cause once: {err}");
+}
+
+#[test]
+fn a_bad_key_is_named_once() {
+    let bad = scratch("zero-quat.ron", "(version: 1, tracks: [(name: \"q\", kind: Quat, interpolation: Slerp, keys: [(time: 0.0, value: [0.0, 0.0, 0.0, 0.0])])])");
+    for args in [vec!["check", bad.as_str()], vec!["eval", bad.as_str(), "--track", "q", "--times", "0"]] {
+        let out = tangent(&args, "");
+        assert!(!out.status.success());
+        let err = text(&out.stderr);
+        assert_eq!(err.matches("track \"q\", key 0").count(), 1, "{args:?}: {err}");
+        assert!(err.contains("quaternion is zero"), "{err}");
+    }
+}
+
+#[test]
+fn bake_refuses_bad_rates_formats_and_targets() {
+    let out_file = std::env::temp_dir().join(format!("tangent-bad-rate-{}.glb", std::process::id()));
+    let out = out_file.display().to_string();
+    for (args, says) in [
+        (vec!["--format", "glb", "--fps", "0"], "frame rate must be a positive number"),
+        (vec!["--format", "glb", "--adaptive", "-1"], "error bound must be a positive number"),
+        (vec!["--format", "xyz"], "invalid value 'xyz'"),
+        (vec!["--format", "glb", "--map", "path=nowhere"], "unknown target \"nowhere\""),
+    ] {
+        let demo = demo();
+        let mut all = vec!["bake", demo.as_str(), "-o", out.as_str()];
+        all.extend(args.iter().copied());
+        let o = tangent(&all, "");
+        assert!(!o.status.success(), "{args:?}");
+        assert!(text(&o.stderr).contains(says), "{args:?}: {}", text(&o.stderr));
+        assert!(!out_file.exists(), "{args:?}: nothing written");
+    }
 }
 
 #[test]

@@ -7,6 +7,8 @@ use base64::Engine as _;
 use gj::validation::{Checked::Valid, USize64};
 use gltf_json as gj;
 
+use gj::accessor::{ComponentType, GenericComponentType, Type};
+
 use super::{Form, Prepared, Target};
 
 /// Appends little-endian f32s, returning (offset, length in bytes).
@@ -33,51 +35,84 @@ fn f32_times(times: &[f64]) -> Vec<f32> {
     out
 }
 
+/// Appends `data` (f32, `comps` per element) to the buffer as a new view and accessor of
+/// type `ty`, with per-component bounds when `min_max` (glTF requires them on inputs and
+/// positions).
+fn accessor(root: &mut gj::Root, bin: &mut Vec<u8>, data: Vec<f32>, ty: Type, comps: usize, min_max: bool) -> gj::Index<gj::Accessor> {
+    let count = data.len() / comps;
+    let (min, max) = if min_max {
+        let mut lo = vec![f32::INFINITY; comps];
+        let mut hi = vec![f32::NEG_INFINITY; comps];
+        for (i, v) in data.iter().enumerate() {
+            lo[i % comps] = lo[i % comps].min(*v);
+            hi[i % comps] = hi[i % comps].max(*v);
+        }
+        (Some(serde_json::json!(lo)), Some(serde_json::json!(hi)))
+    } else {
+        (None, None)
+    };
+    let (offset, length) = push_f32(bin, data);
+    let view = root.push(gj::buffer::View {
+        buffer: gj::Index::new(0),
+        byte_length: USize64::from(length),
+        byte_offset: Some(USize64::from(offset)),
+        byte_stride: None,
+        name: None,
+        target: None,
+        extensions: None,
+        extras: Default::default(),
+    });
+    root.push(gj::Accessor {
+        buffer_view: Some(view),
+        byte_offset: None,
+        count: USize64::from(count),
+        component_type: Valid(GenericComponentType(ComponentType::F32)),
+        extensions: None,
+        extras: Default::default(),
+        type_: Valid(ty),
+        min,
+        max,
+        name: None,
+        normalized: false,
+        sparse: None,
+    })
+}
+
+/// A one-triangle mesh with one morph target per component, so `dim` weights can animate.
+fn morph_mesh(root: &mut gj::Root, bin: &mut Vec<u8>, name: &str, dim: usize) -> gj::Index<gj::Mesh> {
+    let triangle = vec![0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
+    let position = accessor(root, bin, triangle, Type::Vec3, 3, true);
+    let targets = (0..dim)
+        .map(|c| {
+            let mut d = vec![0.0f32; 9];
+            d[3 + (c % 3)] = 1.0;
+            gj::mesh::MorphTarget { positions: Some(accessor(root, bin, d, Type::Vec3, 3, true)), normals: None, tangents: None }
+        })
+        .collect();
+    let mut attributes = BTreeMap::new();
+    attributes.insert(Valid(gj::mesh::Semantic::Positions), position);
+    root.push(gj::Mesh {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(name.to_owned()),
+        primitives: vec![gj::mesh::Primitive {
+            attributes,
+            extensions: None,
+            extras: Default::default(),
+            indices: None,
+            material: None,
+            mode: Valid(gj::mesh::Mode::Triangles),
+            targets: Some(targets),
+        }],
+        weights: Some(vec![0.0; dim]),
+    })
+}
+
 /// The glTF document and its binary buffer; `embed` puts the buffer in a data URI.
 pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>) {
-    use gj::accessor::{ComponentType, GenericComponentType, Type};
     use gj::animation::{Channel, Interpolation as GI, Property, Sampler, Target as GT};
     let mut root = gj::Root { asset: gj::Asset { generator: Some("Tangent".into()), ..Default::default() }, ..Default::default() };
     let mut bin = Vec::new();
-    let accessor = |root: &mut gj::Root, bin: &mut Vec<u8>, data: Vec<f32>, ty: Type, comps: usize, min_max: bool| {
-        let count = data.len() / comps;
-        let (min, max) = if min_max {
-            let mut lo = vec![f32::INFINITY; comps];
-            let mut hi = vec![f32::NEG_INFINITY; comps];
-            for (i, v) in data.iter().enumerate() {
-                lo[i % comps] = lo[i % comps].min(*v);
-                hi[i % comps] = hi[i % comps].max(*v);
-            }
-            (Some(serde_json::json!(lo)), Some(serde_json::json!(hi)))
-        } else {
-            (None, None)
-        };
-        let (offset, length) = push_f32(bin, data);
-        let view = root.push(gj::buffer::View {
-            buffer: gj::Index::new(0),
-            byte_length: USize64::from(length),
-            byte_offset: Some(USize64::from(offset)),
-            byte_stride: None,
-            name: None,
-            target: None,
-            extensions: None,
-            extras: Default::default(),
-        });
-        root.push(gj::Accessor {
-            buffer_view: Some(view),
-            byte_offset: None,
-            count: USize64::from(count),
-            component_type: Valid(GenericComponentType(ComponentType::F32)),
-            extensions: None,
-            extras: Default::default(),
-            type_: Valid(ty),
-            min,
-            max,
-            name: None,
-            normalized: false,
-            sparse: None,
-        })
-    };
     let mut nodes = Vec::new();
     let mut channels = Vec::new();
     let mut samplers = Vec::new();
@@ -85,34 +120,7 @@ pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>)
         let dim = p.kind.dim();
         let mut node = gj::Node { name: Some(p.name.clone()), ..Default::default() };
         if p.target == Target::Weights {
-            // A one-triangle mesh with one morph target per component, so weights can animate.
-            let triangle = vec![0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0];
-            let position = accessor(&mut root, &mut bin, triangle, Type::Vec3, 3, true);
-            let targets = (0..dim)
-                .map(|c| {
-                    let mut d = vec![0.0f32; 9];
-                    d[3 + (c % 3)] = 1.0;
-                    gj::mesh::MorphTarget { positions: Some(accessor(&mut root, &mut bin, d, Type::Vec3, 3, true)), normals: None, tangents: None }
-                })
-                .collect();
-            let mut attributes = BTreeMap::new();
-            attributes.insert(Valid(gj::mesh::Semantic::Positions), position);
-            let mesh = root.push(gj::Mesh {
-                extensions: None,
-                extras: Default::default(),
-                name: Some(p.name.clone()),
-                primitives: vec![gj::mesh::Primitive {
-                    attributes,
-                    extensions: None,
-                    extras: Default::default(),
-                    indices: None,
-                    material: None,
-                    mode: Valid(gj::mesh::Mode::Triangles),
-                    targets: Some(targets),
-                }],
-                weights: Some(vec![0.0; dim]),
-            });
-            node.mesh = Some(mesh);
+            node.mesh = Some(morph_mesh(&mut root, &mut bin, &p.name, dim));
         }
         let node_index = root.push(node);
         nodes.push(node_index);
