@@ -5,7 +5,7 @@
 //! text and do not also report it as `source()`, so a printed chain (`{:#}`) never repeats
 //! it.
 
-use crate::model::{Infinity, Interpolation, TrackKind};
+use crate::model::{HandleType, Infinity, Interpolation, TrackKind};
 use thiserror::Error;
 
 /// Why a track cannot be evaluated as it stands.
@@ -27,6 +27,10 @@ pub enum TrackError {
     OutOfRange { track: String, key: usize, field: &'static str, value: f64, min: f64, max: f64 },
     #[error("track \"{track}\", key {key}: the quaternion is zero and has no rotation")]
     ZeroQuaternion { track: String, key: usize },
+    #[error("track \"{track}\", key {key}: the {side} handle is {kind:?}, so it needs a stored (dt, dv) per component")]
+    MissingHandle { track: String, key: usize, side: &'static str, kind: HandleType },
+    #[error("track \"{track}\", key {key}: the {side} handles have {got} components, the track needs {expected}")]
+    HandleLength { track: String, key: usize, side: &'static str, expected: usize, got: usize },
 }
 
 /// Why a project file could not be read or written.

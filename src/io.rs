@@ -63,10 +63,11 @@ pub fn load_project(path: &Path) -> Result<Project, FileError> {
     parse_project(&text, &origin)
 }
 
-/// The project as pretty RON text, in the current file version.
+/// The project as pretty RON text, in the lowest file version that holds it
+/// ([`Project::required_version`]).
 pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
     let mut p = project.clone();
-    p.version = FILE_VERSION;
+    p.version = project.required_version();
     let config = ron::ser::PrettyConfig::new().depth_limit(4).indentor("    ".to_owned()).struct_names(false);
     ron::ser::to_string_pretty(&p, config)
 }

@@ -31,6 +31,7 @@
 
 pub mod arclen;
 pub mod bake;
+pub mod bezier;
 pub mod clock;
 pub mod curve;
 pub mod edit;
@@ -46,7 +47,7 @@ pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, PathCurve, PathError, SegmentSpeed, TrackCurve};
 pub use edit::{Document, Edit, EditError};
 pub use error::{FileError, ProjectError, TrackError};
-pub use model::{Ending, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackKind};
+pub use model::{Ending, HandleType, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackKind};
 pub use search::{Located, SegmentCursor};
 
 /// The accuracy used where none is given: the error bound of arc-length tables (length

@@ -7,8 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The current project file version written by [`crate::io::save_project`].
-pub const FILE_VERSION: u32 = 1;
+/// The newest project file version this program reads. Saving writes version 1 unless the
+/// project uses something version 1 cannot say (Bezier tracks, SPEC §10): then 2.
+pub const FILE_VERSION: u32 = 2;
 
 /// What a key's value is: how many components, and how they combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -74,17 +75,20 @@ pub enum Interpolation {
     Nlerp,
     /// Spherical cubic through the keys (numpy-quaternion `squad`).
     Squad,
+    /// Cubic Bézier segments from per-key handles with Blender's handle types (SPEC §10);
+    /// Quat tracks interpolate component-wise, then normalise.
+    Bezier,
 }
 
 impl Interpolation {
-    pub const ALL: [Interpolation; 7] = [Self::Step, Self::Linear, Self::Cubic, Self::Tcb, Self::Slerp, Self::Nlerp, Self::Squad];
+    pub const ALL: [Interpolation; 8] = [Self::Step, Self::Linear, Self::Cubic, Self::Tcb, Self::Slerp, Self::Nlerp, Self::Squad, Self::Bezier];
 
     /// Whether this mode can interpolate values of `kind`.
     #[must_use]
     pub const fn supports(self, kind: TrackKind) -> bool {
         let quat = matches!(kind, TrackKind::Quat);
         match self {
-            Self::Step => true,
+            Self::Step | Self::Bezier => true,
             Self::Linear | Self::Cubic | Self::Tcb => !quat,
             Self::Slerp | Self::Nlerp | Self::Squad => quat,
         }
@@ -94,7 +98,34 @@ impl Interpolation {
     /// and speed plots).
     #[must_use]
     pub const fn has_derivative(self) -> bool {
-        matches!(self, Self::Linear | Self::Cubic | Self::Tcb)
+        matches!(self, Self::Linear | Self::Cubic | Self::Tcb | Self::Bezier)
+    }
+}
+
+/// How a Bézier key's handle is placed (SPEC §10, as Blender 3.4's F-curve handles with
+/// smoothing "None").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum HandleType {
+    /// As stored.
+    Free,
+    /// As stored, but kept collinear with the key's other handle (which keeps its length).
+    Aligned,
+    /// A third of the way to the neighbouring key, pointing at it.
+    Vector,
+    /// Computed from the neighbouring keys.
+    Auto,
+    /// Like Auto, but flat at extremes and never past a neighbour's value.
+    #[default]
+    AutoClamped,
+}
+
+impl HandleType {
+    pub const ALL: [HandleType; 5] = [Self::Free, Self::Aligned, Self::Vector, Self::Auto, Self::AutoClamped];
+
+    /// Whether the handle is computed from the neighbours (and stored handles are ignored).
+    #[must_use]
+    pub const fn is_automatic(self) -> bool {
+        matches!(self, Self::Vector | Self::Auto | Self::AutoClamped)
     }
 }
 
@@ -175,13 +206,44 @@ pub struct Key {
     /// Ease out of this key: slows the segment that starts here.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub ease_from: f64,
+    /// Bezier tracks: the `(left, right)` handle types.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub handles: (HandleType, HandleType),
+    /// Bezier tracks: per component, the left handle as `(dt, dv)` from the key (`dt ≤ 0`).
+    /// Required where the left type is Free or Aligned; recomputed for the others.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left: Vec<(f64, f64)>,
+    /// Bezier tracks: per component, the right handle as `(dt, dv)` from the key (`dt ≥ 0`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub right: Vec<(f64, f64)>,
 }
 
 impl Key {
     /// A key with zero TCB and ease.
     #[must_use]
     pub fn new(time: f64, value: Vec<f64>) -> Self {
-        Self { time, value, tension: 0.0, continuity: 0.0, bias: 0.0, ease_to: 0.0, ease_from: 0.0 }
+        Self {
+            time,
+            value,
+            tension: 0.0,
+            continuity: 0.0,
+            bias: 0.0,
+            ease_to: 0.0,
+            ease_from: 0.0,
+            handles: (HandleType::AutoClamped, HandleType::AutoClamped),
+            left: Vec::new(),
+            right: Vec::new(),
+        }
+    }
+
+    /// Builder-style setter for Bézier handles: types, and per component `(dt, dv)` offsets
+    /// (empty where the types are automatic).
+    #[must_use]
+    pub fn with_handles(mut self, types: (HandleType, HandleType), left: Vec<(f64, f64)>, right: Vec<(f64, f64)>) -> Self {
+        self.handles = types;
+        self.left = left;
+        self.right = right;
+        self
     }
 
     /// Builder-style setter for tension, continuity and bias.
@@ -293,11 +355,27 @@ pub struct Project {
 
 impl Default for Project {
     fn default() -> Self {
-        Self { version: FILE_VERSION, fps: default_fps(), tracks: Vec::new() }
+        Self { version: 1, fps: default_fps(), tracks: Vec::new() }
     }
 }
 
 impl Project {
+    /// The file version that can hold this project: 2 if any track is Bezier or any key has
+    /// handles (SPEC §10), else 1, so files that do not use Bézier keys stay readable by
+    /// programs that know only version 1.
+    #[must_use]
+    pub fn required_version(&self) -> u32 {
+        let default_handles = (HandleType::default(), HandleType::default());
+        let bezier = self.tracks.iter().any(|t| {
+            t.interpolation == Interpolation::Bezier || t.keys.iter().any(|k| k.handles != default_handles || !k.left.is_empty() || !k.right.is_empty())
+        });
+        if bezier {
+            2
+        } else {
+            1
+        }
+    }
+
     /// The track called `name`.
     #[must_use]
     pub fn track(&self, name: &str) -> Option<&Track> {

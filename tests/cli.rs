@@ -79,7 +79,8 @@ fn eval_errors_go_to_stderr_with_failure() {
 
 #[test]
 fn a_bad_key_is_named_once() {
-    let bad = scratch("zero-quat.ron", "(version: 1, tracks: [(name: \"q\", kind: Quat, interpolation: Slerp, keys: [(time: 0.0, value: [0.0, 0.0, 0.0, 0.0])])])");
+    let bad =
+        scratch("zero-quat.ron", "(version: 1, tracks: [(name: \"q\", kind: Quat, interpolation: Slerp, keys: [(time: 0.0, value: [0.0, 0.0, 0.0, 0.0])])])");
     for args in [vec!["check", bad.as_str()], vec!["eval", bad.as_str(), "--track", "q", "--times", "0"]] {
         let out = tangent(&args, "");
         assert!(!out.status.success());

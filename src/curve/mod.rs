@@ -13,6 +13,7 @@
 //! | `poly.rs` | the polynomial segment with exact derivatives through the ease |
 //! | `tcb.rs`, `cubic.rs` | TCB and three.js Cubic, compiled to polynomial segments |
 //! | `rotation.rs` | Slerp, Nlerp, Squad |
+//! | `bezier.rs` | Bezier keys with Blender's handle types (formulas in [`crate::bezier`]) |
 //! | `path.rs` | [`PathCurve`]: the Vec2/Vec3 curves arc length works on |
 //!
 //! The facade finds the segment with a [`SegmentCursor`] (O(1) per sample during playback, no
@@ -20,6 +21,7 @@
 //! velocity in a segment, and acceleration if it is a position), one variant of `Segments`,
 //! and one arm each in [`TrackCurve::new`], `segment_value` and `segment_velocity`.
 
+mod bezier;
 mod cubic;
 mod infinity;
 mod keys;
@@ -43,6 +45,7 @@ use crate::model::{Infinity, Interpolation, TangentMode, Track, TrackKind};
 use crate::quat;
 use crate::search::{Located, SegmentCursor};
 use crate::tcb::KeyTangents;
+use bezier::Bezier;
 use infinity::{Extension, Mapped};
 use keys::KeyTable;
 use linear::Linear;
@@ -71,6 +74,7 @@ enum Segments {
     /// TCB and three.js Cubic.
     Poly(Poly),
     Rotation(Rotation),
+    Bezier(Bezier),
 }
 
 impl TrackCurve {
@@ -102,6 +106,7 @@ impl TrackCurve {
             Interpolation::Slerp => Segments::Rotation(Rotation::Slerp),
             Interpolation::Nlerp => Segments::Rotation(Rotation::Nlerp),
             Interpolation::Squad => Segments::Rotation(Rotation::squad(&mut keys)),
+            Interpolation::Bezier => Segments::Bezier(Bezier::compile(track, &keys)),
         };
         let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };
         let mut curve = Self { kind, interpolation: track.interpolation, tangent_mode: track.tangents, keys, segments, tangents, extension };
@@ -269,6 +274,7 @@ impl TrackCurve {
             Segments::Step => Step::value(keys, seg, out),
             Segments::Linear => Linear::value(keys, seg, t, out),
             Segments::Rotation(r) => r.value(keys, seg, t, out),
+            Segments::Bezier(b) => b.value(keys, seg, t, out),
         }
     }
 
@@ -285,6 +291,8 @@ impl TrackCurve {
             Segments::Step => out.fill(0.0),
             Segments::Linear => Linear::velocity(&self.keys, seg, out),
             Segments::Rotation(r) => r.velocity(&self.keys, seg, u, out),
+            Segments::Bezier(b) if b.is_rotation() => rotation::difference_velocity(&self.keys, seg, u, out, |t, q| b.value(&self.keys, seg, t, q)),
+            Segments::Bezier(b) => b.velocity(seg, u, out),
         }
     }
 
@@ -294,6 +302,7 @@ impl TrackCurve {
     pub fn segment_acceleration(&self, seg: usize, u: f64, out: &mut [f64]) {
         match &self.segments {
             Segments::Poly(p) => p.acceleration(seg, u, out),
+            Segments::Bezier(b) if !b.is_rotation() && self.keys.span(seg).1 > 0.0 => b.acceleration(seg, u, out),
             _ => out.fill(0.0),
         }
     }
@@ -353,6 +362,16 @@ impl TrackCurve {
         match &self.segments {
             Segments::Poly(p) => p.breaks(seg).into_iter().flatten().collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// The `(left, right)` handles of key `i`, component `c`, of a Bezier track as `(dt, dv)`
+    /// from the key, after Blender's rules ([`crate::bezier`]); `None` for other tracks.
+    #[must_use]
+    pub fn bezier_handles(&self, i: usize, c: usize) -> Option<(crate::bezier::Offset, crate::bezier::Offset)> {
+        match &self.segments {
+            Segments::Bezier(b) if i < self.keys.len() && c < self.dim() => Some(b.handles(self.dim(), i, c)),
+            _ => None,
         }
     }
 

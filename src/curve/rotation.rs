@@ -18,6 +18,9 @@ pub(crate) enum Rotation {
     },
 }
 
+/// Step in local time of the central difference that gives a rotation's velocity.
+const DIFFERENCE_STEP: f64 = 1e-6;
+
 fn as_quat(v: &[f64]) -> Quat {
     [v[0], v[1], v[2], v[3]]
 }
@@ -69,17 +72,23 @@ impl Rotation {
         out.copy_from_slice(&q);
     }
 
-    /// `dq/dt` by a central difference of step `h = 1e-6` in local time, one-sided at the ends.
+    /// `dq/dt` by [`difference_velocity`].
     pub fn velocity(&self, keys: &KeyTable, seg: usize, u: f64, out: &mut [f64]) {
-        let (t0, dt) = keys.span(seg);
-        let h = 1e-6;
-        let (ua, ub) = ((u - h).max(0.0), (u + h).min(1.0));
-        let mut a = [0.0; 4];
-        let mut b = [0.0; 4];
-        self.value(keys, seg, t0 + ua * dt, &mut a);
-        self.value(keys, seg, t0 + ub * dt, &mut b);
-        for c in 0..4 {
-            out[c] = (b[c] - a[c]) / ((ub - ua) * dt);
-        }
+        difference_velocity(keys, seg, u, out, |t, q| self.value(keys, seg, t, q));
+    }
+}
+
+/// `dq/dt` of a rotation segment by a central difference of step [`DIFFERENCE_STEP`] in local
+/// time (one-sided at the ends), from `value(t, out)` inside segment `seg`.
+pub(crate) fn difference_velocity(keys: &KeyTable, seg: usize, u: f64, out: &mut [f64], value: impl Fn(f64, &mut [f64])) {
+    let (t0, dt) = keys.span(seg);
+    let h = DIFFERENCE_STEP;
+    let (ua, ub) = ((u - h).max(0.0), (u + h).min(1.0));
+    let mut a = [0.0; 4];
+    let mut b = [0.0; 4];
+    value(t0 + ua * dt, &mut a);
+    value(t0 + ub * dt, &mut b);
+    for c in 0..4 {
+        out[c] = (b[c] - a[c]) / ((ub - ua) * dt);
     }
 }

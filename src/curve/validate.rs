@@ -2,11 +2,12 @@
 //! pass, so that evaluation never fails and never produces NaN from finite keys.
 
 use crate::error::TrackError;
-use crate::model::{Key, Track, TrackKind};
+use crate::model::{HandleType, Interpolation, Key, Track, TrackKind};
 
 /// Checks a track against SPEC §1: at least one key, kind and modes compatible, finite
 /// numbers, values of the right length, times in order, TCB and ease in range, no zero
-/// quaternion.
+/// quaternion; on Bezier tracks, handles of the right length, finite, and present where a
+/// side is Free or Aligned.
 pub fn validate(track: &Track) -> Result<(), TrackError> {
     let name = || track.name.clone();
     if !track.interpolation.supports(track.kind) {
@@ -24,6 +25,9 @@ pub fn validate(track: &Track) -> Result<(), TrackError> {
     let mut previous = f64::NEG_INFINITY;
     for (i, key) in track.keys.iter().enumerate() {
         validate_key(track, i, key, dim)?;
+        if track.interpolation == Interpolation::Bezier {
+            validate_handles(track, i, key, dim)?;
+        }
         if key.time < previous {
             return Err(TrackError::OutOfOrder { track: name(), key: i, time: key.time, previous });
         }
@@ -66,6 +70,36 @@ fn validate_key(track: &Track, i: usize, key: &Key, dim: usize) -> Result<(), Tr
         let n2 = q.iter().map(|x| x * x).sum::<f64>();
         if n2 == 0.0 || !n2.is_finite() {
             return Err(TrackError::ZeroQuaternion { track: name(), key: i });
+        }
+    }
+    Ok(())
+}
+
+/// A Bezier key's handles: per side, either absent (automatic types only) or one finite
+/// `(dt, dv)` per component.
+fn validate_handles(track: &Track, i: usize, key: &Key, dim: usize) -> Result<(), TrackError> {
+    let sides = [("left", key.handles.0, &key.left), ("right", key.handles.1, &key.right)];
+    for (side, kind, handles) in sides {
+        if handles.is_empty() {
+            if matches!(kind, HandleType::Free | HandleType::Aligned) {
+                return Err(TrackError::MissingHandle { track: track.name.clone(), key: i, side, kind });
+            }
+            continue;
+        }
+        if handles.len() != dim {
+            return Err(TrackError::HandleLength { track: track.name.clone(), key: i, side, expected: dim, got: handles.len() });
+        }
+        for &(dt, dv) in handles {
+            for value in [dt, dv] {
+                if !value.is_finite() {
+                    return Err(TrackError::NonFinite {
+                        track: track.name.clone(),
+                        key: i,
+                        field: if side == "left" { "left handle" } else { "right handle" },
+                        value,
+                    });
+                }
+            }
         }
     }
     Ok(())
