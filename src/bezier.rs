@@ -35,6 +35,11 @@
 //! quadratic in `s` that is non-negative at every corner of `[0,1]²` of `(a1, a2)`), so
 //! `x̂(s) = u` has one solution, found by safeguarded Newton to full f64 accuracy; the value
 //! is `y(s)`.
+//!
+//! Free and Aligned handles may be vertical (no extent in time) or reach across their
+//! segment; there `x̂′(s) = 0` and the slope in time is infinite. Values stay exact and finite;
+//! arc length and adaptive baking keep their error bounds only where the speed is finite,
+//! which automatic handles (strictly inside their segment in time) always give.
 
 use crate::model::HandleType;
 
