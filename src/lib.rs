@@ -33,6 +33,7 @@ pub mod arclen;
 pub mod bake;
 pub mod bezier;
 pub mod clock;
+pub mod convert;
 pub mod curve;
 pub mod edit;
 pub mod error;

@@ -1,0 +1,206 @@
+//! Converting TCB, three.js Cubic and Linear tracks to Bezier keys (SPEC §10) without
+//! changing the curve.
+//!
+//! A cubic segment in local time `u` with end derivatives `p′(0)`, `p′(1)` (per unit `u`) is
+//! exactly the Bézier segment with handles at a third of the segment in time:
+//! `right_i = (Δt/3, p′(0)/3)`, `left_{i+1} = (−Δt/3, −p′(1)/3)` (then `x̂(s) = s`). The
+//! derivatives come from the compiled curve's exact velocity (`p′ = Δt · dP/dt`), so TCB
+//! (either tangent mode) and Cubic (any ending) convert exactly; Linear keys get Vector
+//! handles, which are the same thirds along the line.
+//!
+//! A TCB segment with ease is not a cubic in time (it is `p(e(u))` with `e` piecewise
+//! quadratic). It is split into the fewest pieces whose Hermite cubics (values and exact
+//! derivatives at the piece ends) stay within the user's bound: greedily, each piece as long
+//! as a bisection over its end finds, each candidate checked at [`CHECKS_PER_PIECE`] evenly
+//! spaced points against [`BUILD_FRACTION`] of the bound (the Hermite error of a smooth piece
+//! is a smooth bump of one or two lobes; between the checks its peak can be missed by well
+//! under 1%, which the margin covers). Each new key is a Bezier
+//! key with Free handles. The report gives the difference measured afterwards at
+//! [`MEASURE_POINTS`] times over the keys, with the converted curve evaluated as any Bezier
+//! track is.
+
+use thiserror::Error;
+
+use crate::curve::TrackCurve;
+use crate::error::TrackError;
+use crate::model::{HandleType, Interpolation, Key, Track};
+use crate::search::SegmentCursor;
+
+/// Points at which a candidate piece of an eased segment is checked against the bound.
+pub const CHECKS_PER_PIECE: usize = 64;
+
+/// Pieces are built against this fraction of the user's bound.
+pub const BUILD_FRACTION: f64 = 0.95;
+
+/// Points over the whole track at which the conversion's difference is measured.
+pub const MEASURE_POINTS: usize = 10_000;
+
+/// Why a track cannot be converted.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ConvertError {
+    #[error("track \"{track}\": {interpolation:?} keys cannot become Bezier keys (only Tcb, Cubic and Linear ones can)")]
+    Unsupported { track: String, interpolation: Interpolation },
+    #[error("the bound for eased segments must be a positive number, got {0}")]
+    Bound(f64),
+    #[error(transparent)]
+    Track(#[from] TrackError),
+}
+
+/// A converted track and what the conversion did.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Conversion {
+    pub track: Track,
+    /// Keys added inside eased segments.
+    pub added_keys: usize,
+    /// Largest difference between the original and the converted curve over
+    /// [`MEASURE_POINTS`] times (largest component difference).
+    pub max_difference: f64,
+}
+
+/// Converts `track` to Bezier keys; `bound` limits the difference where eased segments must
+/// be approximated.
+pub fn to_bezier(track: &Track, bound: f64) -> Result<Conversion, ConvertError> {
+    if !matches!(track.interpolation, Interpolation::Tcb | Interpolation::Cubic | Interpolation::Linear) {
+        return Err(ConvertError::Unsupported { track: track.name.clone(), interpolation: track.interpolation });
+    }
+    if !(bound.is_finite() && bound > 0.0) {
+        return Err(ConvertError::Bound(bound));
+    }
+    let curve = TrackCurve::new(track)?;
+    let mut out = Track { interpolation: Interpolation::Bezier, keys: Vec::with_capacity(track.keys.len()), ..track.clone() };
+    let mut added = 0;
+    if track.interpolation == Interpolation::Linear {
+        out.keys = track.keys.iter().map(|k| plain(k).with_handles((HandleType::Vector, HandleType::Vector), vec![], vec![])).collect();
+    } else {
+        let mut cursor = SegmentCursor::new();
+        // The left handle of the key that ends the piece before it.
+        let mut pending: Option<Vec<(f64, f64)>> = None;
+        for (i, key) in track.keys.iter().enumerate() {
+            out.keys.push(Key { left: pending.take().unwrap_or_default(), ..plain(key) });
+            if i + 1 == track.keys.len() || track.keys[i + 1].time <= key.time {
+                continue;
+            }
+            let eased = track.interpolation == Interpolation::Tcb && (key.ease_from != 0.0 || track.keys[i + 1].ease_to != 0.0);
+            let cuts = if eased { pieces(&curve, &mut cursor, i, BUILD_FRACTION * bound) } else { vec![0.0, 1.0] };
+            for w in cuts.windows(2) {
+                if w[0] > 0.0 {
+                    let t = local_time(&curve, i, w[0]);
+                    out.keys.push(Key { left: pending.take().unwrap_or_default(), ..plain(&Key::new(t, value_at(&curve, &mut cursor, t))) });
+                    added += 1;
+                }
+                let (left, right) = piece_handles(&curve, i, w[0], w[1]);
+                out.keys.last_mut().expect("a key was pushed").right = right;
+                pending = Some(left);
+            }
+        }
+        mirror_missing_handles(&mut out.keys);
+    }
+    let converted = TrackCurve::new(&out)?;
+    let max_difference = difference(&curve, &converted);
+    Ok(Conversion { track: out, added_keys: added, max_difference })
+}
+
+/// The key with Free handle types and no handles yet.
+fn plain(k: &Key) -> Key {
+    let mut key = Key::new(k.time, k.value.clone());
+    key.handles = (HandleType::Free, HandleType::Free);
+    key
+}
+
+fn local_time(curve: &TrackCurve, seg: usize, u: f64) -> f64 {
+    let t = curve.times();
+    t[seg] + u * (t[seg + 1] - t[seg])
+}
+
+fn value_at(curve: &TrackCurve, cursor: &mut SegmentCursor, t: f64) -> Vec<f64> {
+    let mut v = vec![0.0; curve.dim()];
+    curve.sample(cursor, t, &mut v);
+    v
+}
+
+/// Handles of the Hermite piece over local times `[ua, ub]` of segment `seg`: `(left of the
+/// piece's end, right of its start)`, each a third of the piece in time, with the curve's
+/// exact derivative.
+fn piece_handles(curve: &TrackCurve, seg: usize, ua: f64, ub: f64) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+    let dim = curve.dim();
+    let h = (ub - ua) * (curve.times()[seg + 1] - curve.times()[seg]) / 3.0;
+    let (mut va, mut vb) = (vec![0.0; dim], vec![0.0; dim]);
+    curve.segment_velocity(seg, ua, &mut va);
+    curve.segment_velocity(seg, ub, &mut vb);
+    (vb.iter().map(|v| (-h, -v * h)).collect(), va.iter().map(|v| (h, v * h)).collect())
+}
+
+/// Sides no segment uses (the first key's left, the last key's right, the sides facing a
+/// jump) get the mirror image of the key's other handle, so every Free side has one.
+fn mirror_missing_handles(keys: &mut [Key]) {
+    for k in keys {
+        let dim = k.value.len();
+        let mirror = |h: &[(f64, f64)]| if h.is_empty() { vec![(0.0, 0.0); dim] } else { h.iter().map(|&(dt, dv)| (-dt, -dv)).collect() };
+        if k.left.is_empty() {
+            k.left = mirror(&k.right);
+        }
+        if k.right.is_empty() {
+            k.right = mirror(&k.left);
+        }
+    }
+}
+
+/// Cut points in local time for eased segment `seg`: greedy longest pieces within `bound`.
+fn pieces(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, bound: f64) -> Vec<f64> {
+    let mut cuts = vec![0.0];
+    let mut start = 0.0;
+    while start < 1.0 {
+        if piece_error(curve, cursor, seg, start, 1.0) <= bound {
+            cuts.push(1.0);
+            break;
+        }
+        let (mut lo, mut hi) = (start, 1.0);
+        for _ in 0..40 {
+            let mid = 0.5 * (lo + hi);
+            if piece_error(curve, cursor, seg, start, mid) <= bound {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        let end = if lo > start { lo } else { hi };
+        cuts.push(end);
+        start = end;
+    }
+    cuts
+}
+
+/// Largest component difference between the curve and the Hermite piece over `[ua, ub]`.
+fn piece_error(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, ua: f64, ub: f64) -> f64 {
+    let dim = curve.dim();
+    let (t0, t1) = (local_time(curve, seg, ua), local_time(curve, seg, ub));
+    let h = t1 - t0;
+    let (pa, pb) = (value_at(curve, cursor, t0), value_at(curve, cursor, t1));
+    let (mut va, mut vb) = (vec![0.0; dim], vec![0.0; dim]);
+    curve.segment_velocity(seg, ua, &mut va);
+    curve.segment_velocity(seg, ub, &mut vb);
+    let mut worst: f64 = 0.0;
+    for j in 1..CHECKS_PER_PIECE {
+        let s = j as f64 / CHECKS_PER_PIECE as f64;
+        let truth = value_at(curve, cursor, t0 + s * h);
+        let (h00, h10, h01, h11) = (2.0 * s * s * s - 3.0 * s * s + 1.0, s * s * s - 2.0 * s * s + s, -2.0 * s * s * s + 3.0 * s * s, s * s * s - s * s);
+        for c in 0..dim {
+            let hermite = h00 * pa[c] + h10 * h * va[c] + h01 * pb[c] + h11 * h * vb[c];
+            worst = worst.max((hermite - truth[c]).abs());
+        }
+    }
+    worst
+}
+
+/// Largest component difference between two curves over [`MEASURE_POINTS`] times spanning
+/// the keys.
+fn difference(a: &TrackCurve, b: &TrackCurve) -> f64 {
+    let (t0, t1) = a.domain();
+    let (mut ca, mut cb) = (SegmentCursor::new(), SegmentCursor::new());
+    (0..=MEASURE_POINTS)
+        .map(|i| {
+            let t = t0 + (t1 - t0) * i as f64 / MEASURE_POINTS as f64;
+            value_at(a, &mut ca, t).iter().zip(value_at(b, &mut cb, t)).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+        })
+        .fold(0.0, f64::max)
+}
