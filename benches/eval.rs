@@ -50,6 +50,7 @@ fn bench(c: &mut Criterion) {
         ("Cubic Vec3", track(TrackKind::Vec3, Interpolation::Cubic, false)),
         ("Tcb Vec3", track(TrackKind::Vec3, Interpolation::Tcb, false)),
         ("Tcb+ease Vec3", track(TrackKind::Vec3, Interpolation::Tcb, true)),
+        ("Bezier Vec3 (AutoClamped)", track(TrackKind::Vec3, Interpolation::Bezier, false)),
         ("Slerp Quat", track(TrackKind::Quat, Interpolation::Slerp, false)),
         ("Nlerp Quat", track(TrackKind::Quat, Interpolation::Nlerp, false)),
         ("Squad Quat", track(TrackKind::Quat, Interpolation::Squad, false)),

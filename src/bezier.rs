@@ -213,6 +213,22 @@ fn align(key: Point, mut hl: Point, mut hr: Point, lt: HandleType, rt: HandleTyp
     (hl, hr)
 }
 
+/// A segment's right handle (of its start key) and left handle (of its end key) after
+/// Blender's correction for a segment `len` long: a handle longer in time than the segment is
+/// shortened toward its key, direction kept, to reach the other key's time.
+#[must_use]
+pub fn corrected(len: f64, right: Offset, left: Offset) -> (Offset, Offset) {
+    let (mut r, mut l) = (right, left);
+    let (l1, l2) = (r.0.abs(), l.0.abs());
+    if l1 > len {
+        r = scale(r, len / l1);
+    }
+    if l2 > len {
+        l = scale(l, len / l2);
+    }
+    (r, l)
+}
+
 /// One component of one Bézier segment in local time: `x̂(s) = ((x3 s + x2) s + x1) s` maps
 /// the curve parameter to local time `u ∈ [0, 1]`, `y(s) = ((y3 s + y2) s + y1) s + y0` is
 /// the value.
@@ -228,14 +244,7 @@ impl SegmentComponent {
     #[must_use]
     pub fn new((t0, v0): Point, right: Offset, left: Offset, (t1, v1): Point) -> Self {
         let len = t1 - t0;
-        let (mut r, mut l) = (right, left);
-        let (l1, l2) = (r.0.abs(), l.0.abs());
-        if l1 > len {
-            r = scale(r, len / l1);
-        }
-        if l2 > len {
-            l = scale(l, len / l2);
-        }
+        let (r, l) = corrected(len, right, left);
         let a1 = (r.0 / len).clamp(0.0, 1.0);
         let a2 = (1.0 + l.0 / len).clamp(0.0, 1.0);
         let (p1, p2) = (v0 + r.1, v1 + l.1);

@@ -128,6 +128,8 @@ pub struct BakeArgs {
     pub fps: Option<f64>,
     pub adaptive: Option<f64>,
     pub constant_speed: bool,
+    /// three.js JSON: InterpolateBezier tracks (r187) rather than baked ones.
+    pub three_bezier: bool,
     pub format: Format,
     pub map: Vec<(String, Target)>,
 }
@@ -137,7 +139,7 @@ pub struct BakeArgs {
 pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     let project = load_project(file)?;
     let fps = Fps::new(args.fps.unwrap_or(project.fps)).context("--fps")?;
-    let mut options = ExportOptions { constant_speed: args.constant_speed, ..ExportOptions::new(fps) };
+    let mut options = ExportOptions { constant_speed: args.constant_speed, three_bezier: args.three_bezier, ..ExportOptions::new(fps) };
     options.adaptive = args.adaptive.map(Bound::new).transpose().context("--adaptive")?;
     for (name, target) in args.map {
         if project.track(&name).is_none() {

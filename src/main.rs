@@ -61,6 +61,10 @@ enum Command {
         /// Bake Vec2/Vec3 paths moved at constant speed (arc length).
         #[arg(long)]
         constant_speed: bool,
+        /// three.js JSON for three.js before r187: bake TCB, Cubic and Bezier tracks instead of
+        /// writing InterpolateBezier tracks.
+        #[arg(long)]
+        three_before_r187: bool,
         /// csv, json (three.js AnimationClip), gltf, or glb.
         #[arg(long, value_enum)]
         format: tangent::export::Format,
@@ -82,8 +86,8 @@ fn main() -> ExitCode {
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
         }
-        Some(Command::Bake { file, fps, adaptive, constant_speed, format, output, map }) => {
-            cli::bake(&file, cli::BakeArgs { fps, adaptive, constant_speed, format, map }, &output)
+        Some(Command::Bake { file, fps, adaptive, constant_speed, three_before_r187, format, output, map }) => {
+            cli::bake(&file, cli::BakeArgs { fps, adaptive, constant_speed, three_bezier: !three_before_r187, format, map }, &output)
         }
     };
     match result {

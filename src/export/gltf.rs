@@ -136,6 +136,7 @@ pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>)
             Form::Step => GI::Step,
             Form::CubicSpline => GI::CubicSpline,
             Form::Linear | Form::Baked => GI::Linear,
+            Form::Bezier => unreachable!("the Bezier form is chosen for three.js JSON only (exact_form)"),
         };
         let sampler = gj::Index::new(samplers.len() as u32);
         samplers.push(Sampler { extensions: None, extras: Default::default(), input, interpolation: Valid(interpolation), output });

@@ -15,6 +15,7 @@
 //! glTF stores FLOAT (f32): times that f32 rounding would make equal (a jump) are nudged
 //! one f32 step apart so they stay strictly increasing, as glTF requires.
 
+mod bezier;
 mod csv;
 mod gltf;
 mod three;
@@ -127,6 +128,8 @@ pub enum Form {
     Linear,
     /// The keys with per-second Hermite tangents (glTF CUBICSPLINE).
     CubicSpline,
+    /// The keys with Bézier control points (three.js r187 `InterpolateBezier`).
+    Bezier,
     /// Keys baked from the curve, played linearly.
     Baked,
 }
@@ -137,6 +140,7 @@ impl std::fmt::Display for Form {
             Self::Step => "STEP",
             Self::Linear => "LINEAR",
             Self::CubicSpline => "CUBICSPLINE",
+            Self::Bezier => "BEZIER",
             Self::Baked => "baked",
         })
     }
@@ -154,6 +158,9 @@ pub struct ExportOptions {
     pub constant_speed: bool,
     /// Error bound of the arc-length tables used for constant speed.
     pub arclen_tolerance: f64,
+    /// three.js JSON: write Bezier, TCB (without ease) and Cubic tracks as r187's
+    /// `InterpolateBezier` tracks; `false` bakes them, for three.js before r187.
+    pub three_bezier: bool,
     /// Target per track name; tracks not listed use [`Target::default_for`].
     pub targets: BTreeMap<String, Target>,
 }
@@ -162,7 +169,7 @@ impl ExportOptions {
     /// One key per frame at `fps`, default targets, no constant speed.
     #[must_use]
     pub fn new(fps: Fps) -> Self {
-        Self { fps, adaptive: None, constant_speed: false, arclen_tolerance: crate::DEFAULT_ACCURACY, targets: BTreeMap::new() }
+        Self { fps, adaptive: None, constant_speed: false, arclen_tolerance: crate::DEFAULT_ACCURACY, three_bezier: true, targets: BTreeMap::new() }
     }
 
     /// How baked tracks are sampled.
@@ -217,6 +224,8 @@ struct Prepared {
     times: Vec<f64>,
     /// Per key `dim` values; for CUBICSPLINE `3 · dim` (in-tangent, value, out-tangent).
     values: Vec<f64>,
+    /// For [`Form::Bezier`]: three.js' `(inTangents, outTangents)`.
+    tangents: Option<(Vec<f64>, Vec<f64>)>,
     max_error: f64,
 }
 
@@ -224,20 +233,29 @@ fn target_of(options: &ExportOptions, track: &Track, format: Format) -> Target {
     options.targets.get(&track.name).copied().unwrap_or_else(|| Target::default_for(track.kind, format))
 }
 
-/// The form a track takes in `format` without baking, if it has one.
-fn exact_form(track: &Track, format: Format, constant_speed: bool) -> Option<Form> {
+/// The form a track takes in `format` without baking, if it has one, with its values (and
+/// three.js tangents) in that form.
+fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &ExportOptions) -> Option<(Form, Vec<f64>, Option<(Vec<f64>, Vec<f64>)>)> {
     let jumps = track.keys.windows(2).any(|w| w[0].time == w[1].time);
-    if constant_speed && PathCurve::check(track.kind, track.interpolation).is_ok() {
+    if options.constant_speed && PathCurve::check(track.kind, track.interpolation).is_ok() {
         return None;
     }
+    let keys = || (0..curve.times().len()).flat_map(|i| curve.key_value(i).iter().copied()).collect();
+    let smooth = !jumps && track.keys.len() > 1;
+    let no_ease = track.keys.iter().all(|k| k.ease_to == 0.0 && k.ease_from == 0.0);
     match (format, track.interpolation) {
         (Format::Csv, _) => None,
-        (_, Interpolation::Step) => Some(Form::Step),
-        (_, Interpolation::Linear | Interpolation::Slerp) => Some(Form::Linear),
-        (Format::Gltf | Format::Glb, Interpolation::Tcb)
-            if !jumps && track.keys.len() > 1 && track.keys.iter().all(|k| k.ease_to == 0.0 && k.ease_from == 0.0) =>
+        (_, Interpolation::Step) => Some((Form::Step, keys(), None)),
+        (_, Interpolation::Linear | Interpolation::Slerp) => Some((Form::Linear, keys(), None)),
+        (Format::Gltf | Format::Glb, Interpolation::Tcb) if smooth && no_ease => Some((Form::CubicSpline, cubic_spline_values(curve), None)),
+        (Format::Gltf | Format::Glb, Interpolation::Bezier) if smooth && track.kind != TrackKind::Quat => {
+            bezier::cubic_spline_from_handles(curve).map(|v| (Form::CubicSpline, v, None))
+        }
+        (Format::ThreeJson, Interpolation::Tcb | Interpolation::Cubic | Interpolation::Bezier)
+            if options.three_bezier && smooth && no_ease && track.kind != TrackKind::Quat =>
         {
-            Some(Form::CubicSpline)
+            let b = bezier::bezier_curve(track, curve)?;
+            Some((Form::Bezier, keys(), Some(bezier::three_tangents(&b))))
         }
         _ => None,
     }
@@ -267,21 +285,27 @@ fn cubic_spline_values(curve: &TrackCurve) -> Vec<f64> {
 /// Glues what the bake produced, or the keys, into a [`Prepared`] track.
 fn prepare(track: &Track, target: Target, format: Format, options: &ExportOptions, range: (f64, f64)) -> Result<Prepared, ExportError> {
     let curve = TrackCurve::new(track)?;
-    let mut p = Prepared { name: track.name.clone(), kind: track.kind, target, form: Form::Baked, times: Vec::new(), values: Vec::new(), max_error: 0.0 };
+    let mut p = Prepared {
+        name: track.name.clone(),
+        kind: track.kind,
+        target,
+        form: Form::Baked,
+        times: Vec::new(),
+        values: Vec::new(),
+        tangents: None,
+        max_error: 0.0,
+    };
     // Pre/post infinity other than Constant is baked over the whole clip, so engines play
     // what the editor shows beyond the keys.
     let (k0, k1) = curve.domain();
     let beyond = (track.pre_infinity != Infinity::Constant && range.0 < k0) || (track.post_infinity != Infinity::Constant && range.1 > k1);
-    let form = if beyond { None } else { exact_form(track, format, options.constant_speed) };
+    let form = if beyond { None } else { exact_form(track, &curve, format, options) };
     match form {
-        Some(form) => {
+        Some((form, values, tangents)) => {
             p.form = form;
             p.times = curve.times().to_vec();
-            p.values = if form == Form::CubicSpline {
-                cubic_spline_values(&curve)
-            } else {
-                (0..p.times.len()).flat_map(|i| curve.key_value(i).iter().copied()).collect()
-            };
+            p.values = values;
+            p.tangents = tangents;
         }
         None => {
             let (b0, b1) = if beyond { range } else { (k0, k1) };
@@ -451,16 +475,44 @@ mod tests {
 
     #[test]
     fn exact_forms_and_baking_per_format() {
+        let form = |t: &Track, format: Format, options: &ExportOptions| exact_form(t, &TrackCurve::new(t).unwrap(), format, options).map(|f| f.0);
+        let (plain_options, constant) = (ExportOptions::default(), ExportOptions { constant_speed: true, ..ExportOptions::default() });
+        let legacy = ExportOptions { three_bezier: false, ..ExportOptions::default() };
         let tcb =
             Track::new("a", TrackKind::Vec3, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![0.0; 3]), Key::new(1.0, vec![1.0; 3]).with_ease(0.5, 0.0)]);
-        assert_eq!(exact_form(&tcb, Format::Gltf, false), None, "ease needs baking");
+        assert_eq!(form(&tcb, Format::Gltf, &plain_options), None, "ease needs baking");
+        assert_eq!(form(&tcb, Format::ThreeJson, &plain_options), None, "ease needs baking");
         let mut plain = tcb.clone();
         plain.keys[1].ease_to = 0.0;
-        assert_eq!(exact_form(&plain, Format::Gltf, false), Some(Form::CubicSpline));
-        assert_eq!(exact_form(&plain, Format::ThreeJson, false), None);
-        assert_eq!(exact_form(&plain, Format::Gltf, true), None, "constant speed is baked");
+        assert_eq!(form(&plain, Format::Gltf, &plain_options), Some(Form::CubicSpline));
+        assert_eq!(form(&plain, Format::ThreeJson, &plain_options), Some(Form::Bezier));
+        assert_eq!(form(&plain, Format::ThreeJson, &legacy), None, "three.js before r187 gets baked keys");
+        assert_eq!(form(&plain, Format::Gltf, &constant), None, "constant speed is baked");
         let step = Track::new("b", TrackKind::Scalar, Interpolation::Step).with_keys(vec![Key::new(0.0, vec![1.0])]);
-        assert_eq!(exact_form(&step, Format::ThreeJson, false), Some(Form::Step));
+        assert_eq!(form(&step, Format::ThreeJson, &plain_options), Some(Form::Step));
+        // Bezier: AutoClamped handles are not at thirds (glTF bakes), Vector handles are.
+        let keys = vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![2.0]), Key::new(3.0, vec![1.0])];
+        let auto = Track::new("c", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys.clone());
+        assert_eq!(form(&auto, Format::Gltf, &plain_options), None);
+        assert_eq!(form(&auto, Format::ThreeJson, &plain_options), Some(Form::Bezier));
+        let vector = keys.into_iter().map(|k| k.with_handles((crate::model::HandleType::Vector, crate::model::HandleType::Vector), vec![], vec![])).collect();
+        assert_eq!(form(&auto.clone().with_keys(vector), Format::Gltf, &plain_options), Some(Form::CubicSpline));
+    }
+
+    /// Keys (0, 0) and (3, 6) with Vector handles: control points a third of the way along,
+    /// (1, 2) and (2, 4); glTF tangents 3·2/3 = 2 per second at both ends.
+    #[test]
+    fn bezier_control_points_hand_values() {
+        let keys = vec![Key::new(0.0, vec![0.0]), Key::new(3.0, vec![6.0])]
+            .into_iter()
+            .map(|k| k.with_handles((crate::model::HandleType::Vector, crate::model::HandleType::Vector), vec![], vec![]))
+            .collect();
+        let t = Track::new("v", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys);
+        let curve = TrackCurve::new(&t).unwrap();
+        let (ins, outs) = bezier::three_tangents(&curve);
+        assert_eq!(&outs[0..2], &[1.0, 2.0]);
+        assert_eq!(&ins[2..4], &[2.0, 4.0]);
+        assert_eq!(bezier::cubic_spline_from_handles(&curve).unwrap(), vec![0.0, 0.0, 2.0, 2.0, 6.0, 0.0]);
     }
 
     #[test]

@@ -16,7 +16,7 @@ fn three_binding(p: &Prepared) -> (String, &'static str) {
 }
 
 /// three.js `AnimationClip.toJSON()`: `{name, duration, tracks: [{name, times, values, type,
-/// interpolation?}], uuid, blendMode}`; `AnimationClip.parse` reads it back.
+/// interpolation?, settings?}], uuid, blendMode}`; `AnimationClip.parse` reads it back.
 pub(super) fn three_json(tracks: &[Prepared]) -> Result<Vec<u8>, ExportError> {
     let duration = tracks.iter().filter_map(|p| p.times.last()).fold(0.0f64, |a, &b| a.max(b));
     let json_tracks: Vec<serde_json::Value> = tracks
@@ -26,6 +26,11 @@ pub(super) fn three_json(tracks: &[Prepared]) -> Result<Vec<u8>, ExportError> {
             let mut t = serde_json::json!({ "name": name, "times": p.times, "values": p.values, "type": ty });
             if p.form == Form::Step {
                 t["interpolation"] = serde_json::json!(2300);
+            }
+            if let (Form::Bezier, Some((ins, outs))) = (p.form, &p.tangents) {
+                // three.js r187 InterpolateBezier, with its control points.
+                t["interpolation"] = serde_json::json!(2303);
+                t["settings"] = serde_json::json!({ "inTangents": ins, "outTangents": outs });
             }
             t
         })

@@ -1,0 +1,84 @@
+//! Bezier forms in the exports: three.js r187 `InterpolateBezier` tracks (absolute `[t, v]`
+//! control points per key and component in `settings.inTangents` / `outTangents`) and glTF
+//! CUBICSPLINE for Bezier tracks whose handles sit at a third of each segment.
+//!
+//! three.js' `BezierInterpolant` applies no overlap correction, so the control points written
+//! are the ones Tangent evaluates with: Blender's correction ([`crate::bezier::corrected`])
+//! applied per segment. A key's right handle belongs to the segment after it and its left
+//! handle to the segment before, so each is corrected once.
+
+use crate::bezier::corrected;
+use crate::convert::to_bezier;
+use crate::curve::TrackCurve;
+use crate::model::{Interpolation, Track};
+
+/// The Bezier curve a track exports as: itself if Bezier; TCB (without ease) and Cubic tracks
+/// converted exactly ([`crate::convert`]); `None` for the rest.
+pub(super) fn bezier_curve(track: &Track, curve: &TrackCurve) -> Option<TrackCurve> {
+    match track.interpolation {
+        Interpolation::Bezier => Some(curve.clone()),
+        Interpolation::Tcb | Interpolation::Cubic => {
+            let converted = to_bezier(track, crate::DEFAULT_ACCURACY).ok().filter(|c| c.added_keys == 0)?;
+            TrackCurve::new(&converted.track).ok()
+        }
+        _ => None,
+    }
+}
+
+/// `(inTangents, outTangents)` for three.js: per key and component `[t, v]` of the handle's
+/// end point, corrected as the segment it belongs to uses it.
+pub(super) fn three_tangents(curve: &TrackCurve) -> (Vec<f64>, Vec<f64>) {
+    let (times, dim) = (curve.times(), curve.dim());
+    let n = times.len();
+    let (mut ins, mut outs) = (Vec::with_capacity(2 * n * dim), Vec::with_capacity(2 * n * dim));
+    for i in 0..n {
+        for c in 0..dim {
+            let (t, v) = (times[i], curve.key_value(i)[c]);
+            let (mut left, mut right) = curve.bezier_handles(i, c).unwrap_or(((0.0, 0.0), (0.0, 0.0)));
+            if i > 0 && times[i] > times[i - 1] {
+                left = corrected(times[i] - times[i - 1], curve.bezier_handles(i - 1, c).map_or((0.0, 0.0), |h| h.1), left).1;
+            }
+            if i + 1 < n && times[i + 1] > times[i] {
+                right = corrected(times[i + 1] - times[i], right, curve.bezier_handles(i + 1, c).map_or((0.0, 0.0), |h| h.0)).0;
+            }
+            ins.extend_from_slice(&[t + left.0, v + left.1]);
+            outs.extend_from_slice(&[t + right.0, v + right.1]);
+        }
+    }
+    (ins, outs)
+}
+
+/// glTF CUBICSPLINE `[in-tangent, value, out-tangent]` per key (per second), if every used
+/// handle sits at a third of its segment in time (within 1e-12 of the segment): then each
+/// segment is the Hermite cubic glTF plays, with tangent `3·dv/Δt`.
+pub(super) fn cubic_spline_from_handles(curve: &TrackCurve) -> Option<Vec<f64>> {
+    let (times, dim) = (curve.times(), curve.dim());
+    let n = times.len();
+    let third = |dt: f64, len: f64| (dt.abs() - len / 3.0).abs() <= 1e-12 * len;
+    let mut values = Vec::with_capacity(3 * n * dim);
+    for i in 0..n {
+        let before = (i > 0).then(|| times[i] - times[i - 1]);
+        let after = (i + 1 < n).then(|| times[i + 1] - times[i]);
+        let mut ins = vec![0.0; dim];
+        let mut outs = vec![0.0; dim];
+        for c in 0..dim {
+            let (left, right) = curve.bezier_handles(i, c)?;
+            if let Some(len) = before {
+                if !(len > 0.0 && third(left.0, len)) {
+                    return None;
+                }
+                ins[c] = 3.0 * -left.1 / len;
+            }
+            if let Some(len) = after {
+                if !(len > 0.0 && third(right.0, len)) {
+                    return None;
+                }
+                outs[c] = 3.0 * right.1 / len;
+            }
+        }
+        values.extend_from_slice(&ins);
+        values.extend_from_slice(curve.key_value(i));
+        values.extend_from_slice(&outs);
+    }
+    Some(values)
+}
