@@ -12,14 +12,16 @@ use crate::convert::to_bezier;
 use crate::curve::TrackCurve;
 use crate::model::{Interpolation, Track};
 
-/// The Bezier curve a track exports as: itself if Bezier; TCB (without ease) and Cubic tracks
-/// converted exactly ([`crate::convert`]); `None` for the rest.
-pub(super) fn bezier_curve(track: &Track, curve: &TrackCurve) -> Option<TrackCurve> {
+/// The Bezier curve a track exports as, and its difference from the track: itself if
+/// Bezier; TCB and Cubic tracks converted ([`crate::convert`]: exactly, or within `bound`
+/// where TCB segments have ease); `None` for the rest.
+pub(super) fn bezier_curve(track: &Track, curve: &TrackCurve, bound: f64) -> Option<(TrackCurve, f64)> {
     match track.interpolation {
-        Interpolation::Bezier => Some(curve.clone()),
+        Interpolation::Bezier => Some((curve.clone(), 0.0)),
         Interpolation::Tcb | Interpolation::Cubic => {
-            let converted = to_bezier(track, crate::DEFAULT_ACCURACY).ok().filter(|c| c.added_keys == 0)?;
-            TrackCurve::new(&converted.track).ok()
+            let converted = to_bezier(track, bound).ok()?;
+            let error = if converted.added_keys == 0 { 0.0 } else { converted.max_difference };
+            Some((TrackCurve::new(&converted.track).ok()?, error))
         }
         _ => None,
     }

@@ -233,29 +233,47 @@ fn target_of(options: &ExportOptions, track: &Track, format: Format) -> Target {
     options.targets.get(&track.name).copied().unwrap_or_else(|| Target::default_for(track.kind, format))
 }
 
-/// The form a track takes in `format` without baking, if it has one, with its values (and
-/// three.js tangents) in that form.
-fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &ExportOptions) -> Option<(Form, Vec<f64>, Option<(Vec<f64>, Vec<f64>)>)> {
+/// A track in a form the output plays as is.
+struct Exact {
+    form: Form,
+    times: Vec<f64>,
+    values: Vec<f64>,
+    tangents: Option<(Vec<f64>, Vec<f64>)>,
+    /// Non-zero only where eased TCB segments were fitted with extra Bézier keys.
+    max_error: f64,
+}
+
+/// The form a track takes in `format` without baking, if it has one. In three.js JSON, TCB
+/// tracks with ease become Bezier keys with keys added inside eased segments, within the
+/// adaptive bound (or [`crate::DEFAULT_ACCURACY`]), and report the measured difference.
+fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &ExportOptions) -> Option<Exact> {
     let jumps = track.keys.windows(2).any(|w| w[0].time == w[1].time);
     if options.constant_speed && PathCurve::check(track.kind, track.interpolation).is_ok() {
         return None;
     }
-    let keys = || (0..curve.times().len()).flat_map(|i| curve.key_value(i).iter().copied()).collect();
+    let of = |form: Form, curve: &TrackCurve, values: Option<Vec<f64>>| Exact {
+        form,
+        times: curve.times().to_vec(),
+        values: values.unwrap_or_else(|| (0..curve.times().len()).flat_map(|i| curve.key_value(i).iter().copied()).collect()),
+        tangents: None,
+        max_error: 0.0,
+    };
     let smooth = !jumps && track.keys.len() > 1;
     let no_ease = track.keys.iter().all(|k| k.ease_to == 0.0 && k.ease_from == 0.0);
     match (format, track.interpolation) {
         (Format::Csv, _) => None,
-        (_, Interpolation::Step) => Some((Form::Step, keys(), None)),
-        (_, Interpolation::Linear | Interpolation::Slerp) => Some((Form::Linear, keys(), None)),
-        (Format::Gltf | Format::Glb, Interpolation::Tcb) if smooth && no_ease => Some((Form::CubicSpline, cubic_spline_values(curve), None)),
+        (_, Interpolation::Step) => Some(of(Form::Step, curve, None)),
+        (_, Interpolation::Linear | Interpolation::Slerp) => Some(of(Form::Linear, curve, None)),
+        (Format::Gltf | Format::Glb, Interpolation::Tcb) if smooth && no_ease => Some(of(Form::CubicSpline, curve, Some(cubic_spline_values(curve)))),
         (Format::Gltf | Format::Glb, Interpolation::Bezier) if smooth && track.kind != TrackKind::Quat => {
-            bezier::cubic_spline_from_handles(curve).map(|v| (Form::CubicSpline, v, None))
+            bezier::cubic_spline_from_handles(curve).map(|v| of(Form::CubicSpline, curve, Some(v)))
         }
         (Format::ThreeJson, Interpolation::Tcb | Interpolation::Cubic | Interpolation::Bezier)
-            if options.three_bezier && smooth && no_ease && track.kind != TrackKind::Quat =>
+            if options.three_bezier && smooth && track.kind != TrackKind::Quat =>
         {
-            let b = bezier::bezier_curve(track, curve)?;
-            Some((Form::Bezier, keys(), Some(bezier::three_tangents(&b))))
+            let bound = options.adaptive.map_or(crate::DEFAULT_ACCURACY, Bound::get);
+            let (b, max_error) = bezier::bezier_curve(track, curve, bound)?;
+            Some(Exact { tangents: Some(bezier::three_tangents(&b)), max_error, ..of(Form::Bezier, &b, None) })
         }
         _ => None,
     }
@@ -301,11 +319,12 @@ fn prepare(track: &Track, target: Target, format: Format, options: &ExportOption
     let beyond = (track.pre_infinity != Infinity::Constant && range.0 < k0) || (track.post_infinity != Infinity::Constant && range.1 > k1);
     let form = if beyond { None } else { exact_form(track, &curve, format, options) };
     match form {
-        Some((form, values, tangents)) => {
-            p.form = form;
-            p.times = curve.times().to_vec();
-            p.values = values;
-            p.tangents = tangents;
+        Some(exact) => {
+            p.form = exact.form;
+            p.times = exact.times;
+            p.values = exact.values;
+            p.tangents = exact.tangents;
+            p.max_error = exact.max_error;
         }
         None => {
             let (b0, b1) = if beyond { range } else { (k0, k1) };
@@ -475,13 +494,20 @@ mod tests {
 
     #[test]
     fn exact_forms_and_baking_per_format() {
-        let form = |t: &Track, format: Format, options: &ExportOptions| exact_form(t, &TrackCurve::new(t).unwrap(), format, options).map(|f| f.0);
+        let form = |t: &Track, format: Format, options: &ExportOptions| exact_form(t, &TrackCurve::new(t).unwrap(), format, options).map(|f| f.form);
         let (plain_options, constant) = (ExportOptions::default(), ExportOptions { constant_speed: true, ..ExportOptions::default() });
         let legacy = ExportOptions { three_bezier: false, ..ExportOptions::default() };
         let tcb =
             Track::new("a", TrackKind::Vec3, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![0.0; 3]), Key::new(1.0, vec![1.0; 3]).with_ease(0.5, 0.0)]);
         assert_eq!(form(&tcb, Format::Gltf, &plain_options), None, "ease needs baking");
-        assert_eq!(form(&tcb, Format::ThreeJson, &plain_options), None, "ease needs baking");
+        assert_eq!(form(&tcb, Format::ThreeJson, &plain_options), Some(Form::Bezier), "eased segments fitted with Bézier keys");
+        let fitted = exact_form(&tcb, &TrackCurve::new(&tcb).unwrap(), Format::ThreeJson, &plain_options).unwrap();
+        assert!(
+            fitted.times.len() > 2 && fitted.max_error <= crate::DEFAULT_ACCURACY && fitted.max_error > 0.0,
+            "{} keys, error {}",
+            fitted.times.len(),
+            fitted.max_error
+        );
         let mut plain = tcb.clone();
         plain.keys[1].ease_to = 0.0;
         assert_eq!(form(&plain, Format::Gltf, &plain_options), Some(Form::CubicSpline));
