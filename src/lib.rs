@@ -38,6 +38,7 @@ pub mod curve;
 pub mod edit;
 pub mod error;
 pub mod export;
+pub mod handles;
 pub mod io;
 pub mod model;
 pub mod quat;

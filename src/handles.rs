@@ -1,0 +1,162 @@
+//! Editing Bézier handles as Blender's graph editor does, as keys for an
+//! [`crate::Edit::SetKeys`]: dragging a handle, and setting handle types (the `V` menu).
+//!
+//! - Dragging an **Auto** or **AutoClamped** handle turns both sides of the key into
+//!   **Aligned** (Blender does the same), so the other side turns with it.
+//! - Dragging a **Vector** handle turns that side **Free**.
+//! - Dragging an **Aligned** handle turns the key's other Aligned side to point the opposite
+//!   way, keeping its own length; a **Free** side moves alone.
+//! - A handle stays on its side of the key in time (`dt ≤ 0` left, `≥ 0` right).
+//!
+//! Whenever a side stops being automatic its current handles (as the curve resolved them) are
+//! stored first, so the curve does not jump.
+
+use crate::curve::TrackCurve;
+use crate::model::{HandleType, Key, Track};
+
+/// Which handle of a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    Left,
+    Right,
+}
+
+/// The resolved `(left, right)` handles of key `i` for every component, or flat thirds of a
+/// unit when the curve is not Bezier.
+fn resolved(curve: &TrackCurve, i: usize) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+    (0..curve.dim()).map(|c| curve.bezier_handles(i, c).unwrap_or(((-1.0 / 3.0, 0.0), (1.0 / 3.0, 0.0)))).unzip()
+}
+
+/// Stores the resolved handles on any side of `key` that has none yet.
+fn store_resolved(key: &mut Key, curve: &TrackCurve, i: usize) {
+    let (left, right) = resolved(curve, i);
+    if key.left.is_empty() || key.handles.0.is_automatic() {
+        key.left = left;
+    }
+    if key.right.is_empty() || key.handles.1.is_automatic() {
+        key.right = right;
+    }
+}
+
+/// The keys of `track` after dragging key `i`'s `side` handle of component `c` to `offset`
+/// (`(dt, dv)` from the key). `curve` is `track` compiled.
+#[must_use]
+pub fn drag_handle(track: &Track, curve: &TrackCurve, i: usize, side: Side, c: usize, offset: (f64, f64)) -> Vec<Key> {
+    let mut keys = track.keys.clone();
+    let Some(key) = keys.get_mut(i) else { return keys };
+    if c >= key.value.len() {
+        return keys;
+    }
+    store_resolved(key, curve, i);
+    let (mine, other) = match side {
+        Side::Left => (key.handles.0, key.handles.1),
+        Side::Right => (key.handles.1, key.handles.0),
+    };
+    let (mine, other) = match mine {
+        HandleType::Auto | HandleType::AutoClamped => (HandleType::Aligned, if other.is_automatic() { HandleType::Aligned } else { other }),
+        HandleType::Vector => (HandleType::Free, other),
+        t => (t, other),
+    };
+    let offset = match side {
+        Side::Left => (offset.0.min(0.0), offset.1),
+        Side::Right => (offset.0.max(0.0), offset.1),
+    };
+    let (this_side, other_side) = match side {
+        Side::Left => (&mut key.left, &mut key.right),
+        Side::Right => (&mut key.right, &mut key.left),
+    };
+    this_side[c] = offset;
+    if mine == HandleType::Aligned && other == HandleType::Aligned {
+        let (dt, dv) = other_side[c];
+        let length = (dt * dt + dv * dv).sqrt();
+        let norm = (offset.0 * offset.0 + offset.1 * offset.1).sqrt();
+        if norm > 0.0 {
+            other_side[c] = (-offset.0 / norm * length, -offset.1 / norm * length);
+        }
+    }
+    key.handles = match side {
+        Side::Left => (mine, other),
+        Side::Right => (other, mine),
+    };
+    keys
+}
+
+/// The keys of `track` with the given sides of keys `which` set to `kind` (`None` leaves a
+/// side as it is). Sides becoming Free or Aligned keep their current handles.
+#[must_use]
+pub fn set_handle_types(track: &Track, curve: &TrackCurve, which: &[usize], left: Option<HandleType>, right: Option<HandleType>) -> Vec<Key> {
+    let mut keys = track.keys.clone();
+    for &i in which {
+        let Some(key) = keys.get_mut(i) else { continue };
+        store_resolved(key, curve, i);
+        if let Some(t) = left {
+            key.handles.0 = t;
+        }
+        if let Some(t) = right {
+            key.handles.1 = t;
+        }
+        if key.handles.0.is_automatic() {
+            key.left.clear();
+        }
+        if key.handles.1.is_automatic() {
+            key.right.clear();
+        }
+    }
+    keys
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Interpolation, TrackKind};
+
+    /// Keys (0, 0), (1, 1), (2, 0) with AutoClamped handles: key 1 is a maximum, so its
+    /// handles are flat, ±1/2.5614 long in time.
+    fn hill() -> Track {
+        Track::new("h", TrackKind::Scalar, Interpolation::Bezier).with_keys(vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0]), Key::new(2.0, vec![0.0])])
+    }
+
+    #[test]
+    fn dragging_an_auto_handle_makes_the_key_aligned_and_turns_the_other_side() {
+        let t = hill();
+        let curve = TrackCurve::new(&t).unwrap();
+        let keys = drag_handle(&t, &curve, 1, Side::Right, 0, (0.3, 0.4));
+        let k = &keys[1];
+        assert_eq!(k.handles, (HandleType::Aligned, HandleType::Aligned));
+        assert_eq!(k.right, vec![(0.3, 0.4)]);
+        // The left side keeps its length 1/2.5614 and points the opposite way: (−0.6, −0.8)·L.
+        let l = 1.0 / 2.5614;
+        assert!((k.left[0].0 + 0.6 * l).abs() < 1e-12 && (k.left[0].1 + 0.8 * l).abs() < 1e-12, "{:?}", k.left);
+        // The edited track is valid and draws the handle where it was dragged.
+        let edited = Track { keys, ..t };
+        let c = TrackCurve::new(&edited).unwrap();
+        assert_eq!(c.bezier_handles(1, 0).unwrap().1, (0.3, 0.4));
+    }
+
+    #[test]
+    fn vector_handles_become_free_and_handles_stay_on_their_side() {
+        let mut t = hill();
+        t.keys[1].handles = (HandleType::Vector, HandleType::Vector);
+        let curve = TrackCurve::new(&t).unwrap();
+        let keys = drag_handle(&t, &curve, 1, Side::Left, 0, (0.5, 2.0));
+        assert_eq!(keys[1].handles, (HandleType::Free, HandleType::Vector));
+        assert_eq!(keys[1].left, vec![(0.0, 2.0)], "a left handle cannot pass its key in time");
+    }
+
+    #[test]
+    fn setting_free_keeps_the_shape_and_setting_auto_forgets_handles() {
+        let t = hill();
+        let curve = TrackCurve::new(&t).unwrap();
+        let keys = set_handle_types(&t, &curve, &[0, 1, 2], Some(HandleType::Free), Some(HandleType::Free));
+        let free = Track { keys, ..t.clone() };
+        let c = TrackCurve::new(&free).unwrap();
+        let (mut a, mut b) = (curve.evaluator(), c.evaluator());
+        for i in 0..=100 {
+            let x = f64::from(i) / 50.0;
+            assert_eq!(a.value_at(x), b.value_at(x), "t = {x}");
+        }
+        let back = set_handle_types(&free, &c, &[1], Some(HandleType::Auto), None);
+        assert_eq!(back[1].handles.0, HandleType::Auto);
+        assert!(back[1].left.is_empty() && !back[1].right.is_empty());
+    }
+}
