@@ -56,9 +56,25 @@ fn graph_snapshot() {
     snapshot("graph", egui::vec2(760.0, 460.0), demo(), panel);
 }
 
+/// The speed graph takes its time axis from the value graph it is linked to, so it is drawn
+/// under one, as in the window.
+#[derive(Default)]
+struct UnderTheGraph {
+    graph: graph::Graph,
+    speed: speed::SpeedGraph,
+}
+
+impl Panel for UnderTheGraph {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<super::AppCommand>) {
+        self.graph.height = 200.0;
+        self.graph.ui(ui, cx, out);
+        self.speed.ui(ui, cx, out);
+    }
+}
+
 #[test]
 fn speed_graph_snapshot() {
-    snapshot("speed_graph", egui::vec2(760.0, 260.0), demo(), speed::SpeedGraph::default());
+    snapshot("speed_graph", egui::vec2(760.0, 460.0), demo(), UnderTheGraph::default());
 }
 
 #[test]
