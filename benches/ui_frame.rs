@@ -36,7 +36,7 @@ fn bench(c: &mut Criterion) {
     }
     let mut h = harness();
     let key = &h.state().state.project().tracks[0].keys[KEYS / 2];
-    let transform = h.state().panels.graph.transform.clone().unwrap();
+    let transform = h.state().panels.graph.transform.unwrap();
     let start = transform.position_from_point(&PlotPoint::new(key.time, key.value[0]));
     h.hover_at(start);
     h.step();

@@ -88,7 +88,7 @@ pub fn angular_speed(curve: &TrackCurve, n: usize) -> Vec<[f64; 2]> {
         return Vec::new();
     }
     let h = (t1 - t0) / n as f64;
-    if !(h > 0.0) {
+    if h.is_nan() || h <= 0.0 {
         return Vec::new();
     }
     let mut cursor = SegmentCursor::new();

@@ -102,13 +102,13 @@ fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCom
     change_selected(cx, out, &r, "Set key time", r.changed() && t.is_finite(), |k| k.time += dt);
     ui.end_row();
     let comp_names = cx.project().tracks[first_ref.track].kind.component_names();
-    for c in 0..first.value.len() {
+    for (c, (&value, name)) in first.value.iter().zip(comp_names).enumerate() {
         let values: Vec<f64> = keys.iter().filter_map(|k| k.value.get(c).copied()).collect();
-        let mut v = first.value[c];
-        ui.label(format!("value {}", comp_names[c])).on_hover_text("Set this component on every selected key that has it");
+        let mut v = value;
+        ui.label(format!("value {name}")).on_hover_text("Set this component on every selected key that has it");
         let r = ui
             .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if mixed(&values) { " (mixed)" } else { "" }))
-            .accessible_name(format!("value {}", comp_names[c]));
+            .accessible_name(format!("value {name}"));
         change_selected(cx, out, &r, "Set key value", r.changed() && v.is_finite(), |k| {
             if let Some(x) = k.value.get_mut(c) {
                 *x = v;

@@ -108,23 +108,23 @@ impl Panel for PathView {
 
 /// The plane, the constant-speed toggle and the arc-length tolerance.
 fn controls(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, track: &Track) {
-    let mut view = cx.view.clone();
+    let (mut plane, mut constant_speed, mut tolerance) = (cx.view.plane, cx.view.constant_speed, cx.view.arclen_tolerance);
     ui.horizontal(|ui| {
         ui.label(format!("Path of \"{}\"", track.name));
         if track.kind == TrackKind::Vec3 {
             for (p, name) in [(Plane::Xy, "XY"), (Plane::Xz, "XZ"), (Plane::Yz, "YZ")] {
-                ui.selectable_value(&mut view.plane, p, name).on_hover_text("The plane the Vec3 path is projected on");
+                ui.selectable_value(&mut plane, p, name).on_hover_text("The plane the Vec3 path is projected on");
             }
         }
         ui.separator();
-        ui.checkbox(&mut view.constant_speed, "constant speed")
+        ui.checkbox(&mut constant_speed, "constant speed")
             .on_hover_text("Playback follows the arc-length motion (green marker) instead of the raw parameter (red marker)");
-        ui.add(egui::DragValue::new(&mut view.arclen_tolerance).range(1e-9..=1.0).speed(0.0).custom_formatter(|v, _| format!("{v:.0e}")).prefix("E = "))
+        ui.add(egui::DragValue::new(&mut tolerance).range(1e-9..=1.0).speed(0.0).custom_formatter(|v, _| format!("{v:.0e}")).prefix("E = "))
             .accessible_name("arc-length tolerance")
             .on_hover_text("Arc-length table error bound, in length units (type a value)");
     });
-    if &view != cx.view {
-        out.push(AppCommand::SetView(Box::new(view)));
+    if (plane, constant_speed, tolerance) != (cx.view.plane, cx.view.constant_speed, cx.view.arclen_tolerance) {
+        out.push(cx.view_change(|v| (v.plane, v.constant_speed, v.arclen_tolerance) = (plane, constant_speed, tolerance)));
     }
 }
 

@@ -404,3 +404,16 @@ fn delete_during_a_drag_is_its_own_undo_step() {
     assert_eq!(app(&h).project(), &before);
     assert!(app(&h).doc.document.undo_label().is_none(), "two steps in all");
 }
+
+#[test]
+fn the_status_line_follows_a_dragged_key() {
+    let mut h = harness(two_tracks());
+    let from = key_pos(&h, 0, 2);
+    click_at(&mut h, from, Modifiers::NONE);
+    assert_eq!(app(&h).ui.status.text, "Key 2 of \"a\": t = 2.0000 s, value = 3.000");
+    let to = plot_to_screen(&h, 2.3, 2.6);
+    drag(&mut h, from, to);
+    let k = &app(&h).project().tracks[0].keys[2];
+    assert_ne!(k.time, 2.0);
+    assert_eq!(app(&h).ui.status.text, format!("Key 2 of \"a\": t = {:.4} s, value = {:.3}", k.time, k.value[0]), "not the place it was clicked at");
+}

@@ -87,7 +87,7 @@ impl Graph {
                 out.push(AppCommand::SetActiveTrack(k.track));
                 let origins = intent::move_origins(cx.project(), &selection);
                 let scale = display(cx, k.track, comp).scale;
-                Some(GraphDrag::Move { origin: plot_origin, at_start: transform.clone(), comp, scale, origins })
+                Some(GraphDrag::Move { origin: plot_origin, at_start: *transform, comp, scale, origins })
             }
             Some(Target::Tangent { key, comp, outgoing }) => {
                 let k = &cx.project().tracks[key.track].keys[key.key];
