@@ -288,3 +288,59 @@ fn save_as_interactive(state: &mut AppState) -> bool {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::app::state::KeyRef;
+    use crate::edit::intent;
+    use crate::io::demo_project;
+
+    /// The queue alone (no window): a drag's edits, Delete in the middle, more drag edits.
+    #[test]
+    fn an_edit_of_its_own_ends_the_gesture_and_drops_the_rest_of_it() {
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let mut panels = Panels::default();
+        let before = state.project().clone();
+        let selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]);
+        let origins = intent::move_origins(state.project(), &selection);
+        let mut run = |state: &mut AppState, c: AppCommand| run_command(&ctx, state, &mut panels, c);
+        run(&mut state, AppCommand::Select(selection));
+        run(&mut state, AppCommand::BeginGesture("Move keys".into()));
+        for i in 1..=3 {
+            for e in intent::move_keys(&origins, 0.01 * f64::from(i), 0.1, 0, None) {
+                run(&mut state, EditCommand::keys("Move keys", e).in_gesture(true).into());
+            }
+        }
+        let moved = state.project().clone();
+        run(&mut state, AppCommand::Ui(Command::DeleteKeys));
+        let deleted = state.project().clone();
+        assert_eq!(deleted.tracks[0].keys.len(), before.tracks[0].keys.len() - 1);
+        for e in intent::move_keys(&origins, 0.05, 0.2, 0, None) {
+            assert!(!run(&mut state, EditCommand::keys("Move keys", e).in_gesture(true).into()), "dropped");
+        }
+        run(&mut state, AppCommand::EndGesture);
+        assert_eq!(state.project(), &deleted);
+        assert_eq!(state.doc.undo().text, "Undid Delete keys");
+        assert_eq!(state.project(), &moved);
+        assert_eq!(state.doc.undo().text, "Undid Move keys");
+        assert_eq!(state.project(), &before);
+        assert_eq!(state.doc.undo().text, "Nothing to undo");
+    }
+
+    #[test]
+    fn a_repeated_identical_edit_changes_nothing_and_asks_for_no_frame() {
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let mut panels = Panels::default();
+        let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 0 }, |k| k.tension = 0.5).unwrap();
+        assert!(run_command(&ctx, &mut state, &mut panels, EditCommand::new("Set tension", edit.clone()).into()));
+        let revision = state.doc.document.revision();
+        assert!(!run_command(&ctx, &mut state, &mut panels, EditCommand::new("Set tension", edit).into()));
+        assert_eq!(state.doc.document.revision(), revision);
+        assert_eq!(state.doc.document.undo_label(), Some("Set tension"));
+    }
+}
