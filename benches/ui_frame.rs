@@ -3,17 +3,13 @@
 //! runs one frame, which edits the track, recompiles its curve and redraws every panel.
 //! The baseline in the same run is an idle frame (nothing changes) on the same project.
 //!
-//! `cargo bench --bench ui_frame`
+//! `cargo bench --bench ui_frame` (the app comes from the library's `gui` feature)
 
-#[allow(dead_code, unused_imports)]
-#[path = "../src/app/mod.rs"]
-mod app;
-
-use app::{AppState, TangentApp};
 use criterion::{criterion_group, criterion_main, Criterion};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_plot::PlotPoint;
+use tangent::app::{AppState, CentralView, TangentApp};
 use tangent::{Interpolation, Key, Project, Track, TrackKind};
 
 const KEYS: usize = 10_000;
@@ -40,7 +36,7 @@ fn bench(c: &mut Criterion) {
     }
     let mut h = harness();
     let key = &h.state().state.project().tracks[0].keys[KEYS / 2];
-    let transform = h.state().state.graph.transform.clone().unwrap();
+    let transform = h.state().panels.graph.transform.unwrap();
     let start = transform.position_from_point(&PlotPoint::new(key.time, key.value[0]));
     h.hover_at(start);
     h.step();
@@ -55,7 +51,7 @@ fn bench(c: &mut Criterion) {
             h.step();
         })
     });
-    assert!(h.state().state.doc.in_gesture(), "the benchmark really dragged");
+    assert!(h.state().state.doc.document.in_gesture(), "the benchmark really dragged");
     g.finish();
 
     // The path view on a 10,000-key Vec2 path while the transport plays.
@@ -65,15 +61,15 @@ fn bench(c: &mut Criterion) {
     });
     let path = Track::new("long path", TrackKind::Vec2, Interpolation::Tcb).with_keys(keys.collect());
     let mut state = AppState::new(Project { tracks: vec![path], ..Project::default() }, None);
-    state.view.central = app::CentralView::Path;
+    state.view.central = CentralView::Path;
     let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(state));
     h.run();
-    h.state_mut().state.transport.toggle_play();
+    h.state_mut().state.ui.transport.toggle_play();
     let mut g = c.benchmark_group("path view frame, 10,000-key path");
     g.sample_size(30);
-    let start = h.state().state.playhead;
+    let start = h.state().state.ui.playhead;
     g.bench_function("playing", |b| b.iter(|| h.step()));
-    assert!(h.state().state.playhead != start, "the benchmark really played");
+    assert!(h.state().state.ui.playhead != start, "the benchmark really played");
     g.finish();
 }
 

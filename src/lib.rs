@@ -10,7 +10,10 @@
 //! - [`edit`]: undoable edits and the document history the editor works through;
 //! - [`io`]: loading (with line/column errors) and atomic saving of project files;
 //! - [`arclen`]: arc-length tables and constant-speed motion (SPEC §6);
-//! - [`clock`]: the playback mixer with time scale, warp, halt and loops (SPEC §7).
+//! - [`clock`]: the playback mixer with time scale, warp, halt and loops (SPEC §7);
+//! - [`analysis`]: what the editor plots (speed series, angular speed, hemisphere flips).
+//!
+//! With the `gui` feature (on by default), `app` is the editor itself, built on egui.
 //!
 //! # Usage
 //!
@@ -29,6 +32,9 @@
 //! assert!(ra.iter().chain(rb).all(|x| x.is_finite()));
 //! ```
 
+pub mod analysis;
+#[cfg(feature = "gui")]
+pub mod app;
 pub mod arclen;
 pub mod bake;
 pub mod bezier;

@@ -1,6 +1,5 @@
 //! `tangent`: the editor, and the commands that scripts depend on (SPEC §9).
 
-mod app;
 mod cli;
 
 use std::path::PathBuf;
@@ -80,7 +79,7 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        None => app::run(cli.file),
+        None => tangent::app::run(cli.file),
         Some(Command::Eval { file, track, times }) => cli::eval(&file, &track, times),
         Some(Command::Check { file }) => cli::check(&file),
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {

@@ -1,7 +1,99 @@
-//! Every user command with its menu text, tooltip and shortcut: menus, keyboard and tests all
-//! go through this one list.
+//! The one command queue: every user command with its menu text, tooltip and shortcut
+//! ([`Command`]), and the [`AppCommand`]s panels push during a frame — edits, gestures,
+//! selection, view and transport changes — which the app runs once, after every panel drew.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
+
+use super::playback::TransportCommand;
+use super::state::{KeyRef, Status, ViewSettings};
+use crate::edit::intent::KeyEdit;
+use crate::Edit;
+
+/// What a panel asks for. Pushed during the frame, run in order at its end.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AppCommand {
+    /// A menu entry or shortcut.
+    Ui(Command),
+    /// A drag or slider movement starts: the edits until [`AppCommand::EndGesture`] are one
+    /// undo step.
+    BeginGesture(String),
+    EndGesture,
+    Edit(EditCommand),
+    /// Insert a key on a track's curve at a time.
+    InsertKey {
+        track: usize,
+        t: f64,
+    },
+    Select(BTreeSet<KeyRef>),
+    /// Add a key to the selection, or take it out if it is in.
+    ToggleSelected(KeyRef),
+    AddToSelection(Vec<KeyRef>),
+    SetActiveTrack(usize),
+    SetView(Box<ViewSettings>),
+    Transport(TransportCommand),
+    Status(Status),
+    /// Open a file (asking first about unsaved changes).
+    Open(PathBuf),
+    /// Save to a typed path (the Save as window).
+    SaveTo(PathBuf),
+    /// The unsaved-changes question was answered.
+    Decide(Decision),
+    CloseOpenPath,
+    CloseSavePath,
+}
+
+/// The answer to "Unsaved changes".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    Save,
+    Discard,
+    Cancel,
+}
+
+/// An undoable edit, with what to do once it is applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EditCommand {
+    pub label: String,
+    pub edit: Edit,
+    /// The edited track's selected keys afterwards (its keys may have been re-sorted).
+    pub selected: Option<Vec<KeyRef>>,
+    /// Part of the gesture the panel began. If that gesture was ended meanwhile (Delete or
+    /// Undo pressed during a drag), the edit is dropped: it was computed before.
+    pub gesture: bool,
+    /// Shown in the status line if the edit is applied.
+    pub message: Option<String>,
+}
+
+impl EditCommand {
+    pub fn new(label: impl Into<String>, edit: Edit) -> Self {
+        Self { label: label.into(), edit, selected: None, gesture: false, message: None }
+    }
+
+    pub fn keys(label: impl Into<String>, edit: KeyEdit) -> Self {
+        Self { selected: Some(edit.selected), ..Self::new(label, edit.edit) }
+    }
+
+    #[must_use]
+    pub fn in_gesture(mut self, gesture: bool) -> Self {
+        self.gesture = gesture;
+        self
+    }
+
+    #[must_use]
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = Some(message.into());
+        self
+    }
+}
+
+impl From<EditCommand> for AppCommand {
+    fn from(e: EditCommand) -> Self {
+        Self::Edit(e)
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Command {

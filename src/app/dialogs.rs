@@ -1,61 +1,74 @@
 //! Modal questions: what to do with unsaved changes, and the typed-path fallback for opening
-//! a file where no native dialog can open.
+//! and saving a file where no native dialog can open.
+
+use std::path::PathBuf;
 
 use eframe::egui;
 
-use super::state::{AfterDiscard, AppState};
+use super::commands::{AppCommand, Decision};
+use super::{Panel, PanelContext};
 
-pub fn ui(ctx: &egui::Context, state: &mut AppState) {
-    if let Some(after) = state.confirm_discard.clone() {
-        let mut decision = None;
-        egui::Modal::new(egui::Id::unique("unsaved changes")).show(ctx, |ui| {
-            ui.heading("Unsaved changes");
-            let name = state.path.as_ref().map_or_else(|| "The project".to_owned(), |p| p.display().to_string());
-            ui.label(format!("{name} has changes that are not saved."));
-            ui.horizontal(|ui| {
-                if ui.button("Save").on_hover_text("Save, then continue").clicked() {
-                    decision = Some(Decision::Save);
-                }
-                if ui.button("Discard").on_hover_text("Throw the changes away and continue").clicked() {
-                    decision = Some(Decision::Discard);
-                }
-                if ui.button("Cancel").on_hover_text("Go back to editing").clicked() {
-                    decision = Some(Decision::Cancel);
-                }
-            });
-        });
-        match decision {
-            Some(Decision::Save) => {
-                state.confirm_discard = None;
-                if state.save_interactive() {
-                    state.run_after_discard(ctx, after);
-                }
-            }
-            Some(Decision::Discard) => {
-                state.confirm_discard = None;
-                state.run_after_discard(ctx, after);
-            }
-            Some(Decision::Cancel) => state.confirm_discard = None,
-            None => {}
+/// The dialogs, and the path typed so far.
+#[derive(Default)]
+pub struct Dialogs {
+    pub typed_path: String,
+}
+
+impl Panel for Dialogs {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        let ctx = ui.ctx().clone();
+        if cx.ui.confirm_discard.is_some() {
+            unsaved_changes(&ctx, cx, out);
         }
-    }
-    if state.show_open_path {
-        open_path(ctx, state);
-    }
-    if state.show_save_path {
-        save_path(ctx, state);
+        if cx.ui.show_open_path {
+            match path_prompt(&ctx, &mut self.typed_path, "Open path", "Project file", "Open") {
+                Prompt::Chosen(path) => {
+                    out.push(AppCommand::CloseOpenPath);
+                    out.push(AppCommand::Open(path));
+                }
+                Prompt::Closed => out.push(AppCommand::CloseOpenPath),
+                Prompt::Open => {}
+            }
+        }
+        if cx.ui.show_save_path {
+            // Save as by typed path; `.ron` is added when the name has no extension.
+            match path_prompt(&ctx, &mut self.typed_path, "Save as", "Save to file", "Save") {
+                Prompt::Chosen(path) => out.push(AppCommand::SaveTo(path)),
+                Prompt::Closed => out.push(AppCommand::CloseSavePath),
+                Prompt::Open => {}
+            }
+        }
     }
 }
 
-enum Decision {
-    Save,
-    Discard,
-    Cancel,
+fn unsaved_changes(ctx: &egui::Context, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+    egui::Modal::new(egui::Id::unique("unsaved changes")).show(ctx, |ui| {
+        ui.heading("Unsaved changes");
+        let name = cx.doc.path.as_ref().map_or_else(|| "The project".to_owned(), |p| p.display().to_string());
+        ui.label(format!("{name} has changes that are not saved."));
+        ui.horizontal(|ui| {
+            for (d, text, tip) in [
+                (Decision::Save, "Save", "Save, then continue"),
+                (Decision::Discard, "Discard", "Throw the changes away and continue"),
+                (Decision::Cancel, "Cancel", "Go back to editing"),
+            ] {
+                if ui.button(text).on_hover_text(tip).clicked() {
+                    out.push(AppCommand::Decide(d));
+                }
+            }
+        });
+    });
+}
+
+/// What the path window did this frame.
+enum Prompt {
+    Open,
+    Closed,
+    Chosen(PathBuf),
 }
 
 /// A window asking for a path: the fallback wherever no native file dialog can open.
-/// Returns the path when the user confirms; `shown` is cleared when the window is closed.
-fn path_prompt(ctx: &egui::Context, typed: &mut String, shown: &mut bool, title: &str, field: &str, button: &str) -> Option<std::path::PathBuf> {
+fn path_prompt(ctx: &egui::Context, typed: &mut String, title: &str, field: &str, button: &str) -> Prompt {
     let mut open = true;
     let mut chosen = None;
     egui::Window::new(title).collapsible(false).open(&mut open).show(ctx, |ui| {
@@ -66,30 +79,12 @@ fn path_prompt(ctx: &egui::Context, typed: &mut String, shown: &mut bool, title:
             .on_hover_text("An absolute path, or one relative to where Tangent was started");
         let enter = edit.lost_focus() && ui.input(|i| i.key_pressed(egui::Key::Enter));
         if ui.button(button).on_hover_text(format!("{button} this project")).clicked() || enter {
-            chosen = Some(std::path::PathBuf::from(typed.trim()));
+            chosen = Some(PathBuf::from(typed.trim()));
         }
     });
-    if !open {
-        *shown = false;
-    }
-    chosen
-}
-
-fn open_path(ctx: &egui::Context, state: &mut AppState) {
-    if let Some(path) = path_prompt(ctx, &mut state.typed_path, &mut state.show_open_path, "Open path", "Project file", "Open") {
-        state.show_open_path = false;
-        state.confirm_or_run(AfterDiscard::Open(Some(path)));
-    }
-}
-
-/// Save as by typed path; `.ron` is added when the name has no extension.
-fn save_path(ctx: &egui::Context, state: &mut AppState) {
-    if let Some(mut path) = path_prompt(ctx, &mut state.typed_path, &mut state.show_save_path, "Save as", "Save to file", "Save") {
-        if path.extension().is_none() {
-            path.set_extension("ron");
-        }
-        if state.save_to(&path) {
-            state.show_save_path = false;
-        }
+    match (chosen, open) {
+        (Some(path), _) => Prompt::Chosen(path),
+        (None, false) => Prompt::Closed,
+        (None, true) => Prompt::Open,
     }
 }

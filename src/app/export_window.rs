@@ -7,10 +7,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 
 use eframe::egui;
-use tangent::bake::{Bound, Fps};
-use tangent::export::{export_to_file, ExportError, ExportOptions, Form, Format, Target, TrackReport};
 
-use super::state::AppState;
+use super::commands::AppCommand;
+use super::state::Status;
+use super::{Panel, PanelContext};
+use crate::bake::{Bound, Fps};
+use crate::export::{export_to_file, ExportError, ExportOptions, Form, Format, Target, TrackReport};
+use crate::Project;
 
 /// The dialog's settings and the export in flight.
 pub struct ExportWindow {
@@ -37,9 +40,9 @@ impl Default for ExportWindow {
         Self {
             open: false,
             format: Format::Glb,
-            fps: 30.0,
+            fps: crate::DEFAULT_FPS,
             adaptive: false,
-            bound: 1e-4,
+            bound: crate::DEFAULT_ACCURACY,
             constant_speed: false,
             targets: Default::default(),
             path: String::new(),
@@ -54,137 +57,144 @@ impl ExportWindow {
     }
 }
 
-pub fn ui(ctx: &egui::Context, state: &mut AppState) {
-    poll(state);
-    if !state.export.open {
-        return;
-    }
-    let mut open = true;
-    let mut start = false;
-    egui::Window::new("Export").open(&mut open).resizable(true).default_width(460.0).show(ctx, |ui| {
-        let w = &mut state.export;
-        let busy = w.running.is_some();
-        ui.add_enabled_ui(!busy, |ui| {
-            ui.horizontal(|ui| {
-                ui.label("Format");
-                for (f, name, tip) in [
-                    (Format::Csv, "CSV", "A time column and one column per component, sampled at the frame rate"),
-                    (Format::ThreeJson, "three.js JSON", "AnimationClip.toJSON: load with THREE.AnimationClip.parse"),
-                    (Format::Gltf, "glTF", "glTF 2.0 text with the buffer embedded"),
-                    (Format::Glb, "GLB", "Binary glTF 2.0"),
-                ] {
-                    ui.selectable_value(&mut w.format, f, name).on_hover_text(tip);
-                }
-            });
-            ui.horizontal(|ui| {
-                ui.radio_value(&mut w.adaptive, false, "every frame").on_hover_text("Baked tracks get one key per frame");
-                ui.add(egui::DragValue::new(&mut w.fps).range(1.0..=1000.0).suffix(" fps")).accessible_name("export fps");
-                ui.radio_value(&mut w.adaptive, true, "adaptive").on_hover_text("The fewest keys that stay within the error bound");
-                ui.add(egui::DragValue::new(&mut w.bound).range(1e-9..=1.0).speed(0.0).custom_formatter(|v, _| format!("{v:.0e}")).prefix("E = "))
-                    .accessible_name("export error bound")
-                    .on_hover_text("Largest allowed difference from the curve (value units; radians for rotations)");
-            });
-            ui.checkbox(&mut w.constant_speed, "constant speed paths").on_hover_text("Bake Vec2/Vec3 paths moved at constant speed (arc length)");
-            ui.separator();
-            ui.label("Where each track goes").on_hover_text("See docs/export.md for what each target means in each format");
-            egui::Grid::new("export targets").num_columns(2).show(ui, |ui| {
-                for track in &state.doc.project().tracks {
-                    ui.label(&track.name);
-                    let current = w.targets.get(&track.name).copied().unwrap_or_else(|| Target::default_for(track.kind, w.format));
-                    let mut t = current;
-                    let r = egui::ComboBox::from_id_salt(("export target", &track.name)).selected_text(format!("{t:?}")).show_ui(ui, |ui| {
-                        for option in Target::ALL.into_iter().filter(|o| o.fits(track.kind, w.format)) {
-                            ui.selectable_value(&mut t, option, format!("{option:?}"));
-                        }
-                    });
-                    let _ = r.response.accessible_name(format!("target of {}", track.name));
-                    if t != current {
-                        w.targets.insert(track.name.clone(), t);
-                    }
-                    ui.end_row();
-                }
-            });
-            ui.separator();
-            ui.horizontal(|ui| {
-                ui.add(egui::TextEdit::singleline(&mut w.path).hint_text("export path").desired_width(300.0)).accessible_name("export path");
-                if ui.button("Browse…").on_hover_text("Choose the file with the system dialog").clicked() {
-                    if let Some(p) = rfd::FileDialog::new().add_filter("export", &[w.format.extension()]).save_file() {
-                        w.path = p.display().to_string();
-                    }
-                }
-            });
-        });
-        match &w.running {
-            Some(r) => {
-                let done = r.done.load(Ordering::Relaxed);
-                ui.add(egui::ProgressBar::new(done as f32 / r.total.max(1) as f32).text(format!("{done}/{} tracks", r.total)));
-                if ui.button("Cancel").on_hover_text("Stop the export; no file is written").clicked() {
-                    r.cancel.store(true, Ordering::Relaxed);
-                }
-                ctx.request_repaint();
-            }
-            None => {
-                start = ui.button("Export").on_hover_text("Bake and write the file").clicked();
-            }
+impl Panel for ExportWindow {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        let ctx = ui.ctx().clone();
+        if let Some(status) = self.poll() {
+            out.push(AppCommand::Status(status));
         }
-    });
-    if start {
-        begin(state);
-    }
-    if !open && !state.export.is_running() {
-        state.export.open = false;
+        if !self.open {
+            return;
+        }
+        let mut open = true;
+        let mut start = false;
+        egui::Window::new("Export").open(&mut open).resizable(true).default_width(460.0).show(&ctx, |ui| {
+            let busy = self.running.is_some();
+            ui.add_enabled_ui(!busy, |ui| self.settings(ui, cx.project()));
+            match &self.running {
+                Some(r) => {
+                    let done = r.done.load(Ordering::Relaxed);
+                    ui.add(egui::ProgressBar::new(done as f32 / r.total.max(1) as f32).text(format!("{done}/{} tracks", r.total)));
+                    if ui.button("Cancel").on_hover_text("Stop the export; no file is written").clicked() {
+                        r.cancel.store(true, Ordering::Relaxed);
+                    }
+                    ctx.request_repaint();
+                }
+                None => {
+                    start = ui.button("Export").on_hover_text("Bake and write the file").clicked();
+                }
+            }
+        });
+        if start {
+            out.push(AppCommand::Status(self.begin(cx.project())));
+        }
+        if !open && !self.is_running() {
+            self.open = false;
+        }
     }
 }
 
-/// Starts the export on a background thread.
-fn begin(state: &mut AppState) {
-    let w = &mut state.export;
-    let mut path = PathBuf::from(w.path.trim());
-    if w.path.trim().is_empty() {
-        state.set_error("Export: type or choose a path first");
-        return;
-    }
-    if path.extension().is_none() {
-        path.set_extension(w.format.extension());
-    }
-    let (fps, bound) = match (Fps::new(w.fps), w.adaptive.then(|| Bound::new(w.bound)).transpose()) {
-        (Ok(fps), Ok(bound)) => (fps, bound),
-        (Err(e), _) | (_, Err(e)) => return state.set_error(format!("Export: {e}")),
-    };
-    let options = ExportOptions { adaptive: bound, constant_speed: w.constant_speed, targets: w.targets.clone(), ..ExportOptions::new(fps) };
-    let project = state.doc.project().clone();
-    let format = w.format;
-    let done = Arc::new(AtomicUsize::new(0));
-    let cancel = Arc::new(AtomicBool::new(false));
-    let (tx, rx) = mpsc::channel();
-    let (d, c) = (done.clone(), cancel.clone());
-    std::thread::spawn(move || {
-        let result = export_to_file(&path, &project, format, &options, &|n, _| {
-            d.store(n, Ordering::Relaxed);
-            !c.load(Ordering::Relaxed)
+impl ExportWindow {
+    /// Format, rate, constant speed, each track's target, and the path.
+    fn settings(&mut self, ui: &mut egui::Ui, project: &Project) {
+        ui.horizontal(|ui| {
+            ui.label("Format");
+            for (f, name, tip) in [
+                (Format::Csv, "CSV", "A time column and one column per component, sampled at the frame rate"),
+                (Format::ThreeJson, "three.js JSON", "AnimationClip.toJSON: load with THREE.AnimationClip.parse"),
+                (Format::Gltf, "glTF", "glTF 2.0 text with the buffer embedded"),
+                (Format::Glb, "GLB", "Binary glTF 2.0"),
+            ] {
+                ui.selectable_value(&mut self.format, f, name).on_hover_text(tip);
+            }
         });
-        let _ = tx.send(result.map(|r| {
-            let _ = &path;
-            r
-        }));
-    });
-    w.running = Some(Running { done, total: state.doc.project().tracks.len(), cancel, result: rx });
-    state.set_message("Exporting…");
-}
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.adaptive, false, "every frame").on_hover_text("Baked tracks get one key per frame");
+            ui.add(egui::DragValue::new(&mut self.fps).range(1.0..=1000.0).suffix(" fps")).accessible_name("export fps");
+            ui.radio_value(&mut self.adaptive, true, "adaptive").on_hover_text("The fewest keys that stay within the error bound");
+            ui.add(egui::DragValue::new(&mut self.bound).range(1e-9..=1.0).speed(0.0).custom_formatter(|v, _| format!("{v:.0e}")).prefix("E = "))
+                .accessible_name("export error bound")
+                .on_hover_text("Largest allowed difference from the curve (value units; radians for rotations)");
+        });
+        ui.checkbox(&mut self.constant_speed, "constant speed paths").on_hover_text("Bake Vec2/Vec3 paths moved at constant speed (arc length)");
+        ui.separator();
+        ui.label("Where each track goes").on_hover_text("See docs/export.md for what each target means in each format");
+        egui::Grid::new("export targets").num_columns(2).show(ui, |ui| {
+            for track in &project.tracks {
+                ui.label(&track.name);
+                let current = self.targets.get(&track.name).copied().unwrap_or_else(|| Target::default_for(track.kind, self.format));
+                let mut t = current;
+                let r = egui::ComboBox::from_id_salt(("export target", &track.name)).selected_text(format!("{t:?}")).show_ui(ui, |ui| {
+                    for option in Target::ALL.into_iter().filter(|o| o.fits(track.kind, self.format)) {
+                        ui.selectable_value(&mut t, option, format!("{option:?}"));
+                    }
+                });
+                r.response.accessible_name(format!("target of {}", track.name));
+                if t != current {
+                    self.targets.insert(track.name.clone(), t);
+                }
+                ui.end_row();
+            }
+        });
+        ui.separator();
+        ui.horizontal(|ui| {
+            ui.add(egui::TextEdit::singleline(&mut self.path).hint_text("export path").desired_width(300.0)).accessible_name("export path");
+            if ui.button("Browse…").on_hover_text("Choose the file with the system dialog").clicked() {
+                if let Some(p) = rfd::FileDialog::new().add_filter("export", &[self.format.extension()]).save_file() {
+                    self.path = p.display().to_string();
+                }
+            }
+        });
+    }
 
-/// Collects a finished export's result into the status line.
-fn poll(state: &mut AppState) {
-    let Some(r) = &state.export.running else { return };
-    let Ok(result) = r.result.try_recv() else { return };
-    state.export.running = None;
-    match result {
-        Ok(report) => {
-            let baked = report.iter().filter(|r| r.form == Form::Baked).count();
-            let worst = report.iter().map(|r| r.max_error).fold(0.0, f64::max);
-            let keys: usize = report.iter().map(|r| r.keys).sum();
-            state.set_message(format!("Exported {} tracks ({keys} keys, {baked} baked, largest error {worst:.2e}) to {}", report.len(), state.export.path));
+    /// Starts the export of `project` on a background thread.
+    fn begin(&mut self, project: &Project) -> Status {
+        let mut path = PathBuf::from(self.path.trim());
+        if self.path.trim().is_empty() {
+            return Status::error("Export: type or choose a path first");
         }
-        Err(ExportError::Cancelled) => state.set_message("Export cancelled; no file written"),
-        Err(e) => state.set_error(format!("Export failed: {e}")),
+        if path.extension().is_none() {
+            path.set_extension(self.format.extension());
+        }
+        let (fps, bound) = match (Fps::new(self.fps), self.adaptive.then(|| Bound::new(self.bound)).transpose()) {
+            (Ok(fps), Ok(bound)) => (fps, bound),
+            (Err(e), _) | (_, Err(e)) => return Status::error(format!("Export: {e}")),
+        };
+        let options = ExportOptions { adaptive: bound, constant_speed: self.constant_speed, targets: self.targets.clone(), ..ExportOptions::new(fps) };
+        let project = project.clone();
+        // Skipped tracks are not exported, so the progress bar does not count them.
+        let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::default_for(t.kind, self.format));
+        let total = project.tracks.iter().filter(|t| target(t) != Target::Skip).count();
+        let format = self.format;
+        let done = Arc::new(AtomicUsize::new(0));
+        let cancel = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel();
+        let (d, c) = (done.clone(), cancel.clone());
+        std::thread::spawn(move || {
+            let result = export_to_file(&path, &project, format, &options, &|n, _| {
+                d.store(n, Ordering::Relaxed);
+                !c.load(Ordering::Relaxed)
+            });
+            // The window may have been dropped (the app closed): nobody is left to tell.
+            tx.send(result).ok();
+        });
+        self.running = Some(Running { done, total, cancel, result: rx });
+        Status::message("Exporting…")
+    }
+
+    /// A finished export's result, for the status line.
+    fn poll(&mut self) -> Option<Status> {
+        let result = self.running.as_ref()?.result.try_recv().ok()?;
+        self.running = None;
+        Some(match result {
+            Ok(report) => {
+                let baked = report.iter().filter(|r| r.form == Form::Baked).count();
+                let worst = report.iter().map(|r| r.max_error).fold(0.0, f64::max);
+                let keys: usize = report.iter().map(|r| r.keys).sum();
+                Status::message(format!("Exported {} tracks ({keys} keys, {baked} baked, largest error {worst:.2e}) to {}", report.len(), self.path))
+            }
+            Err(ExportError::Cancelled) => Status::message("Export cancelled; no file written"),
+            Err(e) => Status::error(format!("Export failed: {e}")),
+        })
     }
 }

@@ -3,79 +3,87 @@
 
 use eframe::egui;
 
-use super::commands::Command;
-use super::state::{AfterDiscard, AppState};
+use super::commands::{AppCommand, Command};
+use super::{Panel, PanelContext};
 
-fn entry(ui: &mut egui::Ui, state: &mut AppState, command: Command, checked: Option<bool>) {
+#[derive(Default)]
+pub struct MenuBar;
+
+fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, command: Command, checked: Option<bool>) {
+    let doc = &cx.doc.document;
     let shortcut = command.shortcut().map(|s| ui.ctx().format_shortcut(&s)).unwrap_or_default();
     let enabled = match command {
-        Command::Undo => state.doc.undo_label().is_some(),
-        Command::Redo => state.doc.redo_label().is_some(),
-        Command::DeleteKeys | Command::Copy | Command::FrameSelected => !state.selection.is_empty(),
-        Command::Paste => state.clipboard.is_some(),
+        Command::Undo => doc.undo_label().is_some(),
+        Command::Redo => doc.redo_label().is_some(),
+        Command::DeleteKeys | Command::Copy | Command::FrameSelected => !cx.doc.selection.is_empty(),
+        Command::Paste => cx.doc.clipboard.is_some(),
         _ => true,
     };
     let text = match (command, checked) {
-        (Command::Undo, _) => state.doc.undo_label().map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}")),
-        (Command::Redo, _) => state.doc.redo_label().map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}")),
+        (Command::Undo, _) => doc.undo_label().map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}")),
+        (Command::Redo, _) => doc.redo_label().map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}")),
         (_, Some(true)) => format!("[x] {}", command.text()),
         (_, Some(false)) => format!("[ ] {}", command.text()),
         _ => command.text().to_owned(),
     };
     let r = ui.add_enabled(enabled, egui::Button::new(text).shortcut_text(shortcut)).on_hover_text(command.tooltip());
     if r.clicked() {
-        state.request(command);
+        out.push(AppCommand::Ui(command));
         ui.close();
     }
 }
 
-pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
-    egui::MenuBar::new().ui(ui, |ui| {
-        ui.menu_button("File", |ui| {
-            for c in Command::FILE {
-                entry(ui, state, c, None);
-                if c == Command::OpenPath {
-                    ui.menu_button("Open recent", |ui| {
-                        if state.view.recent_files.is_empty() {
-                            ui.label("(none yet)");
-                        }
-                        for path in state.view.recent_files.clone() {
-                            if ui.button(path.display().to_string()).on_hover_text("Open this project").clicked() {
-                                state.confirm_or_run(AfterDiscard::Open(Some(path)));
-                                ui.close();
-                            }
-                        }
-                    });
+fn file_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+    for c in Command::FILE {
+        entry(ui, cx, out, c, None);
+        if c == Command::OpenPath {
+            ui.menu_button("Open recent", |ui| {
+                if cx.view.recent_files.is_empty() {
+                    ui.label("(none yet)");
                 }
-            }
+                for path in &cx.view.recent_files {
+                    if ui.button(path.display().to_string()).on_hover_text("Open this project").clicked() {
+                        out.push(AppCommand::Open(path.clone()));
+                        ui.close();
+                    }
+                }
+            });
+        }
+    }
+}
+
+impl Panel for MenuBar {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| file_menu(ui, cx, out));
+            ui.menu_button("Edit", |ui| {
+                for c in Command::EDIT {
+                    entry(ui, cx, out, c, None);
+                }
+            });
+            ui.menu_button("View", |ui| {
+                for c in Command::VIEW {
+                    let checked = match c {
+                        Command::ToggleNormalize => Some(cx.view.normalize),
+                        Command::ToggleTangents => Some(cx.view.show_tangents),
+                        Command::ToggleSpeedGraph => Some(cx.view.show_speed),
+                        Command::ToggleSnap => Some(cx.view.snap),
+                        _ => None,
+                    };
+                    entry(ui, cx, out, c, checked);
+                }
+            });
+            ui.menu_button("Help", |ui| {
+                ui.label("Tangent: what the tangents really are.");
+                ui.separator();
+                ui.label("Click a key to select it; Shift/Ctrl-click adds.");
+                ui.label("Drag keys to move them; drag empty space to box-select.");
+                ui.label("Right- or middle-drag pans; Ctrl+scroll zooms.");
+                ui.label("Double-click a curve to insert a key; click empty space to move the playhead.");
+                ui.label("Drag a round tangent handle: along it sets tension, across it bias.");
+                ui.label("Drag a triangle under a key to set its ease.");
+                ui.label("Hold Ctrl while dragging to invert snapping.");
+            });
         });
-        ui.menu_button("Edit", |ui| {
-            for c in Command::EDIT {
-                entry(ui, state, c, None);
-            }
-        });
-        ui.menu_button("View", |ui| {
-            for c in Command::VIEW {
-                let checked = match c {
-                    Command::ToggleNormalize => Some(state.view.normalize),
-                    Command::ToggleTangents => Some(state.view.show_tangents),
-                    Command::ToggleSpeedGraph => Some(state.view.show_speed),
-                    Command::ToggleSnap => Some(state.view.snap),
-                    _ => None,
-                };
-                entry(ui, state, c, checked);
-            }
-        });
-        ui.menu_button("Help", |ui| {
-            ui.label("Tangent: what the tangents really are.");
-            ui.separator();
-            ui.label("Click a key to select it; Shift/Ctrl-click adds.");
-            ui.label("Drag keys to move them; drag empty space to box-select.");
-            ui.label("Right- or middle-drag pans; Ctrl+scroll zooms.");
-            ui.label("Double-click a curve to insert a key; click empty space to move the playhead.");
-            ui.label("Drag a round tangent handle: along it sets tension, across it bias.");
-            ui.label("Drag a triangle under a key to set its ease.");
-            ui.label("Hold Ctrl while dragging to invert snapping.");
-        });
-    });
+    }
 }

@@ -1,6 +1,8 @@
-//! The editor window. App state (`state.rs`) is kept apart from drawing; each panel is its
-//! own file with one `ui` function that reads the state and changes the document only
-//! through undoable edits; every command (menu or shortcut) goes through `commands.rs`.
+//! The editor window (the `gui` feature). State (`state.rs`) is kept apart from drawing: the
+//! document side, the persisted view settings and the runtime UI state. Each panel is a type
+//! behind the one small [`Panel`] trait: it reads a [`PanelContext`] and pushes
+//! [`AppCommand`]s; the app runs the queue once per frame (`run.rs`), so menus, shortcuts,
+//! drags and tests all change the document through one door.
 
 mod commands;
 mod dialogs;
@@ -9,7 +11,11 @@ mod graph;
 mod inspector;
 mod menu;
 mod path_view;
+mod playback;
 mod rotation_view;
+mod run;
+#[cfg(test)]
+mod snapshot_tests;
 mod speed;
 mod state;
 mod status;
@@ -23,12 +29,59 @@ use std::path::PathBuf;
 
 use anyhow::anyhow;
 use eframe::egui;
-#[allow(unused_imports)] // CentralView is for the UI benchmark, which includes this module.
-pub use state::{AppState, CentralView};
-use tangent::io::{demo_project, load_project};
 
-use commands::Command;
-use state::AfterDiscard;
+pub use commands::{AppCommand, Command, Decision, EditCommand};
+pub use playback::{Transport, TransportCommand};
+pub use state::{AfterDiscard, AppState, CentralView, DocState, KeyRef, Plane, Status, UiState, ViewSettings};
+
+use crate::io::{demo_project, load_project};
+
+/// What every panel sees: the document side, the view settings and the UI state, read-only.
+#[derive(Clone, Copy)]
+pub struct PanelContext<'a> {
+    pub doc: &'a DocState,
+    pub view: &'a ViewSettings,
+    pub ui: &'a UiState,
+}
+
+impl PanelContext<'_> {
+    pub fn project(&self) -> &crate::Project {
+        self.doc.project()
+    }
+
+    pub fn playhead(&self) -> f64 {
+        self.ui.playhead
+    }
+
+    /// A copy of the view settings with `change` made, as a command (view settings are not
+    /// part of the document, so this is no undo step).
+    pub fn view_change(&self, change: impl FnOnce(&mut ViewSettings)) -> AppCommand {
+        let mut v = self.view.clone();
+        change(&mut v);
+        AppCommand::SetView(Box::new(v))
+    }
+}
+
+/// A part of the window: draws from the context, asks for changes through `out`.
+pub trait Panel {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>);
+}
+
+/// Every panel of the window, each with the state only it needs.
+#[derive(Default)]
+pub struct Panels {
+    pub menu: menu::MenuBar,
+    pub status: status::StatusBar,
+    pub transport: transport::TransportBar,
+    pub tracks: tracks::TrackList,
+    pub inspector: inspector::Inspector,
+    pub graph: graph::Graph,
+    pub speed: speed::SpeedGraph,
+    pub path: path_view::PathView,
+    pub rotation: rotation_view::RotationView,
+    pub dialogs: dialogs::Dialogs,
+    pub export: export_window::ExportWindow,
+}
 
 /// Opens the editor on `file`, or on the demo project.
 pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
@@ -63,73 +116,90 @@ pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
     .map_err(|e| anyhow!("could not open a window: {e}"))
 }
 
-/// The eframe application: state plus the panels that draw it.
+/// The eframe application: state, the panels that draw it, and the command queue.
 pub struct TangentApp {
     pub state: AppState,
+    pub panels: Panels,
+    queue: Vec<AppCommand>,
     title: String,
 }
 
 impl TangentApp {
     pub fn new(state: AppState) -> Self {
-        Self { state, title: String::new() }
+        Self { state, panels: Panels::default(), queue: Vec::new(), title: String::new() }
     }
 
-    /// One frame: input, panels, dialogs, then the commands they queued. Separate from
+    /// One frame: input, panels and dialogs, then the commands they queued. Separate from
     /// `eframe::App` so tests and benchmarks drive it headless.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
+        let mut out = std::mem::take(&mut self.queue);
+        run::handle_input(&ctx, &self.state, &mut out);
         let state = &mut self.state;
-        handle_input(&ctx, state);
-        if let Some(t) = state.transport.tick(f64::from(ctx.input(|i| i.stable_dt))) {
-            state.playhead = t;
+        if let Some(t) = state.ui.transport.tick(f64::from(ctx.input(|i| i.stable_dt))) {
+            state.ui.playhead = t;
         }
-        if state.transport.playing {
+        if state.ui.transport.playing {
             ctx.request_repaint();
         }
-        egui::Panel::top("menu").show(ui, |ui| menu::ui(ui, state));
-        egui::Panel::bottom("status").show(ui, |ui| status::ui(ui, state));
-        egui::Panel::bottom("transport").show(ui, |ui| transport::ui(ui, state));
+        let cx = PanelContext { doc: &state.doc, view: &state.view, ui: &state.ui };
+        let p = &mut self.panels;
+        egui::Panel::top("menu").show(ui, |ui| p.menu.ui(ui, &cx, &mut out));
+        egui::Panel::bottom("status").show(ui, |ui| p.status.ui(ui, &cx, &mut out));
+        egui::Panel::bottom("transport").show(ui, |ui| p.transport.ui(ui, &cx, &mut out));
         // Fixed widths: a selection filling the inspector must not move the graph under the pointer.
-        egui::Panel::left("tracks").exact_size(280.0).show(ui, |ui| tracks::ui(ui, state));
-        egui::Panel::right("inspector").exact_size(300.0).show(ui, |ui| inspector::ui(ui, state));
-        egui::CentralPanel::default().show(ui, |ui| {
-            ui.horizontal(|ui| {
-                use state::CentralView as V;
-                for (v, name, tip) in [
-                    (V::Graph, "Graph", "Values against time, with tangents and the speed graph"),
-                    (V::Path, "Path", "A Vec2/Vec3 path in space, with the constant-speed preview"),
-                    (V::Rotation, "Rotation", "A Quat track's orientation and angular speed"),
-                ] {
-                    ui.selectable_value(&mut state.view.central, v, name).on_hover_text(tip);
-                }
-            });
-            match state.view.central {
-                state::CentralView::Graph => {
-                    let h = ui.available_height();
-                    let value_height = if state.view.show_speed { (h * 0.66).max(120.0) } else { h };
-                    graph::ui(ui, state, value_height);
-                    if state.view.show_speed {
-                        speed::ui(ui, state);
-                    }
-                }
-                state::CentralView::Path => path_view::ui(ui, state),
-                state::CentralView::Rotation => rotation_view::ui(ui, state),
-            }
-        });
-        dialogs::ui(&ctx, state);
-        export_window::ui(&ctx, state);
-        for command in state.take_pending() {
-            run_command(&ctx, state, command);
+        egui::Panel::left("tracks").exact_size(280.0).show(ui, |ui| p.tracks.ui(ui, &cx, &mut out));
+        egui::Panel::right("inspector").exact_size(300.0).show(ui, |ui| p.inspector.ui(ui, &cx, &mut out));
+        egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
+        p.dialogs.ui(ui, &cx, &mut out);
+        p.export.ui(ui, &cx, &mut out);
+        let mut changed = false;
+        for command in out.drain(..) {
+            changed |= run::run_command(&ctx, &mut self.state, &mut self.panels, command);
         }
-        if let Some(after) = state.pending_after.take() {
-            state.run_after_discard(&ctx, after);
+        if changed && !ctx.will_discard() {
+            // Panels drew the state from before the commands: draw it again (a pass that is
+            // discarded is followed at once by another, which draws it).
+            ctx.request_repaint();
         }
-        state.end_frame(&ctx);
-        let title = state.title();
+        self.queue = out;
+        if let Some(after) = self.state.ui.pending_after.take() {
+            run::run_after_discard(&ctx, &mut self.state, after);
+        }
+        let title = self.state.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));
             self.title = title;
         }
+    }
+}
+
+/// The centre: view tabs, then the graph with the speed graph, the path or the rotation view.
+fn central(ui: &mut egui::Ui, p: &mut Panels, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+    ui.horizontal(|ui| {
+        let mut central = cx.view.central;
+        for (v, name, tip) in [
+            (CentralView::Graph, "Graph", "Values against time, with tangents and the speed graph"),
+            (CentralView::Path, "Path", "A Vec2/Vec3 path in space, with the constant-speed preview"),
+            (CentralView::Rotation, "Rotation", "A Quat track's orientation and angular speed"),
+        ] {
+            ui.selectable_value(&mut central, v, name).on_hover_text(tip);
+        }
+        if central != cx.view.central {
+            out.push(cx.view_change(|v| v.central = central));
+        }
+    });
+    match cx.view.central {
+        CentralView::Graph => {
+            let h = ui.available_height();
+            p.graph.height = if cx.view.show_speed { (h * 0.66).max(120.0) } else { h };
+            p.graph.ui(ui, cx, out);
+            if cx.view.show_speed {
+                p.speed.ui(ui, cx, out);
+            }
+        }
+        CentralView::Path => p.path.ui(ui, cx, out),
+        CentralView::Rotation => p.rotation.ui(ui, cx, out),
     }
 }
 
@@ -140,71 +210,5 @@ impl eframe::App for TangentApp {
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {
         eframe::set_value(storage, eframe::APP_KEY, &self.state.view);
-    }
-}
-
-/// Shortcuts, files dropped on the window, and the window's close button.
-fn handle_input(ctx: &egui::Context, state: &mut AppState) {
-    let typing = ctx.egui_wants_keyboard_input();
-    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::VIEW).chain(Command::PLAY);
-    for command in all {
-        if typing && command.is_plain_key() {
-            continue;
-        }
-        let shortcuts = command.shortcut().into_iter().chain(command.alternative_shortcuts());
-        for s in shortcuts {
-            if ctx.input_mut(|i| i.consume_shortcut(&s)) {
-                state.request(command);
-            }
-        }
-    }
-    let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
-    if let Some(path) = dropped.into_iter().find(|p| p.extension().is_some_and(|e| e == "ron")) {
-        state.confirm_or_run(AfterDiscard::Open(Some(path)));
-    }
-    if ctx.input(|i| i.viewport().close_requested()) && state.doc.is_dirty() && !state.quit_confirmed {
-        ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-        state.confirm_discard = Some(AfterDiscard::Quit);
-    }
-}
-
-fn run_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
-    match command {
-        Command::New => state.confirm_or_run(AfterDiscard::New),
-        Command::Open => state.confirm_or_run(AfterDiscard::Open(None)),
-        Command::OpenPath => state.show_open_path = true,
-        Command::Save => {
-            state.save_interactive();
-        }
-        Command::SaveAs => {
-            state.save_as_interactive();
-        }
-        Command::Export => state.export.open = true,
-        Command::Quit => state.confirm_or_run(AfterDiscard::Quit),
-        Command::Undo => state.undo(),
-        Command::Redo => state.redo(),
-        Command::SelectAll => state.select_all(),
-        Command::DeselectAll => state.selection.clear(),
-        Command::DeleteKeys => state.delete_selected(ctx),
-        Command::Copy => state.copy(),
-        Command::Paste => state.paste(ctx),
-        Command::InsertKey => match state.active_track {
-            Some(t) => state.insert_key(ctx, t, state.playhead),
-            None => state.set_message("Insert key: click a track first"),
-        },
-        Command::FrameAll => state.frame_all = true,
-        Command::FrameSelected => state.frame_selected = true,
-        Command::ToggleNormalize => {
-            state.view.normalize = !state.view.normalize;
-            state.frame_all = true;
-        }
-        Command::ToggleTangents => state.view.show_tangents = !state.view.show_tangents,
-        Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
-        Command::ToggleSnap => state.view.snap = !state.view.snap,
-        Command::PlayPause => state.transport.toggle_play(),
-        Command::StepFrame => {
-            let fps = state.project().fps;
-            state.playhead = state.transport.step(fps);
-        }
     }
 }

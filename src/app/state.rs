@@ -1,23 +1,25 @@
-//! Editor state: the open [`Document`], its compiled curves, the selection, view settings
-//! and the status line. Panels read it and call its methods; every change to the project goes
-//! through [`AppState::edit`], so it can be undone.
+//! Editor state in three parts, apart from every panel:
+//!
+//! - [`DocState`], the document side: the open [`Document`] and its history, the compiled
+//!   curves, the selection, the active track and the clipboard. No egui in it, so it is
+//!   tested without a `Context`;
+//! - [`ViewSettings`], what persists between runs;
+//! - [`UiState`], the runtime UI: status line, playhead and clock, the file dialogs' flags.
+//!
+//! Panels read all three and change them only through commands (`commands.rs`), which the
+//! app runs once per frame.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use eframe::egui;
 use serde::{Deserialize, Serialize};
-use tangent::io::{load_project, save_project};
-use tangent::{Document, Edit, Key, Project, SegmentCursor, Track, TrackCurve, TrackError, TrackKind};
 
-use super::commands::Command;
-
-/// A key of a track.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct KeyRef {
-    pub track: usize,
-    pub key: usize,
-}
+use super::playback::Transport;
+use crate::edit::intent::{self, KeyEdit};
+pub use crate::edit::intent::{Clipboard, KeyRef};
+use crate::io::{load_project, save_project};
+use crate::quat::EulerOrder;
+use crate::{Document, Edit, Project, SegmentCursor, TrackCurve, TrackError};
 
 /// View settings that persist between runs (never the document or its history).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,13 +35,13 @@ pub struct ViewSettings {
     /// Which view fills the centre.
     pub central: CentralView,
     /// Path view: the plane a Vec3 path is projected on.
-    pub plane: super::path_view::Plane,
+    pub plane: Plane,
     /// Playback follows the constant-speed (arc-length) motion.
     pub constant_speed: bool,
     /// Error bound of the path view's arc-length table.
     pub arclen_tolerance: f64,
     /// Order of the Euler angles the inspector shows for rotation keys.
-    pub euler_order: tangent::quat::EulerOrder,
+    pub euler_order: EulerOrder,
 }
 
 /// The view in the centre of the window.
@@ -49,6 +51,25 @@ pub enum CentralView {
     Graph,
     Path,
     Rotation,
+}
+
+/// Which two components the path view shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Plane {
+    #[default]
+    Xy,
+    Xz,
+    Yz,
+}
+
+impl Plane {
+    pub fn axes(self) -> (usize, usize) {
+        match self {
+            Self::Xy => (0, 1),
+            Self::Xz => (0, 2),
+            Self::Yz => (1, 2),
+        }
+    }
 }
 
 impl Default for ViewSettings {
@@ -61,11 +82,25 @@ impl Default for ViewSettings {
             hidden_components: BTreeSet::new(),
             recent_files: Vec::new(),
             central: CentralView::Graph,
-            plane: super::path_view::Plane::Xy,
+            plane: Plane::Xy,
             constant_speed: false,
-            arclen_tolerance: 1e-4,
-            euler_order: tangent::quat::EulerOrder::Xyz,
+            arclen_tolerance: crate::DEFAULT_ACCURACY,
+            euler_order: EulerOrder::Xyz,
         }
+    }
+}
+
+impl ViewSettings {
+    /// Whether component `comp` of the track named `name` is drawn.
+    pub fn component_shown(&self, name: &str, comp: usize) -> bool {
+        !self.hidden_components.iter().any(|(n, c)| n == name && *c == comp)
+    }
+
+    fn remember_recent(&mut self, path: &Path) {
+        let path = path.canonicalize().unwrap_or_else(|_| path.to_owned());
+        self.recent_files.retain(|p| p != &path);
+        self.recent_files.insert(0, path);
+        self.recent_files.truncate(RECENT_FILES);
     }
 }
 
@@ -79,11 +114,24 @@ pub struct Status {
     pub is_error: bool,
 }
 
-/// Keys copied with Copy: times relative to the first.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Clipboard {
-    pub kind: TrackKind,
-    pub keys: Vec<Key>,
+impl Status {
+    pub fn message(text: impl Into<String>) -> Self {
+        Self { text: text.into(), is_error: false }
+    }
+
+    pub fn error(text: impl Into<String>) -> Self {
+        Self { text: text.into(), is_error: true }
+    }
+}
+
+impl From<intent::IntentError> for Status {
+    fn from(e: intent::IntentError) -> Self {
+        if e.is_notice() {
+            Self::message(e.to_string())
+        } else {
+            Self::error(e.to_string())
+        }
+    }
 }
 
 /// What to do once the user has decided about unsaved changes.
@@ -94,79 +142,44 @@ pub enum AfterDiscard {
     Quit,
 }
 
-pub struct AppState {
-    pub doc: Document,
+/// The document side: what is edited, its compiled curves, and what is selected.
+pub struct DocState {
+    pub document: Document,
+    /// The file the document was opened from or saved to.
     pub path: Option<PathBuf>,
     curves: Vec<Result<TrackCurve, TrackError>>,
+    /// Per track, a number that changes whenever its curve is recompiled, so views can cache
+    /// what they derive from one track.
+    curve_stamps: Vec<u64>,
+    next_stamp: u64,
+    /// The document revision the curves were compiled at.
     curves_revision: u64,
     pub selection: BTreeSet<KeyRef>,
     /// The track Insert, Paste and the speed graph act on.
     pub active_track: Option<usize>,
-    pub view: ViewSettings,
-    pub status: Status,
     pub clipboard: Option<Clipboard>,
-    pub playhead: f64,
-    pub frame_all: bool,
-    pub frame_selected: bool,
-    pub typed_path: String,
-    pub show_open_path: bool,
-    /// Set when unsaved changes need a decision before `AfterDiscard` runs.
-    pub confirm_discard: Option<AfterDiscard>,
-    /// Track being renamed, and the name typed so far.
-    pub renaming: Option<(usize, String)>,
-    /// The user confirmed quitting; the next close request is let through.
-    pub quit_confirmed: bool,
-    /// The typed-path window for Save as, where no native dialog can open.
-    pub show_save_path: bool,
-    pub graph: super::graph::GraphState,
-    pub transport: super::transport::Transport,
-    pub path_view: super::path_view::PathState,
-    pub export: super::export_window::ExportWindow,
-    /// An action cleared to run (no unsaved changes, or the user decided).
-    pub pending_after: Option<AfterDiscard>,
-    pending: Vec<Command>,
 }
 
-impl AppState {
+impl DocState {
     pub fn new(project: Project, path: Option<PathBuf>) -> Self {
         let mut s = Self {
-            doc: Document::new(project),
+            document: Document::new(project),
             path,
             curves: Vec::new(),
+            curve_stamps: Vec::new(),
+            next_stamp: 0,
             curves_revision: u64::MAX,
             selection: BTreeSet::new(),
             active_track: None,
-            view: ViewSettings::default(),
-            status: Status::default(),
             clipboard: None,
-            playhead: 0.0,
-            frame_all: true,
-            frame_selected: false,
-            typed_path: String::new(),
-            show_open_path: false,
-            confirm_discard: None,
-            renaming: None,
-            quit_confirmed: false,
-            show_save_path: false,
-            graph: super::graph::GraphState::default(),
-            transport: super::transport::Transport::new(0.0, 1.0),
-            path_view: super::path_view::PathState::default(),
-            export: super::export_window::ExportWindow::default(),
-            pending_after: None,
-            pending: Vec::new(),
         };
         s.refresh();
-        s.playhead = s.transport.playhead();
         s.active_track = s.project().tracks.iter().position(|t| t.visible);
-        s.status.text = match &s.path {
-            Some(p) => format!("Opened {}", p.display()),
-            None => "Demo project (built in). Use File > Open… to load your own.".to_owned(),
-        };
         s
     }
 
     pub fn project(&self) -> &Project {
-        self.doc.project()
+        self.document.project()
     }
 
     /// Compiled curve of track `i` (or why it cannot be evaluated).
@@ -174,106 +187,68 @@ impl AppState {
         self.curves.get(i)
     }
 
-    /// Recompiles curves after the document changed.
+    /// Changes whenever track `i`'s curve is recompiled.
+    pub fn curve_stamp(&self, i: usize) -> Option<u64> {
+        self.curve_stamps.get(i).copied()
+    }
+
+    fn stamp(&mut self) -> u64 {
+        self.next_stamp += 1;
+        self.next_stamp
+    }
+
+    /// Recompiles every curve if the document changed (after undo, redo, a new document).
     pub fn refresh(&mut self) {
-        if self.curves_revision != self.doc.revision() {
-            self.curves = self.doc.project().tracks.iter().map(TrackCurve::new).collect();
-            self.curves_revision = self.doc.revision();
-            let n = self.project().tracks.len();
-            self.selection.retain(|k| k.track < n && k.key < self.doc.project().tracks[k.track].keys.len());
-            if self.active_track.is_some_and(|a| a >= n) {
-                self.active_track = n.checked_sub(1);
+        if self.curves_revision == self.document.revision() {
+            return;
+        }
+        self.curves = self.document.project().tracks.iter().map(TrackCurve::new).collect();
+        self.curve_stamps = (0..self.curves.len()).map(|_| 0).collect();
+        for i in 0..self.curve_stamps.len() {
+            self.curve_stamps[i] = self.stamp();
+        }
+        self.curves_revision = self.document.revision();
+        self.fix_selection();
+    }
+
+    /// Drops selected keys and an active track that no longer exist.
+    fn fix_selection(&mut self) {
+        let tracks = &self.document.project().tracks;
+        let n = tracks.len();
+        self.selection.retain(|k| k.track < n && k.key < tracks[k.track].keys.len());
+        if self.active_track.is_some_and(|a| a >= n) {
+            self.active_track = n.checked_sub(1);
+        }
+    }
+
+    /// Applies `edit` (as its own step, or into the open gesture); on success recompiles only
+    /// what changed. A refused edit changes nothing and says why.
+    pub fn apply(&mut self, label: &str, edit: Edit) -> Result<(), Status> {
+        let in_place = edit.track();
+        let removes = matches!(edit, Edit::RemoveTrack { .. });
+        let before = self.document.revision();
+        self.document.apply(label, edit).map_err(|e| Status::error(format!("{label}: {e}")))?;
+        match in_place {
+            Some(i) if self.curves_revision == before && i < self.curves.len() => {
+                self.curves[i] = TrackCurve::new(&self.document.project().tracks[i]);
+                self.curve_stamps[i] = self.stamp();
+                self.curves_revision = self.document.revision();
+                self.fix_selection();
             }
-            let (t0, t1) = self.doc.project().time_range().unwrap_or((0.0, 1.0));
-            self.transport.set_range(t0, t1 - t0);
+            _ => self.refresh(),
         }
-    }
-
-    /// Moves the playhead (and the clock) to `t`.
-    pub fn scrub(&mut self, t: f64) {
-        self.playhead = self.transport.scrub(t);
-    }
-
-    /// "name* — Tangent": the file name, and a star while there are unsaved changes.
-    pub fn title(&self) -> String {
-        let name = self.path.as_deref().and_then(Path::file_name).map_or_else(|| "untitled".to_owned(), |n| n.to_string_lossy().into_owned());
-        let star = if self.doc.is_dirty() { "*" } else { "" };
-        format!("{name}{star} - Tangent")
-    }
-
-    pub fn request(&mut self, command: Command) {
-        self.pending.push(command);
-    }
-
-    pub fn take_pending(&mut self) -> Vec<Command> {
-        std::mem::take(&mut self.pending)
-    }
-
-    pub fn set_error(&mut self, text: impl Into<String>) {
-        self.status = Status { text: text.into(), is_error: true };
-    }
-
-    pub fn set_message(&mut self, text: impl Into<String>) {
-        self.status = Status { text: text.into(), is_error: false };
-    }
-
-    /// Applies an edit. While a pointer button is held the edit joins the current gesture,
-    /// so a whole drag or slider movement is one undo step; otherwise it is its own step.
-    /// A refused edit changes nothing and shows why.
-    pub fn edit(&mut self, ctx: &egui::Context, label: &str, edit: Edit) -> bool {
-        let held = ctx.input(|i| i.pointer.any_down());
-        if held && !self.doc.in_gesture() {
-            self.doc.begin_gesture(label);
+        if removes {
+            self.selection.clear();
         }
-        let result = self.doc.apply(label, edit);
-        self.refresh();
-        match result {
-            Ok(()) => true,
-            Err(e) => {
-                self.set_error(format!("{label}: {e}"));
-                false
-            }
-        }
+        Ok(())
     }
 
-    /// Ends the gesture once every button is up. Called at the end of each frame.
-    pub fn end_frame(&mut self, ctx: &egui::Context) {
-        if self.doc.in_gesture() && !ctx.input(|i| i.pointer.any_down()) {
-            self.doc.end_gesture();
-        }
-    }
-
-    /// Keys of track `track` with `change` applied to each selected key, re-sorted by time,
-    /// and the selection moved along with its keys.
-    pub fn change_selected_keys(&mut self, ctx: &egui::Context, label: &str, mut change: impl FnMut(&mut Key)) {
-        let tracks: BTreeSet<usize> = self.selection.iter().map(|k| k.track).collect();
-        for track in tracks {
-            let keys = self.project().tracks[track].keys.clone();
-            let selected: BTreeSet<usize> = self.selection.iter().filter(|k| k.track == track).map(|k| k.key).collect();
-            let mut tagged: Vec<(usize, Key)> = keys.into_iter().enumerate().collect();
-            for (i, k) in &mut tagged {
-                if selected.contains(i) {
-                    change(k);
-                }
-            }
-            self.apply_tagged(ctx, label, track, tagged, &selected);
-        }
-    }
-
-    /// Sorts `(original index, key)` pairs by time (stable), applies them as the track's
-    /// keys, and remaps the selected original indices to their new places.
-    pub fn apply_tagged(&mut self, ctx: &egui::Context, label: &str, track: usize, mut tagged: Vec<(usize, Key)>, selected: &BTreeSet<usize>) -> bool {
-        tagged.sort_by(|a, b| a.1.time.total_cmp(&b.1.time));
-        let new_selection: Vec<KeyRef> =
-            tagged.iter().enumerate().filter(|(_, (orig, _))| selected.contains(orig)).map(|(key, _)| KeyRef { track, key }).collect();
-        let keys = tagged.into_iter().map(|(_, k)| k).collect();
-        if self.edit(ctx, label, Edit::SetKeys { track, keys }) {
-            self.selection.retain(|k| k.track != track);
-            self.selection.extend(new_selection);
-            true
-        } else {
-            false
-        }
+    /// Applies a key edit and moves the track's selection with its keys.
+    pub fn apply_key_edit(&mut self, label: &str, edit: KeyEdit) -> Result<(), Status> {
+        self.apply(label, edit.edit)?;
+        self.selection.retain(|k| k.track != edit.track);
+        self.selection.extend(edit.selected);
+        Ok(())
     }
 
     /// Value of track `track` at `t`.
@@ -284,83 +259,70 @@ impl AppState {
         Some(v)
     }
 
-    /// Inserts a key on `track` at time `t` with the curve's value there.
-    pub fn insert_key(&mut self, ctx: &egui::Context, track: usize, t: f64) {
+    /// Inserts a key on `track` at `t` with the curve's value there, selected alone.
+    pub fn insert_key(&mut self, track: usize, t: f64) -> Status {
         let Some(value) = self.sample(track, t) else {
-            return self.set_error("Insert key: the track has no curve to insert on");
+            return Status::error("Insert key: the track has no curve to insert on");
         };
-        let mut keys: Vec<(usize, Key)> = self.project().tracks[track].keys.iter().cloned().enumerate().collect();
-        if keys.iter().any(|(_, k)| k.time == t) {
-            return self.set_message(format!("A key already sits at {t:.3} s"));
-        }
-        let new = keys.len();
-        keys.push((new, Key::new(t, value)));
-        let selected = BTreeSet::from([new]);
+        let edit = match intent::insert_key(self.project(), track, t, value) {
+            Ok(e) => e,
+            Err(e) => return e.into(),
+        };
         self.selection.clear();
-        if self.apply_tagged(ctx, "Insert key", track, keys, &selected) {
-            self.set_message(format!("Inserted a key on \"{}\" at {t:.3} s", self.project().tracks[track].name));
+        match self.apply_key_edit("Insert key", edit) {
+            Ok(()) => Status::message(format!("Inserted a key on \"{}\" at {t:.3} s", self.project().tracks[track].name)),
+            Err(s) => s,
         }
     }
 
-    pub fn delete_selected(&mut self, ctx: &egui::Context) {
-        let tracks: BTreeSet<usize> = self.selection.iter().map(|k| k.track).collect();
+    /// Deletes the selected keys (a track keeps at least one).
+    pub fn delete_selected(&mut self) -> Option<Status> {
+        let (deletions, refused) = intent::delete_keys(self.project(), &self.selection);
+        let mut status = refused.into_iter().last().map(Status::from);
         let mut deleted = 0;
-        for track in tracks.into_iter().rev() {
-            let keys = &self.project().tracks[track].keys;
-            let kept: Vec<Key> =
-                keys.iter().enumerate().filter(|(i, _)| !self.selection.contains(&KeyRef { track, key: *i })).map(|(_, k)| k.clone()).collect();
-            if kept.is_empty() {
-                self.set_error(format!("Delete keys: \"{}\" must keep at least one key", self.project().tracks[track].name));
-                continue;
-            }
-            let n = keys.len() - kept.len();
-            if self.edit(ctx, "Delete keys", Edit::SetKeys { track, keys: kept }) {
-                deleted += n;
-                self.selection.retain(|k| k.track != track);
+        for d in deletions {
+            match self.apply("Delete keys", d.edit) {
+                Ok(()) => {
+                    deleted += d.deleted;
+                    self.selection.retain(|k| k.track != d.track);
+                }
+                Err(s) => status = Some(s),
             }
         }
         if deleted > 0 {
-            self.set_message(format!("Deleted {deleted} keys"));
+            status = Some(Status::message(format!("Deleted {deleted} keys")));
+        }
+        status
+    }
+
+    pub fn copy(&mut self) -> Status {
+        match intent::copy_keys(self.project(), &self.selection) {
+            Some((clip, name)) => {
+                let n = clip.keys.len();
+                self.clipboard = Some(clip);
+                Status::message(format!("Copied {n} keys from \"{name}\""))
+            }
+            None => Status::message("Copy: select keys first"),
         }
     }
 
-    pub fn copy(&mut self) {
-        let Some(track) = self.selection.iter().next().map(|k| k.track) else {
-            return self.set_message("Copy: select keys first");
-        };
-        let t = &self.doc.project().tracks[track];
-        let mut keys: Vec<Key> = self.selection.iter().filter(|k| k.track == track).map(|k| t.keys[k.key].clone()).collect();
-        let t0 = keys[0].time;
-        for k in &mut keys {
-            k.time -= t0;
-        }
-        let (n, kind, name) = (keys.len(), t.kind, t.name.clone());
-        self.clipboard = Some(Clipboard { kind, keys });
-        self.set_message(format!("Copied {n} keys from \"{name}\""));
-    }
-
-    /// Pastes the clipboard into the active track, the first key at the playhead; pasted
-    /// keys replace keys at the same times.
-    pub fn paste(&mut self, ctx: &egui::Context) {
-        let Some(clip) = self.clipboard.clone() else {
-            return self.set_message("Paste: nothing copied");
+    /// Pastes the clipboard into the active track, the first key at `at`.
+    pub fn paste(&mut self, at: f64) -> Status {
+        let Some(clip) = &self.clipboard else {
+            return Status::message("Paste: nothing copied");
         };
         let Some(track) = self.active_track else {
-            return self.set_message("Paste: choose a track first (click one in the list)");
+            return Status::message("Paste: choose a track first (click one in the list)");
         };
-        let target = self.project().tracks[track].clone();
-        if target.kind.dim() != clip.kind.dim() {
-            return self.set_error(format!("Paste: copied {:?} keys do not fit the {:?} track \"{}\"", clip.kind, target.kind, target.name));
-        }
-        let pasted: Vec<Key> = clip.keys.iter().map(|k| Key { time: k.time + self.playhead, ..k.clone() }).collect();
-        let mut tagged: Vec<(usize, Key)> = target.keys.iter().filter(|k| !pasted.iter().any(|p| p.time == k.time)).cloned().map(|k| (usize::MAX, k)).collect();
-        let base = target.keys.len();
-        let selected: BTreeSet<usize> = (base..base + pasted.len()).collect();
-        tagged.extend(pasted.into_iter().enumerate().map(|(i, k)| (base + i, k)));
+        let edit = match intent::paste_keys(self.project(), clip, track, at) {
+            Ok(e) => e,
+            Err(e) => return e.into(),
+        };
+        let n = edit.selected.len();
         self.selection.clear();
-        let name = target.name.clone();
-        if self.apply_tagged(ctx, "Paste keys", track, tagged, &selected) {
-            self.set_message(format!("Pasted {} keys into \"{name}\" at {:.3} s", selected.len(), self.playhead));
+        match self.apply_key_edit("Paste keys", edit) {
+            Ok(()) => Status::message(format!("Pasted {n} keys into \"{}\" at {at:.3} s", self.project().tracks[track].name)),
+            Err(s) => s,
         }
     }
 
@@ -375,127 +337,22 @@ impl AppState {
             .collect();
     }
 
-    pub fn undo(&mut self) {
-        match self.doc.undo() {
-            Some(label) => self.set_message(format!("Undid {label}")),
-            None => self.set_message("Nothing to undo"),
-        }
+    pub fn undo(&mut self) -> Status {
+        let status = match self.document.undo() {
+            Some(label) => Status::message(format!("Undid {label}")),
+            None => Status::message("Nothing to undo"),
+        };
         self.refresh();
+        status
     }
 
-    pub fn redo(&mut self) {
-        match self.doc.redo() {
-            Some(label) => self.set_message(format!("Redid {label}")),
-            None => self.set_message("Nothing to redo"),
-        }
+    pub fn redo(&mut self) -> Status {
+        let status = match self.document.redo() {
+            Some(label) => Status::message(format!("Redid {label}")),
+            None => Status::message("Nothing to redo"),
+        };
         self.refresh();
-    }
-
-    /// Replaces the document with `project` from `path` (history and selection start anew).
-    pub fn replace_document(&mut self, project: Project, path: Option<PathBuf>) {
-        self.doc = Document::new(project);
-        self.path = path;
-        self.selection.clear();
-        self.curves_revision = u64::MAX;
-        self.refresh();
-        self.active_track = self.project().tracks.iter().position(|t| t.visible);
-        self.frame_all = true;
-        let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
-        self.transport = super::transport::Transport::new(t0, t1 - t0);
-        self.playhead = t0;
-    }
-
-    /// Loads `path`; on failure the open document stays as it was and the error is shown.
-    pub fn open(&mut self, path: &Path) {
-        match load_project(path) {
-            Ok(project) => {
-                self.replace_document(project, Some(path.to_owned()));
-                self.remember_recent(path);
-                self.set_message(format!("Opened {}", path.display()));
-            }
-            Err(e) => self.set_error(format!("Could not open: {e}")),
-        }
-    }
-
-    pub fn new_document(&mut self) {
-        let mut track = Track::new("value", TrackKind::Scalar, tangent::Interpolation::Tcb);
-        track.keys = vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0])];
-        let project = Project { tracks: vec![track], ..Project::default() };
-        self.replace_document(project, None);
-        self.set_message("New project");
-    }
-
-    /// Saves to `path` (atomically); returns whether it worked.
-    pub fn save_to(&mut self, path: &Path) -> bool {
-        match save_project(path, self.project()) {
-            Ok(()) => {
-                self.doc.mark_saved();
-                self.path = Some(path.to_owned());
-                self.remember_recent(path);
-                self.set_message(format!("Saved {}", path.display()));
-                true
-            }
-            Err(e) => {
-                self.set_error(format!("Could not save: {e}"));
-                false
-            }
-        }
-    }
-
-    /// Runs `after` now, or first asks what to do with unsaved changes.
-    pub fn confirm_or_run(&mut self, after: AfterDiscard) {
-        if self.doc.is_dirty() {
-            self.confirm_discard = Some(after);
-        } else {
-            self.pending_after = Some(after);
-        }
-    }
-
-    /// Does what was waiting for the unsaved-changes decision.
-    pub fn run_after_discard(&mut self, ctx: &egui::Context, after: AfterDiscard) {
-        match after {
-            AfterDiscard::New => self.new_document(),
-            AfterDiscard::Open(Some(path)) => self.open(&path),
-            AfterDiscard::Open(None) => match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).pick_file() {
-                Some(path) => self.open(&path),
-                None => {
-                    self.show_open_path = true;
-                    self.set_message("No file chosen (type a path if no file dialog appeared)");
-                }
-            },
-            AfterDiscard::Quit => {
-                self.quit_confirmed = true;
-                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-            }
-        }
-    }
-
-    /// Save: to the project's file, or ask where. Returns whether it was saved.
-    pub fn save_interactive(&mut self) -> bool {
-        match self.path.clone() {
-            Some(path) => self.save_to(&path),
-            None => self.save_as_interactive(),
-        }
-    }
-
-    /// Save as: the system dialog, or the typed-path window where none can open.
-    pub fn save_as_interactive(&mut self) -> bool {
-        let name = self.path.as_deref().and_then(Path::file_name).map_or_else(|| "untitled.ron".to_owned(), |n| n.to_string_lossy().into_owned());
-        match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).set_file_name(name).save_file() {
-            Some(path) => self.save_to(&path),
-            None => {
-                self.show_save_path = true;
-                self.set_message("No file chosen (type a path if no file dialog appeared)");
-                false
-            }
-        }
-    }
-
-    fn remember_recent(&mut self, path: &Path) {
-        let path = path.canonicalize().unwrap_or_else(|_| path.to_owned());
-        self.view.recent_files.retain(|p| p != &path);
-        self.view.recent_files.insert(0, path);
-        self.view.recent_files.truncate(RECENT_FILES);
+        status
     }
 
     /// The selected keys' time and value range, for Frame selected.
@@ -512,5 +369,172 @@ impl AppState {
             }
         }
         lo[0].is_finite().then_some((lo, hi))
+    }
+
+    /// "name* - Tangent": the file name, and a star while there are unsaved changes.
+    pub fn title(&self) -> String {
+        let name = self.path.as_deref().and_then(Path::file_name).map_or_else(|| "untitled".to_owned(), |n| n.to_string_lossy().into_owned());
+        let star = if self.document.is_dirty() { "*" } else { "" };
+        format!("{name}{star} - Tangent")
+    }
+}
+
+/// The runtime UI state the app keeps between frames (panels keep their own).
+pub struct UiState {
+    pub status: Status,
+    pub playhead: f64,
+    pub transport: Transport,
+    pub show_open_path: bool,
+    /// The typed-path window for Save as, where no native dialog can open.
+    pub show_save_path: bool,
+    /// Set when unsaved changes need a decision before `AfterDiscard` runs.
+    pub confirm_discard: Option<AfterDiscard>,
+    /// The user confirmed quitting; the next close request is let through.
+    pub quit_confirmed: bool,
+    /// An action cleared to run (no unsaved changes, or the user decided).
+    pub pending_after: Option<AfterDiscard>,
+    /// The open gesture was ended by an edit of its own (Delete during a drag): the rest of
+    /// the gesture's edits are dropped until the next gesture begins.
+    pub gesture_interrupted: bool,
+}
+
+/// Everything the editor holds apart from its panels.
+pub struct AppState {
+    pub doc: DocState,
+    pub view: ViewSettings,
+    pub ui: UiState,
+}
+
+impl AppState {
+    pub fn new(project: Project, path: Option<PathBuf>) -> Self {
+        let text = match &path {
+            Some(p) => format!("Opened {}", p.display()),
+            None => "Demo project (built in). Use File > Open… to load your own.".to_owned(),
+        };
+        let doc = DocState::new(project, path);
+        let (t0, t1) = doc.project().time_range().unwrap_or((0.0, 1.0));
+        let transport = Transport::new(t0, t1 - t0);
+        let ui = UiState {
+            status: Status::message(text),
+            playhead: transport.playhead(),
+            transport,
+            show_open_path: false,
+            show_save_path: false,
+            confirm_discard: None,
+            quit_confirmed: false,
+            pending_after: None,
+            gesture_interrupted: false,
+        };
+        Self { doc, view: ViewSettings::default(), ui }
+    }
+
+    pub fn project(&self) -> &Project {
+        self.doc.project()
+    }
+
+    pub fn title(&self) -> String {
+        self.doc.title()
+    }
+
+    pub fn set_status(&mut self, status: Status) {
+        self.ui.status = status;
+    }
+
+    /// Moves the playhead (and the clock) to `t`.
+    pub fn scrub(&mut self, t: f64) {
+        self.ui.playhead = self.ui.transport.scrub(t);
+    }
+
+    /// Keeps the transport's clip on the project's keyed range.
+    pub fn follow_range(&mut self) {
+        let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
+        self.ui.transport.set_range(t0, t1 - t0);
+    }
+
+    /// Replaces the document with `project` from `path` (history and selection start anew).
+    pub fn replace_document(&mut self, project: Project, path: Option<PathBuf>) {
+        self.doc = DocState::new(project, path);
+        let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
+        self.ui.transport = Transport::new(t0, t1 - t0);
+        self.ui.playhead = t0;
+    }
+
+    /// Loads `path`; on failure the open document stays as it was and the error is shown.
+    pub fn open(&mut self, path: &Path) {
+        match load_project(path) {
+            Ok(project) => {
+                self.replace_document(project, Some(path.to_owned()));
+                self.view.remember_recent(path);
+                self.set_status(Status::message(format!("Opened {}", path.display())));
+            }
+            Err(e) => self.set_status(Status::error(format!("Could not open: {e}"))),
+        }
+    }
+
+    pub fn new_document(&mut self) {
+        self.replace_document(intent::new_project(), None);
+        self.set_status(Status::message("New project"));
+    }
+
+    /// Saves to `path` (atomically); returns whether it worked.
+    pub fn save_to(&mut self, path: &Path) -> bool {
+        match save_project(path, self.project()) {
+            Ok(()) => {
+                self.doc.document.mark_saved();
+                self.doc.path = Some(path.to_owned());
+                self.view.remember_recent(path);
+                self.set_status(Status::message(format!("Saved {}", path.display())));
+                true
+            }
+            Err(e) => {
+                self.set_status(Status::error(format!("Could not save: {e}")));
+                false
+            }
+        }
+    }
+
+    /// Runs `after` now, or first asks what to do with unsaved changes.
+    pub fn confirm_or_run(&mut self, after: AfterDiscard) {
+        if self.doc.document.is_dirty() {
+            self.ui.confirm_discard = Some(after);
+        } else {
+            self.ui.pending_after = Some(after);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::io::demo_project;
+
+    #[test]
+    fn the_document_side_edits_and_undoes_without_a_gui() {
+        let mut d = DocState::new(demo_project(), None);
+        let before = d.project().clone();
+        d.selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]);
+        let stamp = d.curve_stamp(0);
+        assert_eq!(d.delete_selected(), Some(Status::message("Deleted 1 keys")));
+        assert!(d.selection.is_empty());
+        assert_ne!(d.curve_stamp(0), stamp, "the edited track's curve was recompiled");
+        assert_eq!(d.curve(0).unwrap().as_ref().unwrap().times().len(), before.tracks[0].keys.len() - 1);
+        assert_eq!(d.undo(), Status::message("Undid Delete keys"));
+        assert_eq!(d.project(), &before);
+        assert_eq!(d.curve(0).unwrap().as_ref().unwrap().times().len(), before.tracks[0].keys.len());
+    }
+
+    #[test]
+    fn insert_and_paste_select_what_they_made() {
+        let mut d = DocState::new(demo_project(), None);
+        let t = 0.123;
+        let status = d.insert_key(0, t);
+        assert!(!status.is_error, "{}", status.text);
+        let sel: Vec<KeyRef> = d.selection.iter().copied().collect();
+        assert_eq!(sel.len(), 1);
+        assert_eq!(d.project().tracks[0].keys[sel[0].key].time, t);
+        assert!(d.copy().text.starts_with("Copied 1 keys"));
+        d.active_track = Some(0);
+        assert!(d.paste(0.5).text.starts_with("Pasted 1 keys"));
+        assert_eq!(d.document.undo_label(), Some("Paste keys"));
     }
 }

@@ -2,17 +2,25 @@
 
 use eframe::egui;
 
-use super::state::AppState;
+use super::commands::AppCommand;
+use super::{Panel, PanelContext};
 
-pub fn ui(ui: &mut egui::Ui, state: &mut AppState) {
-    ui.horizontal(|ui| {
-        let color = if state.status.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
-        ui.colored_label(color, &state.status.text);
-        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-            let frame = (state.playhead * state.project().fps).round();
-            ui.label(format!("playhead {:.3} s (frame {frame})", state.playhead)).on_hover_text("Click empty graph space to move the playhead");
-            ui.separator();
-            ui.label(format!("{} keys selected", state.selection.len()));
+#[derive(Default)]
+pub struct StatusBar;
+
+impl Panel for StatusBar {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, _out: &mut Vec<AppCommand>) {
+        ui.horizontal(|ui| {
+            let status = &cx.ui.status;
+            let color = if status.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
+            ui.colored_label(color, &status.text);
+            ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                let playhead = cx.playhead();
+                let frame = (playhead * cx.project().fps).round();
+                ui.label(format!("playhead {playhead:.3} s (frame {frame})")).on_hover_text("Click empty graph space to move the playhead");
+                ui.separator();
+                ui.label(format!("{} keys selected", cx.doc.selection.len()));
+            });
         });
-    });
+    }
 }

@@ -1,8 +1,15 @@
-//! Colours: one per track, a shade per component of a vector track, and the fixed colours of
-//! the tangent arrows (in = ra, out = rb) and ease handles.
+//! What panels share: colours (one per track, a shade per component of a vector track, the
+//! fixed colours of the tangent arrows, in = ra and out = rb, ease handles and the playhead),
+//! the value axis width that lines time axes up, and number formatting.
 
 use eframe::egui::Color32;
-use tangent::Track;
+
+use crate::Track;
+
+/// Width of the value axis, shared by the value and speed graphs so their time axes line up.
+pub const AXIS_WIDTH: f32 = 44.0;
+/// The playhead line in every plot.
+pub const PLAYHEAD: Color32 = Color32::from_rgb(240, 80, 60);
 
 const PALETTE: [Color32; 8] = [
     Color32::from_rgb(86, 156, 214),
@@ -39,4 +46,14 @@ pub fn component_color(base: Color32, c: usize, n: usize) -> Color32 {
     let f = [1.0, 0.65, 1.35, 0.45][c % 4];
     let ch = |v: u8| (f32::from(v) * f).clamp(0.0, 255.0) as u8;
     Color32::from_rgb(ch(base.r()), ch(base.g()), ch(base.b()))
+}
+
+/// `1.000` for one number, `(1.000, 2.000)` for several.
+pub fn fmt_vec(v: &[f64]) -> String {
+    let parts: Vec<String> = v.iter().map(|x| format!("{x:.3}")).collect();
+    if parts.len() == 1 {
+        parts[0].clone()
+    } else {
+        format!("({})", parts.join(", "))
+    }
 }

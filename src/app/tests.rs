@@ -2,16 +2,16 @@
 //! releases at the keys' places on screen, sliders, menus and shortcuts; and a real render
 //! (wgpu on Mesa in CI) checked for the curves' colours.
 
+use crate::io::demo_project;
+use crate::{Interpolation, Key, Project, Track, TrackKind};
 use eframe::egui::{self, Key as K, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use egui_plot::PlotPoint;
-use tangent::io::demo_project;
-use tangent::{Interpolation, Key, Project, Track, TrackKind};
 
 use super::state::KeyRef;
 use super::style::track_color;
-use super::{AppState, TangentApp};
+use super::{AppState, PanelContext, TangentApp};
 
 fn harness(project: Project) -> Harness<'static, TangentApp> {
     let mut h = Harness::builder()
@@ -38,11 +38,11 @@ fn app<'h>(h: &'h Harness<'_, TangentApp>) -> &'h AppState {
 fn key_pos(h: &Harness<'_, TangentApp>, track: usize, key: usize) -> Pos2 {
     let s = app(h);
     let k = &s.project().tracks[track].keys[key];
-    s.graph.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(k.time, k.value[0]))
+    h.state().panels.graph.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(k.time, k.value[0]))
 }
 
 fn plot_to_screen(h: &Harness<'_, TangentApp>, t: f64, v: f64) -> Pos2 {
-    app(h).graph.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(t, v))
+    h.state().panels.graph.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(t, v))
 }
 
 fn click_at(h: &mut Harness<'_, TangentApp>, p: Pos2, modifiers: Modifiers) {
@@ -73,16 +73,16 @@ fn clicking_a_key_selects_it_and_shift_click_adds() {
     let mut h = harness(two_tracks());
     let p = key_pos(&h, 0, 2);
     click_at(&mut h, p, Modifiers::NONE);
-    assert_eq!(app(&h).selection.iter().copied().collect::<Vec<_>>(), vec![KeyRef { track: 0, key: 2 }]);
+    assert_eq!(app(&h).doc.selection.iter().copied().collect::<Vec<_>>(), vec![KeyRef { track: 0, key: 2 }]);
     let q = key_pos(&h, 1, 3);
     click_at(&mut h, q, Modifiers::SHIFT);
-    assert_eq!(app(&h).selection.len(), 2);
-    assert_eq!(app(&h).active_track, Some(1));
+    assert_eq!(app(&h).doc.selection.len(), 2);
+    assert_eq!(app(&h).doc.active_track, Some(1));
     // Clicking empty space clears the selection and moves the playhead there.
     let empty = plot_to_screen(&h, 2.5, 4.5);
     click_at(&mut h, empty, Modifiers::NONE);
-    assert!(app(&h).selection.is_empty(), "{}", app(&h).status.text);
-    assert!((app(&h).playhead - 2.5).abs() < 0.05, "playhead {}", app(&h).playhead);
+    assert!(app(&h).doc.selection.is_empty(), "{}", app(&h).ui.status.text);
+    assert!((app(&h).ui.playhead - 2.5).abs() < 0.05, "playhead {}", app(&h).ui.playhead);
 }
 
 #[test]
@@ -92,7 +92,7 @@ fn box_select_takes_the_three_keys_inside() {
     let from = plot_to_screen(&h, 0.6, 0.5);
     let to = plot_to_screen(&h, 3.4, 3.5);
     drag(&mut h, from, to);
-    let sel: Vec<KeyRef> = app(&h).selection.iter().copied().collect();
+    let sel: Vec<KeyRef> = app(&h).doc.selection.iter().copied().collect();
     assert_eq!(sel, vec![KeyRef { track: 0, key: 1 }, KeyRef { track: 0, key: 2 }, KeyRef { track: 0, key: 3 }]);
 }
 
@@ -120,16 +120,16 @@ fn the_tension_slider_changes_the_tangents() {
     let mut h = harness(two_tracks());
     let p = key_pos(&h, 0, 2);
     click_at(&mut h, p, Modifiers::NONE);
-    let rb_before = app(&h).curve(0).unwrap().as_ref().unwrap().outgoing_tangent(2).unwrap()[0];
+    let rb_before = app(&h).doc.curve(0).unwrap().as_ref().unwrap().outgoing_tangent(2).unwrap()[0];
     h.get_by_role_and_label(egui::accesskit::Role::Slider, "tension").set_value_accesskit(1.0);
     h.run();
     let s = app(&h);
     assert_eq!(s.project().tracks[0].keys[2].tension, 1.0);
-    let curve = s.curve(0).unwrap().as_ref().unwrap();
+    let curve = s.doc.curve(0).unwrap().as_ref().unwrap();
     assert_eq!(curve.outgoing_tangent(2).unwrap(), &[0.0], "T = 1 gives zero tangents");
     assert_eq!(curve.incoming_tangent(2).unwrap(), &[0.0]);
     assert_ne!(rb_before, 0.0);
-    assert_eq!(s.doc.undo_label(), Some("Set tension"));
+    assert_eq!(s.doc.document.undo_label(), Some("Set tension"));
 }
 
 #[test]
@@ -141,15 +141,15 @@ fn copy_and_paste_keys_across_tracks() {
     }
     h.key_press_modifiers(Modifiers::COMMAND, K::C);
     h.run();
-    h.state_mut().state.active_track = Some(1);
-    h.state_mut().state.playhead = 5.5;
+    h.state_mut().state.doc.active_track = Some(1);
+    h.state_mut().state.ui.playhead = 5.5;
     h.key_press_modifiers(Modifiers::COMMAND, K::V);
     h.run();
     let b = &app(&h).project().tracks[1];
     assert_eq!(b.keys.len(), 7);
     assert_eq!((b.keys[5].time, b.keys[5].value[0]), (5.5, 1.0));
     assert_eq!((b.keys[6].time, b.keys[6].value[0]), (6.5, 3.0));
-    assert_eq!(app(&h).selection.iter().copied().collect::<Vec<_>>(), vec![KeyRef { track: 1, key: 5 }, KeyRef { track: 1, key: 6 }]);
+    assert_eq!(app(&h).doc.selection.iter().copied().collect::<Vec<_>>(), vec![KeyRef { track: 1, key: 5 }, KeyRef { track: 1, key: 6 }]);
 }
 
 #[test]
@@ -160,7 +160,7 @@ fn clicking_a_tracks_checkbox_shows_and_hides_it() {
     h.get_by_label("show camera").click();
     h.run();
     assert!(app(&h).project().tracks[camera].visible);
-    assert!(app(&h).doc.is_dirty());
+    assert!(app(&h).doc.document.is_dirty());
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert!(!app(&h).project().tracks[camera].visible);
@@ -186,8 +186,8 @@ fn opening_a_bad_file_by_typed_path_keeps_the_document_and_shows_the_error() {
     h.run();
     let state = app(&h);
     assert_eq!(state.project(), &before, "a failed load leaves the open document untouched");
-    assert!(state.status.is_error);
-    assert!(state.status.text.contains("Slerp interpolation does not apply to Vec2"), "{}", state.status.text);
+    assert!(state.ui.status.is_error);
+    assert!(state.ui.status.text.contains("Slerp interpolation does not apply to Vec2"), "{}", state.ui.status.text);
     h.get_by_label_contains("Slerp interpolation does not apply");
 }
 
@@ -222,7 +222,7 @@ fn unsaved_marker_and_save_as_by_typed_path() {
     drag(&mut h, from, to);
     assert!(app(&h).title().starts_with("untitled*"), "{}", app(&h).title());
     // No native dialog here (none installed), so Save as offers the typed path.
-    h.state_mut().state.show_save_path = true;
+    h.state_mut().state.ui.show_save_path = true;
     h.run();
     h.get_by_label("Save to file").click();
     h.run();
@@ -231,9 +231,9 @@ fn unsaved_marker_and_save_as_by_typed_path() {
     h.get_by_label("Save").click();
     h.run();
     let saved = target.with_extension("ron");
-    assert!(saved.exists(), "{}", app(&h).status.text);
+    assert!(saved.exists(), "{}", app(&h).ui.status.text);
     assert_eq!(app(&h).title(), "saved.ron - Tangent");
-    assert_eq!(&tangent::io::load_project(&saved).unwrap(), app(&h).project());
+    assert_eq!(&crate::io::load_project(&saved).unwrap(), app(&h).project());
     assert_eq!(app(&h).view.recent_files.first().and_then(|p| p.file_name()).unwrap(), "saved.ron");
 }
 
@@ -248,7 +248,7 @@ fn dragging_a_key_in_the_path_view_moves_it_in_space() {
     h.run();
     let path = track_named(&h, "path");
     let before = app(&h).project().tracks[path].clone();
-    let to_screen = |h: &Harness<'_, TangentApp>, x: f64, y: f64| app(h).path_view.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(x, y));
+    let to_screen = |h: &Harness<'_, TangentApp>, x: f64, y: f64| h.state().panels.path.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(x, y));
     // Key 2 of "path" is at (1.5, 1.0).
     let from = to_screen(&h, 1.5, 1.0);
     let to = to_screen(&h, 2.0, 0.4);
@@ -263,7 +263,7 @@ fn dragging_a_key_in_the_path_view_moves_it_in_space() {
 
 #[test]
 fn constant_speed_markers_match_the_library() {
-    use tangent::arclen::{ArcLengthTable, ConstantSpeed};
+    use crate::arclen::{ArcLengthTable, ConstantSpeed};
     let mut h = harness(demo_project());
     h.get_by_label("Path").click();
     h.run();
@@ -274,16 +274,18 @@ fn constant_speed_markers_match_the_library() {
     for t in [0.0, 0.7, 1.3, 2.9, 4.0] {
         h.state_mut().state.scrub(t);
         h.run();
-        let (raw, constant) = super::path_view::markers(&mut h.state_mut().state, path).unwrap();
-        let curve = tangent::TrackCurve::new(&demo_project().tracks[path]).unwrap();
-        let path = tangent::PathCurve::new(&curve).unwrap();
+        let editor = h.state_mut();
+        let cx = PanelContext { doc: &editor.state.doc, view: &editor.state.view, ui: &editor.state.ui };
+        let (raw, constant) = editor.panels.path.markers(&cx, path).unwrap();
+        let curve = crate::TrackCurve::new(&demo_project().tracks[path]).unwrap();
+        let path = crate::PathCurve::new(&curve).unwrap();
         let table = ArcLengthTable::new(path, app(&h).view.arclen_tolerance).unwrap();
         let mut want = vec![0.0; 2];
         ConstantSpeed::new(path, &table, 4.0).sample(t, &mut want);
         assert_eq!(constant, want, "arc-length marker at {t}");
         assert_eq!(raw, curve.evaluator().value_at(t), "raw marker at {t}");
         // Equal clip times cover equal lengths along the arc-length marker's path.
-        let s = table.s_of_t(&mut tangent::SegmentCursor::new(), table.t_of_s(&mut tangent::SegmentCursor::new(), table.length() * t / 4.0));
+        let s = table.s_of_t(&mut crate::SegmentCursor::new(), table.t_of_s(&mut crate::SegmentCursor::new(), table.length() * t / 4.0));
         assert!((s - table.length() * t / 4.0).abs() <= table.tolerance());
     }
 }
@@ -293,7 +295,7 @@ fn negative_speed_steps_frames_backwards() {
     let mut h = harness(demo_project());
     h.get_by_label("speed").set_value_accesskit(-1.0);
     h.run();
-    assert_eq!(app(&h).transport.action().time_scale, -1.0);
+    assert_eq!(app(&h).ui.transport.action().time_scale, -1.0);
     h.state_mut().state.scrub(2.0);
     h.run();
     let fps = app(&h).project().fps;
@@ -301,23 +303,23 @@ fn negative_speed_steps_frames_backwards() {
         h.key_press(K::ArrowRight);
         h.run();
         let want = 2.0 - f64::from(i) / fps;
-        assert!((app(&h).playhead - want).abs() < 1e-9, "step {i}: {} vs {want}", app(&h).playhead);
+        assert!((app(&h).ui.playhead - want).abs() < 1e-9, "step {i}: {} vs {want}", app(&h).ui.playhead);
     }
     // Speed 0 holds: a step does not move.
     h.get_by_label("speed").set_value_accesskit(0.0);
     h.run();
-    let at = app(&h).playhead;
+    let at = app(&h).ui.playhead;
     h.key_press(K::ArrowRight);
     h.run();
-    assert_eq!(app(&h).playhead, at);
+    assert_eq!(app(&h).ui.playhead, at);
 }
 
 #[test]
 fn euler_entry_round_trips_to_the_same_quaternion() {
-    use tangent::quat::{from_euler, to_euler, EulerOrder};
+    use crate::quat::{from_euler, to_euler, EulerOrder};
     let mut h = harness(demo_project());
     let spin = track_named(&h, "spin");
-    h.state_mut().state.selection = std::collections::BTreeSet::from([KeyRef { track: spin, key: 1 }]);
+    h.state_mut().state.doc.selection = std::collections::BTreeSet::from([KeyRef { track: spin, key: 1 }]);
     h.run();
     let angles = [30.0, -20.0, 45.0];
     for (name, v) in ["euler x", "euler y", "euler z"].iter().zip(angles) {
@@ -343,7 +345,7 @@ fn export_window_writes_a_gltf_in_the_background() {
     let mut h = harness(demo_project());
     h.key_press_modifiers(Modifiers::COMMAND, K::E);
     h.run();
-    assert!(app(&h).export.open);
+    assert!(h.state().panels.export.open);
     h.get_by_label("export path").click();
     h.run();
     h.get_by_label("export path").type_text(&out.display().to_string());
@@ -351,13 +353,68 @@ fn export_window_writes_a_gltf_in_the_background() {
     h.get_by_role_and_label(egui::accesskit::Role::Button, "Export").click();
     for _ in 0..400 {
         h.step();
-        if !app(&h).export.is_running() {
+        if !h.state().panels.export.is_running() {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(5));
     }
-    assert!(!app(&h).export.is_running());
-    assert!(app(&h).status.text.starts_with("Exported 8 tracks"), "{}", app(&h).status.text);
+    assert!(!h.state().panels.export.is_running());
+    assert!(app(&h).ui.status.text.starts_with("Exported 8 tracks"), "{}", app(&h).ui.status.text);
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(&bytes[0..4], b"glTF");
+}
+
+#[test]
+fn delete_during_a_drag_is_its_own_undo_step() {
+    let mut h = harness(two_tracks());
+    let before = app(&h).project().clone();
+    let from = key_pos(&h, 0, 2);
+    let mid = plot_to_screen(&h, 2.2, 2.5);
+    let end = plot_to_screen(&h, 2.4, 2.0);
+    // Press on key 2 of "a" and move part of the way: the drag is under way.
+    h.hover_at(from);
+    h.run();
+    h.drag_at(from);
+    h.run();
+    for i in 1..=4 {
+        h.hover_at(from + (mid - from) * (i as f32 / 4.0));
+        h.run();
+    }
+    let moved = app(&h).project().clone();
+    assert_ne!(moved.tracks[0], before.tracks[0], "the drag moved the key");
+    // Delete the dragged key while the button is still held, move on, release.
+    h.key_press(K::Delete);
+    h.run();
+    for i in 1..=4 {
+        h.hover_at(mid + (end - mid) * (i as f32 / 4.0));
+        h.run();
+    }
+    h.drop_at(end);
+    h.run();
+    assert_eq!(app(&h).project().tracks[0].keys.len(), 4, "the later frames of the drag did not bring the deleted key back");
+    assert_eq!(app(&h).project().tracks[1], before.tracks[1]);
+    assert_eq!(app(&h).doc.document.undo_label(), Some("Delete keys"));
+    // Undo once: the key comes back where the drag had put it when Delete was pressed.
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &moved, "one undo restores the deleted key, and only that");
+    assert_eq!(app(&h).doc.document.undo_label(), Some("Move keys"));
+    // Undo again: the drag's part before Delete, one step.
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &before);
+    assert!(app(&h).doc.document.undo_label().is_none(), "two steps in all");
+}
+
+#[test]
+fn the_status_line_follows_a_dragged_key() {
+    let mut h = harness(two_tracks());
+    let from = key_pos(&h, 0, 2);
+    click_at(&mut h, from, Modifiers::NONE);
+    assert_eq!(app(&h).ui.status.text, "Key 2 of \"a\": t = 2.0000 s, value = 3.000");
+    let to = plot_to_screen(&h, 2.3, 2.6);
+    drag(&mut h, from, to);
+    let k = &app(&h).project().tracks[0].keys[2];
+    assert_ne!(k.time, 2.0);
+    assert_eq!(app(&h).ui.status.text, format!("Key 2 of \"a\": t = {:.4} s, value = {:.3}", k.time, k.value[0]), "not the place it was clicked at");
 }

@@ -14,6 +14,8 @@ use crate::io::validate_project;
 use crate::model::{Key, Project, Track};
 use thiserror::Error;
 
+pub mod intent;
+
 /// Most undo steps kept; older ones are dropped.
 pub const UNDO_LIMIT: usize = 500;
 
@@ -37,7 +39,6 @@ pub enum Edit {
     RemoveTrack {
         index: usize,
     },
-    SetFps(f64),
 }
 
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -117,15 +118,6 @@ impl Edit {
                 }
                 let track = project.tracks.remove(index);
                 Ok(Self::InsertTrack { index, track })
-            }
-            Self::SetFps(fps) => {
-                let old = project.fps;
-                project.fps = fps;
-                if let Err(e) = validate_project(project) {
-                    project.fps = old;
-                    return Err(e.into());
-                }
-                Ok(Self::SetFps(old))
             }
         }
     }
@@ -278,7 +270,7 @@ impl Document {
         let step = self.redo.pop()?;
         let undo = self.revert(step);
         let label = undo.label.clone();
-        self.undo.push(undo);
+        self.push_undo(undo);
         Some(label)
     }
 
@@ -362,6 +354,24 @@ mod tests {
         unlocked.locked = false;
         d.apply("Unlock", Edit::SetTrack { index: 0, track: unlocked }).unwrap();
         assert!(!d.project().tracks[0].locked);
+    }
+
+    #[test]
+    fn redo_keeps_to_the_undo_limit() {
+        let mut d = doc();
+        for i in 0..=UNDO_LIMIT {
+            d.apply("Set", Edit::SetKeys { track: 0, keys: vec![Key::new(0.0, vec![i as f64])] }).unwrap();
+        }
+        assert_eq!(d.undo.len(), UNDO_LIMIT);
+        d.undo();
+        d.redo();
+        assert_eq!(d.undo.len(), UNDO_LIMIT);
+        // Redo goes through the same door as every new step.
+        d.undo();
+        d.apply("Other", Edit::SetKeys { track: 0, keys: vec![Key::new(0.0, vec![-1.0])] }).unwrap();
+        d.undo();
+        d.redo();
+        assert!(d.undo.len() <= UNDO_LIMIT);
     }
 
     #[test]

@@ -1,0 +1,218 @@
+//! Drawing the value graph: each visible track's curve across the view (beyond its keys too),
+//! its keys, the tangent arrows and handles of TCB keys, ease handles of selected keys, the box
+//! being dragged, and the playhead.
+
+use eframe::egui::{self, Color32, Vec2};
+use egui_plot::{Arrows, Line, LineStyle, MarkerShape, PlotPoint, PlotPoints, PlotUi, Points, Polygon, Text, VLine};
+
+use super::hit::{ease_time, keys_in_range, tangent_tip, Target, EASE_OFFSET};
+use super::{component_shown, display, Display, Graph, GraphDrag};
+use crate::app::style::{component_color, fmt_vec, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
+use crate::app::PanelContext;
+use crate::edit::intent::KeyRef;
+use crate::{Interpolation, SegmentCursor, Track, TrackCurve, TrackKind};
+
+/// Samples drawn across the visible time range per curve.
+const CURVE_SAMPLES: usize = 800;
+/// Above this many keys in view, a track's tangent arrows are not drawn (they would be a blur).
+const MAX_ARROWS_PER_TRACK: usize = 300;
+
+pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) {
+    for (ti, track) in cx.project().tracks.iter().enumerate() {
+        let Some(Ok(curve)) = cx.doc.curve(ti) else {
+            continue;
+        };
+        if track.visible {
+            draw_track(plot_ui, cx, graph, ti, track, curve);
+        }
+    }
+    draw_drag_feedback(plot_ui, graph);
+    plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD).width(1.5));
+}
+
+/// The curve sampled across the view, one series per component, in display units.
+fn sample_series(plot_ui: &PlotUi<'_>, curve: &TrackCurve, displays: &[Display]) -> Vec<Vec<[f64; 2]>> {
+    let bounds = plot_ui.plot_bounds();
+    let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
+    let dim = curve.dim();
+    let mut cursor = SegmentCursor::new();
+    let mut value = vec![0.0; dim];
+    let mut series: Vec<Vec<[f64; 2]>> = vec![Vec::with_capacity(CURVE_SAMPLES + 1); dim];
+    for k in 0..=CURVE_SAMPLES {
+        let t = x0 + (x1 - x0) * k as f64 / CURVE_SAMPLES as f64;
+        curve.sample(&mut cursor, t, &mut value);
+        for c in 0..dim {
+            series[c].push([t, displays[c].show(value[c])]);
+        }
+    }
+    series
+}
+
+fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti: usize, track: &Track, curve: &TrackCurve) {
+    let bounds = plot_ui.plot_bounds();
+    let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
+    let margin = (x1 - x0) * 0.02;
+    let base = track_color(track, ti);
+    let dim = curve.dim();
+    let displays: Vec<Display> = (0..dim).map(|c| display(cx, ti, c)).collect();
+    let series = sample_series(plot_ui, curve, &displays);
+    let names = track.kind.component_names();
+    let in_view = keys_in_range(&track.keys, x0 - margin, x1 + margin);
+    let active = cx.doc.active_track == Some(ti);
+    let tangents = cx.view.show_tangents && track.interpolation == Interpolation::Tcb;
+    for (c, points) in series.into_iter().enumerate() {
+        if !component_shown(cx, ti, c) {
+            continue;
+        }
+        let name = if dim == 1 { track.name.clone() } else { format!("{}.{}", track.name, names[c]) };
+        let color = component_color(base, c, dim);
+        let mut line = Line::new(name.clone(), PlotPoints::from(points)).color(color).width(if active { 2.5 } else { 1.5 });
+        if track.locked {
+            line = line.style(LineStyle::dashed_loose());
+        }
+        plot_ui.line(line);
+        if track.kind == TrackKind::Quat {
+            continue;
+        }
+        draw_keys(plot_ui, cx, ti, track, c, displays[c], in_view.clone(), (name, color));
+        if tangents && in_view.len() <= MAX_ARROWS_PER_TRACK {
+            draw_tangents(plot_ui, cx, graph, curve, ti, c, displays[c], in_view.clone());
+        }
+    }
+    if tangents {
+        draw_ease_handles(plot_ui, cx, ti);
+    }
+}
+
+/// Key markers of component `c`. Where many keys share a pixel column, one marker stands for
+/// them (selected keys are always drawn): a 10,000-key track stays cheap to draw.
+#[allow(clippy::too_many_arguments)]
+fn draw_keys(
+    plot_ui: &mut PlotUi<'_>,
+    cx: &PanelContext<'_>,
+    ti: usize,
+    track: &Track,
+    c: usize,
+    d: Display,
+    keys: std::ops::Range<usize>,
+    (name, color): (String, Color32),
+) {
+    let bounds = plot_ui.plot_bounds();
+    let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
+    let min_dt = (x1 - x0) / f64::from(plot_ui.transform().frame().width().max(1.0)) * 1.5;
+    let mut plain = Vec::new();
+    let mut selected = Vec::new();
+    let mut last_t = f64::NEG_INFINITY;
+    let any_selected = cx.doc.selection.iter().any(|k| k.track == ti);
+    for ki in keys {
+        let p = [track.keys[ki].time, d.show(track.keys[ki].value[c])];
+        if any_selected && cx.doc.selection.contains(&KeyRef { track: ti, key: ki }) {
+            selected.push(p);
+        } else if p[0] - last_t >= min_dt {
+            plain.push(p);
+            last_t = p[0];
+        }
+    }
+    plot_ui.points(Points::new(name.clone(), PlotPoints::from(plain)).shape(MarkerShape::Diamond).radius(4.5).color(color).filled(true));
+    if !selected.is_empty() {
+        plot_ui.points(Points::new(name, PlotPoints::from(selected)).shape(MarkerShape::Diamond).radius(6.5).color(Color32::WHITE).filled(true));
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn draw_tangents(
+    plot_ui: &mut PlotUi<'_>,
+    cx: &PanelContext<'_>,
+    graph: &Graph,
+    curve: &TrackCurve,
+    ti: usize,
+    c: usize,
+    d: Display,
+    keys: std::ops::Range<usize>,
+) {
+    let track = &cx.project().tracks[ti];
+    let (mut in_from, mut in_to, mut out_from, mut out_to) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let mut handles_in = Vec::new();
+    let mut handles_out = Vec::new();
+    for ki in keys {
+        let k = &track.keys[ki];
+        let at = (k.time, d.show(k.value[c]));
+        let selected = cx.doc.selection.contains(&KeyRef { track: ti, key: ki });
+        if let Some(tip) = tangent_tip(curve, ki, c, false, at, d) {
+            in_from.push([tip.0, tip.1]);
+            in_to.push([at.0, at.1]);
+            if selected {
+                handles_in.push([tip.0, tip.1]);
+            }
+        }
+        if let Some(tip) = tangent_tip(curve, ki, c, true, at, d) {
+            out_from.push([at.0, at.1]);
+            out_to.push([tip.0, tip.1]);
+            if selected {
+                handles_out.push([tip.0, tip.1]);
+            }
+        }
+    }
+    // Unnamed items stay out of the legend.
+    plot_ui.arrows(Arrows::new("", PlotPoints::from(in_from), PlotPoints::from(in_to)).color(INCOMING).tip_length(8.0));
+    plot_ui.arrows(Arrows::new("", PlotPoints::from(out_from), PlotPoints::from(out_to)).color(OUTGOING).tip_length(8.0));
+    plot_ui.points(Points::new("", PlotPoints::from(handles_in)).shape(MarkerShape::Circle).radius(5.0).color(INCOMING).filled(true));
+    plot_ui.points(Points::new("", PlotPoints::from(handles_out)).shape(MarkerShape::Circle).radius(5.0).color(OUTGOING).filled(true));
+    // "in"/"out" labels with the numbers, on hover.
+    if let Some(Target::Tangent { key, comp, outgoing }) = graph.hover {
+        if key.track == ti && comp == c {
+            let k = &track.keys[key.key];
+            let at = (k.time, d.show(k.value[c]));
+            if let Some(tip) = tangent_tip(curve, key.key, c, outgoing, at, d) {
+                let (label, v) = if outgoing { ("out rb", curve.outgoing_tangent(key.key)) } else { ("in ra", curve.incoming_tangent(key.key)) };
+                let text = format!("{label} = {}", fmt_vec(v.unwrap_or(&[])));
+                let color = if outgoing { OUTGOING } else { INCOMING };
+                plot_ui.text(Text::new("", PlotPoint::new(tip.0, tip.1), text).color(color).anchor(egui::Align2::LEFT_BOTTOM));
+            }
+        }
+    }
+}
+
+fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize) {
+    let track = &cx.project().tracks[ti];
+    let d0 = display(cx, ti, 0);
+    let mut from = Vec::new();
+    let mut to = Vec::new();
+    for kr in cx.doc.selection.iter().filter(|k| k.track == ti) {
+        let y = d0.show(track.keys[kr.key].value[0]);
+        if let Some(t) = ease_time(&track.keys, kr.key, true) {
+            from.push([t, y]);
+        }
+        if let Some(t) = ease_time(&track.keys, kr.key, false) {
+            to.push([t, y]);
+        }
+    }
+    if from.is_empty() && to.is_empty() {
+        return;
+    }
+    // Drawn below the key's level (the hit test uses the same offset).
+    let offset = |pts: Vec<[f64; 2]>, plot_ui: &PlotUi<'_>| -> Vec<[f64; 2]> {
+        let t = plot_ui.transform();
+        pts.into_iter()
+            .map(|[x, y]| {
+                let v = t.value_from_position(t.position_from_point(&PlotPoint::new(x, y)) + Vec2::new(0.0, EASE_OFFSET));
+                [v.x, v.y]
+            })
+            .collect()
+    };
+    let from = offset(from, plot_ui);
+    let to = offset(to, plot_ui);
+    plot_ui.points(Points::new("", PlotPoints::from(from)).shape(MarkerShape::Right).radius(6.0).color(EASE).filled(true));
+    plot_ui.points(Points::new("", PlotPoints::from(to)).shape(MarkerShape::Left).radius(6.0).color(EASE).filled(true));
+}
+
+fn draw_drag_feedback(plot_ui: &mut PlotUi<'_>, graph: &Graph) {
+    if let (Some(GraphDrag::Box { origin }), Some(p)) = (&graph.drag, plot_ui.pointer_coordinate()) {
+        let rect = vec![[origin.x, origin.y], [p.x, origin.y], [p.x, p.y], [origin.x, p.y]];
+        plot_ui.polygon(
+            Polygon::new("", PlotPoints::from(rect))
+                .fill_color(Color32::from_rgba_unmultiplied(120, 160, 255, 30))
+                .stroke(egui::Stroke::new(1.0, Color32::from_rgb(120, 160, 255))),
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! What is under the pointer in the value graph: tangent and ease handles of selected keys
+//! first, then keys, then the playhead line; and where handles are drawn.
+
+use eframe::egui::{Pos2, Vec2};
+use egui_plot::{PlotPoint, PlotTransform};
+
+use super::{component_shown, display, Display};
+use crate::app::PanelContext;
+use crate::edit::intent::KeyRef;
+use crate::{Interpolation, Key, TrackCurve, TrackKind};
+
+/// How close (in points) the pointer must be to grab a key or handle.
+pub const GRAB_RADIUS: f32 = 9.0;
+/// Ease handles are drawn this many points below their key's level.
+pub const EASE_OFFSET: f32 = 14.0;
+
+/// Something under the pointer that a drag can move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Target {
+    Key(KeyRef, usize),
+    Tangent {
+        key: KeyRef,
+        comp: usize,
+        outgoing: bool,
+    },
+    Ease {
+        key: KeyRef,
+        from: bool,
+    },
+    /// The playhead line, to scrub.
+    Playhead,
+}
+
+/// Indices of keys whose time lies in `[t0, t1]`.
+pub fn keys_in_range(keys: &[Key], t0: f64, t1: f64) -> std::ops::Range<usize> {
+    let a = keys.partition_point(|k| k.time < t0);
+    let b = keys.partition_point(|k| k.time <= t1);
+    a..b.max(a)
+}
+
+/// Tip of a tangent arrow in plot coordinates: a third of the neighbouring segment, the
+/// Bézier-handle convention (a Hermite tangent r over Δt is a handle of r/3 over Δt/3).
+pub fn tangent_tip(curve: &TrackCurve, key: usize, comp: usize, outgoing: bool, at: (f64, f64), d: Display) -> Option<(f64, f64)> {
+    let times = curve.times();
+    let (dt, r) = if outgoing {
+        (times.get(key + 1)? - times[key], curve.outgoing_tangent(key)?[comp])
+    } else {
+        (times[key] - times.get(key.checked_sub(1)?)?, curve.incoming_tangent(key)?[comp])
+    };
+    if dt <= 0.0 {
+        return None;
+    }
+    let sign = if outgoing { 1.0 } else { -1.0 };
+    Some((at.0 + sign * dt / 3.0, at.1 + sign * r * d.scale / 3.0))
+}
+
+/// Time of an ease handle: `ease_from` of the way into the next segment, or `ease_to` of the
+/// way back into the previous one.
+pub fn ease_time(keys: &[Key], key: usize, from: bool) -> Option<f64> {
+    let k = &keys[key];
+    if from {
+        let next = keys.get(key + 1)?;
+        Some(k.time + k.ease_from * (next.time - k.time))
+    } else {
+        let prev = keys.get(key.checked_sub(1)?)?;
+        Some(k.time - k.ease_to * (k.time - prev.time))
+    }
+}
+
+/// The nearest of several candidates within [`GRAB_RADIUS`].
+struct Nearest {
+    pos: Pos2,
+    best: Option<(f32, Target)>,
+}
+
+impl Nearest {
+    fn consider(&mut self, p: Pos2, target: Target) {
+        let d = p.distance(self.pos);
+        if d <= GRAB_RADIUS && self.best.is_none_or(|(bd, _)| d < bd) {
+            self.best = Some((d, target));
+        }
+    }
+}
+
+/// The nearest grabbable thing within [`GRAB_RADIUS`] of `pos`: handles of selected keys
+/// first, then keys, then the playhead.
+pub fn hit_test(cx: &PanelContext<'_>, transform: &PlotTransform, pos: Pos2) -> Option<Target> {
+    let mut near = Nearest { pos, best: None };
+    if cx.view.show_tangents {
+        for kr in &cx.doc.selection {
+            handles(cx, transform, *kr, &mut near);
+        }
+    }
+    if let Some((_, t)) = near.best {
+        return Some(t);
+    }
+    keys(cx, transform, &mut near);
+    let on_playhead = (transform.position_from_point_x(cx.playhead()) - pos.x).abs() <= 4.0;
+    near.best.map(|(_, t)| t).or(on_playhead.then_some(Target::Playhead))
+}
+
+/// The tangent and ease handles of selected key `kr`.
+fn handles(cx: &PanelContext<'_>, transform: &PlotTransform, kr: KeyRef, near: &mut Nearest) {
+    let track = &cx.project().tracks[kr.track];
+    let Some(Ok(curve)) = cx.doc.curve(kr.track) else { return };
+    if !track.visible || track.interpolation != Interpolation::Tcb {
+        return;
+    }
+    let key = &track.keys[kr.key];
+    for comp in 0..track.kind.dim() {
+        if !component_shown(cx, kr.track, comp) {
+            continue;
+        }
+        let d = display(cx, kr.track, comp);
+        let at = (key.time, d.show(key.value[comp]));
+        for outgoing in [true, false] {
+            if let Some(tip) = tangent_tip(curve, kr.key, comp, outgoing, at, d) {
+                near.consider(transform.position_from_point(&PlotPoint::new(tip.0, tip.1)), Target::Tangent { key: kr, comp, outgoing });
+            }
+        }
+    }
+    let d0 = display(cx, kr.track, 0);
+    for from in [true, false] {
+        if let Some(t) = ease_time(&track.keys, kr.key, from) {
+            let p = transform.position_from_point(&PlotPoint::new(t, d0.show(key.value[0])));
+            near.consider(p + Vec2::new(0.0, EASE_OFFSET), Target::Ease { key: kr, from });
+        }
+    }
+}
+
+/// Keys of visible tracks near the pointer (only those within the grab radius in time).
+fn keys(cx: &PanelContext<'_>, transform: &PlotTransform, near: &mut Nearest) {
+    let b = transform.bounds();
+    let margin = (b.max()[0] - b.min()[0]) * 0.02;
+    for (ti, track) in cx.project().tracks.iter().enumerate() {
+        if !track.visible || track.kind == TrackKind::Quat {
+            continue;
+        }
+        let shown: Vec<Option<Display>> = (0..track.kind.dim()).map(|c| component_shown(cx, ti, c).then(|| display(cx, ti, c))).collect();
+        let dt = f64::from(GRAB_RADIUS) / transform.dpos_dvalue_x().abs();
+        let t = transform.value_from_position(near.pos).x;
+        for ki in keys_in_range(&track.keys, (t - dt).max(b.min()[0] - margin), (t + dt).min(b.max()[0] + margin)) {
+            let key = &track.keys[ki];
+            for (comp, &v) in key.value.iter().enumerate() {
+                let Some(d) = shown[comp] else { continue };
+                let p = transform.position_from_point(&PlotPoint::new(key.time, d.show(v)));
+                near.consider(p, Target::Key(KeyRef { track: ti, key: ki }, comp));
+            }
+        }
+    }
+}

@@ -1,0 +1,257 @@
+//! Pointer input on the value graph turned into commands: click to select or move the
+//! playhead, double-click to insert a key, drag keys (one gesture from `drag_started` to
+//! `drag_stopped`), tangent and ease handles, the playhead, or a selection box.
+
+use std::collections::BTreeSet;
+
+use eframe::egui::{self, Modifiers, Pos2, Vec2};
+use egui_plot::{PlotPoint, PlotTransform};
+
+use super::hit::{hit_test, keys_in_range, tangent_tip, Target};
+use super::{component_shown, display, Display, Graph, GraphDrag};
+use crate::app::commands::{AppCommand, EditCommand};
+use crate::app::playback::TransportCommand;
+use crate::app::state::Status;
+use crate::app::style::fmt_vec;
+use crate::app::PanelContext;
+use crate::edit::intent::{self, KeyEdit, KeyRef, Snap};
+use crate::TrackKind;
+
+fn adds(m: Modifiers) -> bool {
+    m.shift || m.command
+}
+
+/// "Key 2 of "a": t = …, value = …".
+fn describe(cx: &PanelContext<'_>, k: KeyRef, key: &crate::Key) -> String {
+    format!("Key {} of \"{}\": t = {:.4} s, value = {}", k.key, cx.project().tracks[k.track].name, key.time, fmt_vec(&key.value))
+}
+
+impl Graph {
+    /// Turns this frame's pointer input on the plot into commands.
+    pub(super) fn interact(&mut self, ui: &egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, response: &egui::Response, transform: &PlotTransform) {
+        let (modifiers, press_origin, pointer) = ui.input(|i| (i.modifiers, i.pointer.press_origin(), i.pointer.interact_pos()));
+        self.hover = pointer.filter(|p| transform.frame().contains(*p)).and_then(|p| hit_test(cx, transform, p));
+        match self.hover {
+            Some(Target::Key(..) | Target::Tangent { .. } | Target::Ease { .. }) => ui.ctx().set_cursor_icon(egui::CursorIcon::Grab),
+            Some(Target::Playhead) => ui.ctx().set_cursor_icon(egui::CursorIcon::ResizeHorizontal),
+            None => {}
+        }
+        let primary = response.dragged_by(egui::PointerButton::Primary) || response.drag_started_by(egui::PointerButton::Primary);
+        if response.drag_started_by(egui::PointerButton::Primary) {
+            self.start_drag(cx, out, transform, press_origin.unwrap_or_default(), modifiers);
+        }
+        if primary && response.dragged() {
+            if let Some(p) = pointer {
+                self.continue_drag(cx, out, transform, p, modifiers);
+            }
+        }
+        if response.drag_stopped() {
+            if let (Some(GraphDrag::Box { origin }), Some(p)) = (&self.drag, pointer) {
+                if transform.position_from_point(origin).distance(p) < 4.0 {
+                    // A slow click that egui counted as a drag.
+                    click(cx, out, transform, p, modifiers);
+                } else {
+                    box_select(cx, out, *origin, transform.value_from_position(p), adds(modifiers));
+                }
+            }
+            if self.drag.take().is_some_and(|d| d.edits()) {
+                out.push(AppCommand::EndGesture);
+            }
+        }
+        if response.clicked() {
+            if let Some(p) = pointer {
+                let same_spot = self.last_click.is_some_and(|q| q.distance(p) < 6.0);
+                if response.double_clicked() && same_spot {
+                    double_click(cx, out, transform, p);
+                } else {
+                    click(cx, out, transform, p, modifiers);
+                }
+                self.last_click = Some(p);
+            }
+        }
+    }
+
+    /// What the press grabbed: keys (selecting them), a handle, the playhead, or empty space.
+    fn start_drag(&mut self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, origin: Pos2, modifiers: Modifiers) {
+        let plot_origin = transform.value_from_position(origin);
+        self.drag = match hit_test(cx, transform, origin) {
+            Some(Target::Key(k, comp)) => {
+                let mut selection = cx.doc.selection.clone();
+                if !selection.contains(&k) {
+                    if !adds(modifiers) {
+                        selection.clear();
+                    }
+                    selection.insert(k);
+                    out.push(AppCommand::Select(selection.clone()));
+                }
+                out.push(AppCommand::SetActiveTrack(k.track));
+                let origins = intent::move_origins(cx.project(), &selection);
+                let scale = display(cx, k.track, comp).scale;
+                Some(GraphDrag::Move { origin: plot_origin, at_start: *transform, comp, scale, origins })
+            }
+            Some(Target::Tangent { key, comp, outgoing }) => {
+                let k = &cx.project().tracks[key.track].keys[key.key];
+                let Some(Ok(curve)) = cx.doc.curve(key.track) else { return };
+                let d = display(cx, key.track, comp);
+                let at = (k.time, d.show(k.value[comp]));
+                let tip = tangent_tip(curve, key.key, comp, outgoing, at, d).unwrap_or(at);
+                let v = transform.position_from_point(&PlotPoint::new(tip.0, tip.1)) - transform.position_from_point(&PlotPoint::new(at.0, at.1));
+                let dir = if v.length() > 0.0 { v / v.length() } else { Vec2::X };
+                Some(GraphDrag::Tangent { key, origin, dir, length: v.length().max(8.0), tension: k.tension, bias: k.bias })
+            }
+            Some(Target::Ease { key, from }) => Some(GraphDrag::Ease { key, from }),
+            Some(Target::Playhead) => Some(GraphDrag::Scrub),
+            None => Some(GraphDrag::Box { origin: plot_origin }),
+        };
+        let label = match &self.drag {
+            Some(GraphDrag::Move { .. }) => "Move keys",
+            Some(GraphDrag::Tangent { .. }) => "Drag tangent",
+            Some(GraphDrag::Ease { .. }) => "Drag ease",
+            _ => return,
+        };
+        out.push(AppCommand::BeginGesture(label.to_owned()));
+    }
+
+    fn continue_drag(&self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, screen: Pos2, modifiers: Modifiers) {
+        let p = transform.value_from_position(screen);
+        match self.drag.as_ref() {
+            Some(GraphDrag::Move { origin, at_start, comp, scale, origins }) => {
+                // Through the mapping the drag began with: a layout that shifts for a frame
+                // (a panel appearing) must not move the keys under a pointer that stands still.
+                let p = at_start.value_from_position(screen);
+                let snap = (cx.view.snap != modifiers.command).then(|| {
+                    let span = transform.bounds().max()[1] - transform.bounds().min()[1];
+                    Snap { fps: cx.project().fps, value_step: 10f64.powf((span / scale / 20.0).log10().floor()) }
+                });
+                let edits = intent::move_keys(origins, p.x - origin.x, (p.y - origin.y) / scale, *comp, snap);
+                let message = moved_message(cx, &edits);
+                for e in edits {
+                    out.push(EditCommand::keys("Move keys", e).in_gesture(true).with_message(message.clone()).into());
+                }
+            }
+            Some(GraphDrag::Tangent { key, origin, dir, length, tension, bias }) => {
+                let delta = screen - *origin;
+                let along = f64::from(delta.dot(*dir) / length);
+                let across = f64::from((dir.x * delta.y - dir.y * delta.x) / length);
+                let t = (tension - along).clamp(-1.0, 1.0);
+                let b = (bias - across).clamp(-1.0, 1.0);
+                if let Some(edit) = intent::change_key(cx.project(), *key, |k| {
+                    k.tension = t;
+                    k.bias = b;
+                }) {
+                    out.push(EditCommand::new("Drag tangent", edit).in_gesture(true).with_message(format!("Tension {t:.3}, bias {b:.3}")).into());
+                }
+            }
+            Some(GraphDrag::Ease { key, from }) => ease(cx, out, *key, *from, p.x),
+            Some(GraphDrag::Scrub) => out.push(AppCommand::Transport(TransportCommand::Scrub(p.x))),
+            Some(GraphDrag::Box { .. }) | None => {}
+        }
+    }
+}
+
+/// What the status line says while keys move: the key's new place, or how far many moved.
+fn moved_message(cx: &PanelContext<'_>, edits: &[KeyEdit]) -> String {
+    let moved: Vec<(KeyRef, &crate::Key)> = edits
+        .iter()
+        .flat_map(|e| {
+            let keys = match &e.edit {
+                crate::Edit::SetKeys { keys, .. } => keys.as_slice(),
+                _ => &[][..],
+            };
+            e.selected.iter().filter_map(move |k| keys.get(k.key).map(|key| (*k, key)))
+        })
+        .collect();
+    match moved.as_slice() {
+        [(k, key)] => describe(cx, *k, key),
+        many => format!("Moving {} keys", many.len()),
+    }
+}
+
+/// The ease handle of `key` dragged to time `t`.
+fn ease(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, key: KeyRef, from: bool, t: f64) {
+    let keys = &cx.project().tracks[key.track].keys;
+    let k = &keys[key.key];
+    let value = if from {
+        keys.get(key.key + 1).map(|n| (t - k.time) / (n.time - k.time))
+    } else {
+        key.key.checked_sub(1).map(|i| (k.time - t) / (k.time - keys[i].time))
+    };
+    let Some(v) = value.map(|v| v.clamp(0.0, 1.0)) else { return };
+    let edit = intent::change_key(cx.project(), key, |k| if from { k.ease_from = v } else { k.ease_to = v });
+    if let Some(edit) = edit {
+        let message = format!("{} {v:.3}", if from { "Ease from" } else { "Ease to" });
+        out.push(EditCommand::new("Drag ease", edit).in_gesture(true).with_message(message).into());
+    }
+}
+
+fn click(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, pos: Pos2, modifiers: Modifiers) {
+    match hit_test(cx, transform, pos) {
+        Some(Target::Key(k, _)) => {
+            if adds(modifiers) {
+                out.push(AppCommand::ToggleSelected(k));
+            } else {
+                out.push(AppCommand::Select(BTreeSet::from([k])));
+            }
+            out.push(AppCommand::SetActiveTrack(k.track));
+            out.push(AppCommand::Status(Status::message(describe(cx, k, &cx.project().tracks[k.track].keys[k.key]))));
+        }
+        Some(_) => {}
+        None => {
+            if !adds(modifiers) {
+                out.push(AppCommand::Select(BTreeSet::new()));
+            }
+            out.push(AppCommand::Transport(TransportCommand::Scrub(transform.value_from_position(pos).x)));
+        }
+    }
+}
+
+/// Inserts a key on the visible, editable curve that passes nearest the pointer.
+fn double_click(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, pos: Pos2) {
+    let t = transform.value_from_position(pos).x;
+    let mut best: Option<(f32, usize)> = None;
+    for (ti, track) in cx.project().tracks.iter().enumerate() {
+        if !track.visible || track.locked || track.kind == TrackKind::Quat {
+            continue;
+        }
+        let Some(v) = cx.doc.sample(ti, t) else {
+            continue;
+        };
+        for (c, &x) in v.iter().enumerate() {
+            let p = transform.position_from_point(&PlotPoint::new(t, display(cx, ti, c).show(x)));
+            let d = (p.y - pos.y).abs();
+            if d < 16.0 && best.is_none_or(|(bd, _)| d < bd) {
+                best = Some((d, ti));
+            }
+        }
+    }
+    out.push(match best {
+        Some((_, track)) => AppCommand::InsertKey { track, t },
+        None => AppCommand::Status(Status::message("Double-click on a curve to insert a key there")),
+    });
+}
+
+fn box_select(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, a: PlotPoint, b: PlotPoint, add: bool) {
+    let (t0, t1) = (a.x.min(b.x), a.x.max(b.x));
+    let (v0, v1) = (a.y.min(b.y), a.y.max(b.y));
+    let mut found = Vec::new();
+    for (ti, track) in cx.project().tracks.iter().enumerate() {
+        if !track.visible || track.kind == TrackKind::Quat {
+            continue;
+        }
+        let shown: Vec<Option<Display>> = (0..track.kind.dim()).map(|c| component_shown(cx, ti, c).then(|| display(cx, ti, c))).collect();
+        for ki in keys_in_range(&track.keys, t0, t1) {
+            let hit = shown.iter().enumerate().any(|(c, d)| d.is_some_and(|d| (v0..=v1).contains(&d.show(track.keys[ki].value[c]))));
+            if hit {
+                found.push(KeyRef { track: ti, key: ki });
+            }
+        }
+    }
+    if !add {
+        out.push(AppCommand::Select(BTreeSet::new()));
+    }
+    if let Some(first) = found.first() {
+        out.push(AppCommand::SetActiveTrack(first.track));
+    }
+    out.push(AppCommand::Status(Status::message(format!("Box selected {} keys", found.len()))));
+    out.push(AppCommand::AddToSelection(found));
+}

@@ -1,0 +1,346 @@
+//! Running the command queue: shortcuts and dropped files become commands, and every command
+//! a panel pushed runs here, once per frame, in order.
+//!
+//! Gestures: a panel begins one when a drag starts and ends it when the drag stops. An edit
+//! that is not part of the gesture (Delete, Paste, Undo pressed mid-drag) first closes the
+//! open gesture, so it is its own undo step; the dragging panel's later edits, computed from
+//! what the drag began with, are then dropped instead of undoing it.
+
+use std::path::PathBuf;
+
+use eframe::egui;
+
+use super::commands::{AppCommand, Command, Decision, EditCommand};
+use super::state::{AfterDiscard, AppState, Status};
+use super::Panels;
+
+/// Shortcuts, files dropped on the window, and the window's close button.
+pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppCommand>) {
+    let typing = ctx.egui_wants_keyboard_input();
+    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::VIEW).chain(Command::PLAY);
+    for command in all {
+        if typing && command.is_plain_key() {
+            continue;
+        }
+        let shortcuts = command.shortcut().into_iter().chain(command.alternative_shortcuts());
+        for s in shortcuts {
+            if ctx.input_mut(|i| i.consume_shortcut(&s)) {
+                out.push(AppCommand::Ui(command));
+            }
+        }
+    }
+    let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
+    if let Some(path) = dropped.into_iter().find(|p| p.extension().is_some_and(|e| e == "ron")) {
+        out.push(AppCommand::Open(path));
+    }
+    if ctx.input(|i| i.viewport().close_requested()) && state.doc.document.is_dirty() && !state.ui.quit_confirmed {
+        ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+        out.push(AppCommand::Ui(Command::Quit));
+    }
+}
+
+/// Runs one command; returns whether it changed anything on screen (so the frame is drawn
+/// again), which a drag's repeated identical edit does not.
+pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels, command: AppCommand) -> bool {
+    let changed = match command {
+        AppCommand::Ui(c) => {
+            run_ui_command(state, panels, c);
+            true
+        }
+        AppCommand::BeginGesture(label) => {
+            state.doc.document.begin_gesture(&label);
+            state.ui.gesture_interrupted = false;
+            false
+        }
+        AppCommand::EndGesture => {
+            state.doc.document.end_gesture();
+            state.ui.gesture_interrupted = false;
+            true
+        }
+        AppCommand::Edit(e) => edit(state, e),
+        AppCommand::InsertKey { track, t } => {
+            end_gesture(state);
+            state.doc.active_track = Some(track);
+            let s = state.doc.insert_key(track, t);
+            state.set_status(s);
+            true
+        }
+        AppCommand::Select(selection) => replace(&mut state.doc.selection, selection),
+        AppCommand::ToggleSelected(k) => {
+            if !state.doc.selection.remove(&k) {
+                state.doc.selection.insert(k);
+            }
+            true
+        }
+        AppCommand::AddToSelection(keys) => {
+            state.doc.selection.extend(keys);
+            true
+        }
+        AppCommand::SetActiveTrack(t) => t < state.project().tracks.len() && replace(&mut state.doc.active_track, Some(t)),
+        AppCommand::SetView(view) => {
+            if view.normalize != state.view.normalize {
+                panels.graph.frame_all = true;
+            }
+            replace(&mut state.view, *view)
+        }
+        AppCommand::Transport(c) => {
+            let fps = state.project().fps;
+            let t = state.ui.transport.run(c, fps);
+            t.is_none() || t.is_some_and(|t| replace(&mut state.ui.playhead, t))
+        }
+        AppCommand::Status(s) => replace(&mut state.ui.status, s),
+        AppCommand::Open(path) => {
+            state.confirm_or_run(AfterDiscard::Open(Some(path)));
+            true
+        }
+        AppCommand::SaveTo(mut path) => {
+            if path.extension().is_none() {
+                path.set_extension("ron");
+            }
+            if state.save_to(&path) {
+                state.ui.show_save_path = false;
+            }
+            true
+        }
+        AppCommand::Decide(d) => {
+            decide(ctx, state, d);
+            true
+        }
+        AppCommand::CloseOpenPath => replace(&mut state.ui.show_open_path, false),
+        AppCommand::CloseSavePath => replace(&mut state.ui.show_save_path, false),
+    };
+    state.follow_range();
+    changed
+}
+
+/// Sets `slot` to `value`; returns whether that changed it.
+fn replace<T: PartialEq>(slot: &mut T, value: T) -> bool {
+    if *slot == value {
+        return false;
+    }
+    *slot = value;
+    true
+}
+
+/// Whether `edit` would leave the project as it is.
+fn is_noop(project: &crate::Project, edit: &crate::Edit) -> bool {
+    match edit {
+        crate::Edit::SetKeys { track, keys } => project.tracks.get(*track).is_some_and(|t| &t.keys == keys),
+        crate::Edit::SetTrack { index, track } => project.tracks.get(*index).is_some_and(|t| t == track),
+        _ => false,
+    }
+}
+
+/// Closes an open gesture before an edit of its own; the rest of that gesture is dropped.
+fn end_gesture(state: &mut AppState) {
+    if state.doc.document.in_gesture() {
+        state.doc.document.end_gesture();
+        state.ui.gesture_interrupted = true;
+    }
+}
+
+/// Applies an edit command; returns whether the project changed.
+fn edit(state: &mut AppState, e: EditCommand) -> bool {
+    if e.gesture && !state.doc.document.in_gesture() {
+        if state.ui.gesture_interrupted {
+            return false;
+        }
+        // A panel that missed its drag's start still makes one step of it.
+        state.doc.document.begin_gesture(&e.label);
+    }
+    if !e.gesture {
+        end_gesture(state);
+    }
+    let track = e.edit.track();
+    let noop = is_noop(state.project(), &e.edit);
+    let result = if noop { Ok(()) } else { state.doc.apply(&e.label, e.edit) };
+    match result {
+        Ok(()) => {
+            if let (Some(selected), Some(track)) = (e.selected, track) {
+                state.doc.selection.retain(|k| k.track != track);
+                state.doc.selection.extend(selected);
+            }
+            let shown = e.message.is_some_and(|m| replace(&mut state.ui.status, Status::message(m)));
+            !noop || shown
+        }
+        Err(s) => {
+            state.set_status(s);
+            true
+        }
+    }
+}
+
+fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
+    match command {
+        Command::New => state.confirm_or_run(AfterDiscard::New),
+        Command::Open => state.confirm_or_run(AfterDiscard::Open(None)),
+        Command::OpenPath => state.ui.show_open_path = true,
+        Command::Save => {
+            save_interactive(state);
+        }
+        Command::SaveAs => {
+            save_as_interactive(state);
+        }
+        Command::Export => panels.export.open = true,
+        Command::Quit => state.confirm_or_run(AfterDiscard::Quit),
+        Command::Undo => {
+            end_gesture(state);
+            let s = state.doc.undo();
+            state.set_status(s);
+        }
+        Command::Redo => {
+            end_gesture(state);
+            let s = state.doc.redo();
+            state.set_status(s);
+        }
+        Command::SelectAll => state.doc.select_all(),
+        Command::DeselectAll => state.doc.selection.clear(),
+        Command::DeleteKeys => {
+            end_gesture(state);
+            if let Some(s) = state.doc.delete_selected() {
+                state.set_status(s);
+            }
+        }
+        Command::Copy => {
+            let s = state.doc.copy();
+            state.set_status(s);
+        }
+        Command::Paste => {
+            end_gesture(state);
+            let s = state.doc.paste(state.ui.playhead);
+            state.set_status(s);
+        }
+        Command::InsertKey => match state.doc.active_track {
+            Some(t) => {
+                end_gesture(state);
+                let s = state.doc.insert_key(t, state.ui.playhead);
+                state.set_status(s);
+            }
+            None => state.set_status(Status::message("Insert key: click a track first")),
+        },
+        Command::FrameAll => panels.graph.frame_all = true,
+        Command::FrameSelected => panels.graph.frame_selected = true,
+        Command::ToggleNormalize => {
+            state.view.normalize = !state.view.normalize;
+            panels.graph.frame_all = true;
+        }
+        Command::ToggleTangents => state.view.show_tangents = !state.view.show_tangents,
+        Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
+        Command::ToggleSnap => state.view.snap = !state.view.snap,
+        Command::PlayPause => state.ui.transport.toggle_play(),
+        Command::StepFrame => {
+            let fps = state.project().fps;
+            state.ui.playhead = state.ui.transport.step(fps);
+        }
+    }
+}
+
+/// The answer to "Unsaved changes": save then continue, continue, or go back.
+fn decide(ctx: &egui::Context, state: &mut AppState, d: Decision) {
+    let Some(after) = state.ui.confirm_discard.take() else { return };
+    match d {
+        Decision::Save => {
+            if save_interactive(state) {
+                run_after_discard(ctx, state, after);
+            }
+        }
+        Decision::Discard => run_after_discard(ctx, state, after),
+        Decision::Cancel => {}
+    }
+}
+
+/// Does what was waiting for the unsaved-changes decision.
+pub fn run_after_discard(ctx: &egui::Context, state: &mut AppState, after: AfterDiscard) {
+    match after {
+        AfterDiscard::New => state.new_document(),
+        AfterDiscard::Open(Some(path)) => state.open(&path),
+        AfterDiscard::Open(None) => match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).pick_file() {
+            Some(path) => state.open(&path),
+            None => {
+                state.ui.show_open_path = true;
+                state.set_status(Status::message("No file chosen (type a path if no file dialog appeared)"));
+            }
+        },
+        AfterDiscard::Quit => {
+            state.ui.quit_confirmed = true;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+}
+
+/// Save: to the project's file, or ask where. Returns whether it was saved.
+fn save_interactive(state: &mut AppState) -> bool {
+    match state.doc.path.clone() {
+        Some(path) => state.save_to(&path),
+        None => save_as_interactive(state),
+    }
+}
+
+/// Save as: the system dialog, or the typed-path window where none can open.
+fn save_as_interactive(state: &mut AppState) -> bool {
+    let name = state.doc.path.as_deref().and_then(std::path::Path::file_name).map_or_else(|| "untitled.ron".to_owned(), |n| n.to_string_lossy().into_owned());
+    match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).set_file_name(name).save_file() {
+        Some(path) => state.save_to(&path),
+        None => {
+            state.ui.show_save_path = true;
+            state.set_status(Status::message("No file chosen (type a path if no file dialog appeared)"));
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::app::state::KeyRef;
+    use crate::edit::intent;
+    use crate::io::demo_project;
+
+    /// The queue alone (no window): a drag's edits, Delete in the middle, more drag edits.
+    #[test]
+    fn an_edit_of_its_own_ends_the_gesture_and_drops_the_rest_of_it() {
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let mut panels = Panels::default();
+        let before = state.project().clone();
+        let selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]);
+        let origins = intent::move_origins(state.project(), &selection);
+        let mut run = |state: &mut AppState, c: AppCommand| run_command(&ctx, state, &mut panels, c);
+        run(&mut state, AppCommand::Select(selection));
+        run(&mut state, AppCommand::BeginGesture("Move keys".into()));
+        for i in 1..=3 {
+            for e in intent::move_keys(&origins, 0.01 * f64::from(i), 0.1, 0, None) {
+                run(&mut state, EditCommand::keys("Move keys", e).in_gesture(true).into());
+            }
+        }
+        let moved = state.project().clone();
+        run(&mut state, AppCommand::Ui(Command::DeleteKeys));
+        let deleted = state.project().clone();
+        assert_eq!(deleted.tracks[0].keys.len(), before.tracks[0].keys.len() - 1);
+        for e in intent::move_keys(&origins, 0.05, 0.2, 0, None) {
+            assert!(!run(&mut state, EditCommand::keys("Move keys", e).in_gesture(true).into()), "dropped");
+        }
+        run(&mut state, AppCommand::EndGesture);
+        assert_eq!(state.project(), &deleted);
+        assert_eq!(state.doc.undo().text, "Undid Delete keys");
+        assert_eq!(state.project(), &moved);
+        assert_eq!(state.doc.undo().text, "Undid Move keys");
+        assert_eq!(state.project(), &before);
+        assert_eq!(state.doc.undo().text, "Nothing to undo");
+    }
+
+    #[test]
+    fn a_repeated_identical_edit_changes_nothing_and_asks_for_no_frame() {
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let mut panels = Panels::default();
+        let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 0 }, |k| k.tension = 0.5).unwrap();
+        assert!(run_command(&ctx, &mut state, &mut panels, EditCommand::new("Set tension", edit.clone()).into()));
+        let revision = state.doc.document.revision();
+        assert!(!run_command(&ctx, &mut state, &mut panels, EditCommand::new("Set tension", edit).into()));
+        assert_eq!(state.doc.document.revision(), revision);
+        assert_eq!(state.doc.document.undo_label(), Some("Set tension"));
+    }
+}

@@ -1,0 +1,482 @@
+//! Edits built from what the user means: move, change, insert, delete, copy and paste keys,
+//! change a track's kind, add a track. Each is a pure function of the project, a selection
+//! (plain [`KeyRef`]s) and the gesture's numbers, returning [`Edit`]s and where the selected
+//! keys end up; nothing here knows of a GUI, so every one is tested by applying its edits to a
+//! [`Document`](super::Document) and undoing them.
+
+use std::collections::BTreeSet;
+
+use thiserror::Error;
+
+use super::Edit;
+use crate::model::{Infinity, Interpolation, Key, Project, Track, TrackKind};
+
+/// A key of a track.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct KeyRef {
+    pub track: usize,
+    pub key: usize,
+}
+
+/// Keys copied with Copy: times relative to the first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Clipboard {
+    pub kind: TrackKind,
+    pub keys: Vec<Key>,
+}
+
+/// An edit of one track's keys, and where the selected keys are once it is applied.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyEdit {
+    pub track: usize,
+    pub edit: Edit,
+    /// The track's selected keys after the edit (the selection of other tracks is untouched).
+    pub selected: Vec<KeyRef>,
+}
+
+/// Why an intent makes no edit. The messages are what the editor's status line shows.
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum IntentError {
+    #[error("A key already sits at {0:.3} s")]
+    KeyExists(f64),
+    #[error("Paste: copied {copied:?} keys do not fit the {target:?} track \"{name}\"")]
+    KindMismatch { copied: TrackKind, target: TrackKind, name: String },
+    #[error("Delete keys: \"{0}\" must keep at least one key")]
+    MustKeepOneKey(String),
+    #[error("there is no track {0}")]
+    NoTrack(usize),
+}
+
+impl IntentError {
+    /// Whether this is a notice rather than an error (nothing was wrong, nothing to do).
+    #[must_use]
+    pub fn is_notice(&self) -> bool {
+        matches!(self, Self::KeyExists(_))
+    }
+}
+
+/// Sorts `(original index, key)` pairs by time (stable) into the track's new keys, and maps
+/// the `selected` original indices to their new places.
+#[must_use]
+pub fn retag(track: usize, mut tagged: Vec<(usize, Key)>, selected: &BTreeSet<usize>) -> KeyEdit {
+    tagged.sort_by(|a, b| a.1.time.total_cmp(&b.1.time));
+    let selected = tagged.iter().enumerate().filter(|(_, (orig, _))| selected.contains(orig)).map(|(key, _)| KeyRef { track, key }).collect();
+    let keys = tagged.into_iter().map(|(_, k)| k).collect();
+    KeyEdit { track, edit: Edit::SetKeys { track, keys }, selected }
+}
+
+/// The selected key indices of `track`.
+fn selected_on(selection: &BTreeSet<KeyRef>, track: usize) -> BTreeSet<usize> {
+    selection.iter().filter(|k| k.track == track).map(|k| k.key).collect()
+}
+
+fn tracks_of(selection: &BTreeSet<KeyRef>) -> BTreeSet<usize> {
+    selection.iter().map(|k| k.track).collect()
+}
+
+/// `change` applied to every selected key, one edit per track, keys re-sorted by time.
+pub fn change_keys(project: &Project, selection: &BTreeSet<KeyRef>, mut change: impl FnMut(&mut Key)) -> Vec<KeyEdit> {
+    let mut out = Vec::new();
+    for track in tracks_of(selection) {
+        let Some(t) = project.tracks.get(track) else { continue };
+        let selected = selected_on(selection, track);
+        let tagged = t
+            .keys
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, mut k)| {
+                if selected.contains(&i) {
+                    change(&mut k);
+                }
+                (i, k)
+            })
+            .collect();
+        out.push(retag(track, tagged, &selected));
+    }
+    out
+}
+
+/// One key changed in place (a tangent or ease handle): no re-sorting.
+pub fn change_key(project: &Project, key: KeyRef, change: impl FnOnce(&mut Key)) -> Option<Edit> {
+    let mut keys = project.tracks.get(key.track)?.keys.clone();
+    change(keys.get_mut(key.key)?);
+    Some(Edit::SetKeys { track: key.track, keys })
+}
+
+/// What a key drag moves: each unlocked track's keys when the drag began, and which of them
+/// are selected.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MoveOrigin {
+    pub track: usize,
+    pub keys: Vec<Key>,
+    pub selected: BTreeSet<usize>,
+}
+
+/// The starting point of a drag of the selected keys (locked tracks stay put).
+#[must_use]
+pub fn move_origins(project: &Project, selection: &BTreeSet<KeyRef>) -> Vec<MoveOrigin> {
+    tracks_of(selection)
+        .into_iter()
+        .filter(|&t| project.tracks.get(t).is_some_and(|t| !t.locked))
+        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.clone(), selected: selected_on(selection, t) })
+        .collect()
+}
+
+/// Snapping of moved keys: times to frames, values to multiples of `value_step`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Snap {
+    pub fps: f64,
+    pub value_step: f64,
+}
+
+/// The selected keys moved by `dt` in time and `dv` in component `comp`, from where they were
+/// when the drag began (so every frame of a drag replaces the last, and errors do not add up).
+#[must_use]
+pub fn move_keys(origins: &[MoveOrigin], dt: f64, dv: f64, comp: usize, snap: Option<Snap>) -> Vec<KeyEdit> {
+    origins
+        .iter()
+        .map(|o| {
+            let tagged = o
+                .keys
+                .iter()
+                .cloned()
+                .enumerate()
+                .map(|(i, mut k)| {
+                    if o.selected.contains(&i) {
+                        move_key(&mut k, dt, dv, comp, snap);
+                    }
+                    (i, k)
+                })
+                .collect();
+            retag(o.track, tagged, &o.selected)
+        })
+        .collect()
+}
+
+fn move_key(k: &mut Key, dt: f64, dv: f64, comp: usize, snap: Option<Snap>) {
+    k.time += dt;
+    if comp < k.value.len() {
+        k.value[comp] += dv;
+    }
+    if let Some(Snap { fps, value_step: step }) = snap {
+        k.time = (k.time * fps).round() / fps;
+        if comp < k.value.len() && step.is_finite() && step > 0.0 {
+            k.value[comp] = (k.value[comp] / step).round() * step;
+        }
+    }
+}
+
+/// A key at time `t` with `value` (the curve's value there, so the shape stays) on `track`,
+/// selected alone.
+pub fn insert_key(project: &Project, track: usize, t: f64, value: Vec<f64>) -> Result<KeyEdit, IntentError> {
+    let keys = &project.tracks.get(track).ok_or(IntentError::NoTrack(track))?.keys;
+    if keys.iter().any(|k| k.time == t) {
+        return Err(IntentError::KeyExists(t));
+    }
+    let mut tagged: Vec<(usize, Key)> = keys.iter().cloned().enumerate().collect();
+    let new = tagged.len();
+    tagged.push((new, Key::new(t, value)));
+    Ok(retag(track, tagged, &BTreeSet::from([new])))
+}
+
+/// A deletion of the selected keys of one track.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Deletion {
+    pub track: usize,
+    pub deleted: usize,
+    pub edit: Edit,
+}
+
+/// One edit per track deleting its selected keys (last track first), and the tracks that would
+/// be left with no key, which keep theirs.
+#[must_use]
+pub fn delete_keys(project: &Project, selection: &BTreeSet<KeyRef>) -> (Vec<Deletion>, Vec<IntentError>) {
+    let mut out = Vec::new();
+    let mut refused = Vec::new();
+    for track in tracks_of(selection).into_iter().rev() {
+        let Some(t) = project.tracks.get(track) else { continue };
+        let selected = selected_on(selection, track);
+        let kept: Vec<Key> = t.keys.iter().enumerate().filter(|(i, _)| !selected.contains(i)).map(|(_, k)| k.clone()).collect();
+        if kept.is_empty() {
+            refused.push(IntentError::MustKeepOneKey(t.name.clone()));
+            continue;
+        }
+        out.push(Deletion { track, deleted: t.keys.len() - kept.len(), edit: Edit::SetKeys { track, keys: kept } });
+    }
+    (out, refused)
+}
+
+/// The selected keys of the first track with a selection, times relative to the first, and
+/// that track's name.
+#[must_use]
+pub fn copy_keys(project: &Project, selection: &BTreeSet<KeyRef>) -> Option<(Clipboard, String)> {
+    let track = selection.iter().next()?.track;
+    let t = project.tracks.get(track)?;
+    let mut keys: Vec<Key> = selection.iter().filter(|k| k.track == track).filter_map(|k| t.keys.get(k.key).cloned()).collect();
+    let t0 = keys.first()?.time;
+    for k in &mut keys {
+        k.time -= t0;
+    }
+    Some((Clipboard { kind: t.kind, keys }, t.name.clone()))
+}
+
+/// The clipboard pasted into `track`, its first key at `at`; pasted keys replace keys at the
+/// same times and end up selected.
+pub fn paste_keys(project: &Project, clip: &Clipboard, track: usize, at: f64) -> Result<KeyEdit, IntentError> {
+    let target = project.tracks.get(track).ok_or(IntentError::NoTrack(track))?;
+    if target.kind.dim() != clip.kind.dim() {
+        return Err(IntentError::KindMismatch { copied: clip.kind, target: target.kind, name: target.name.clone() });
+    }
+    let pasted: Vec<Key> = clip.keys.iter().map(|k| Key { time: k.time + at, ..k.clone() }).collect();
+    let mut tagged: Vec<(usize, Key)> = target.keys.iter().filter(|k| !pasted.iter().any(|p| p.time == k.time)).cloned().map(|k| (usize::MAX, k)).collect();
+    let base = target.keys.len();
+    let selected: BTreeSet<usize> = (base..base + pasted.len()).collect();
+    tagged.extend(pasted.into_iter().enumerate().map(|(i, k)| (base + i, k)));
+    Ok(retag(track, tagged, &selected))
+}
+
+/// `track` converted to `kind`: values truncated or padded (a quaternion pads to identity),
+/// and modes that do not fit the new kind replaced by the nearest that does.
+#[must_use]
+pub fn with_kind(track: &Track, kind: TrackKind) -> Track {
+    let mut t = track.clone();
+    t.kind = kind;
+    let zero = kind.zero_value();
+    for k in &mut t.keys {
+        let mut v = zero.clone();
+        for (c, x) in v.iter_mut().enumerate() {
+            if let Some(old) = k.value.get(c) {
+                *x = *old;
+            }
+        }
+        if kind == TrackKind::Quat && v.iter().all(|x| *x == 0.0) {
+            v = zero.clone();
+        }
+        k.value = v;
+    }
+    if !t.interpolation.supports(kind) {
+        t.interpolation = default_interpolation(kind);
+    }
+    for inf in [&mut t.pre_infinity, &mut t.post_infinity] {
+        if !inf.supports(kind) {
+            *inf = Infinity::Constant;
+        }
+    }
+    t
+}
+
+/// Track `index` changed to `kind`.
+pub fn change_kind(project: &Project, index: usize, kind: TrackKind) -> Option<Edit> {
+    Some(Edit::SetTrack { index, track: with_kind(project.tracks.get(index)?, kind) })
+}
+
+/// The interpolation a new track of `kind` gets.
+#[must_use]
+pub fn default_interpolation(kind: TrackKind) -> Interpolation {
+    if kind == TrackKind::Quat {
+        Interpolation::Slerp
+    } else {
+        Interpolation::Tcb
+    }
+}
+
+/// `base`, or `base 2`, `base 3`… whichever no track has.
+#[must_use]
+pub fn unique_name(project: &Project, base: &str) -> String {
+    let taken = |n: &str| project.tracks.iter().any(|t| t.name == n);
+    if !taken(base) {
+        return base.to_owned();
+    }
+    (2..).map(|i| format!("{base} {i}")).find(|n| !taken(n)).expect("some name is free")
+}
+
+/// A new track of `kind` after the others: named after its kind, two keys from zero (or the
+/// identity) at t = 0 to ones (or the identity) at t = 1.
+#[must_use]
+pub fn new_track(project: &Project, kind: TrackKind) -> Edit {
+    let mut t = Track::new(unique_name(project, &format!("{kind:?}").to_lowercase()), kind, default_interpolation(kind));
+    let mut one = kind.zero_value();
+    if kind != TrackKind::Quat {
+        one.iter_mut().for_each(|x| *x = 1.0);
+    }
+    t.keys = vec![Key::new(0.0, kind.zero_value()), Key::new(1.0, one)];
+    Edit::InsertTrack { index: project.tracks.len(), track: t }
+}
+
+/// The project File > New starts from: one scalar track from 0 to 1.
+#[must_use]
+pub fn new_project() -> Project {
+    let track = Track::new("value", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0])]);
+    Project { tracks: vec![track], ..Project::default() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::edit::Document;
+
+    /// Two scalar TCB tracks "a" and "b" (= a + 4), keys at t = 0..4 with values 0, 1, 3, 2, 5.
+    fn two_tracks() -> Project {
+        let track = |name: &str, base: f64| {
+            Track::new(name, TrackKind::Scalar, Interpolation::Tcb)
+                .with_keys([0.0, 1.0, 3.0, 2.0, 5.0].iter().enumerate().map(|(i, v)| Key::new(i as f64, vec![base + v])).collect())
+        };
+        Project { tracks: vec![track("a", 0.0), track("b", 4.0)], ..Project::default() }
+    }
+
+    fn sel(keys: &[(usize, usize)]) -> BTreeSet<KeyRef> {
+        keys.iter().map(|&(track, key)| KeyRef { track, key }).collect()
+    }
+
+    /// Applies `edits` as one step, checks `check`, undoes, and checks the project is restored.
+    fn apply_and_undo(project: &Project, edits: Vec<Edit>, check: impl FnOnce(&Project)) {
+        let mut doc = Document::new(project.clone());
+        doc.begin_gesture("test");
+        for e in edits {
+            doc.apply("test", e).unwrap();
+        }
+        doc.end_gesture();
+        check(doc.project());
+        assert_eq!(doc.undo().as_deref(), Some("test"));
+        assert_eq!(doc.project(), project, "undo restores the project");
+        assert!(!doc.is_dirty());
+    }
+
+    #[test]
+    fn moving_a_key_past_its_neighbour_resorts_and_keeps_it_selected() {
+        let p = two_tracks();
+        let origins = move_origins(&p, &sel(&[(0, 1)]));
+        let edits = move_keys(&origins, 1.5, 0.25, 0, None);
+        assert_eq!(edits.len(), 1);
+        // Key 1 (t = 1) moved to t = 2.5 passes key 2 (t = 2) and becomes key 2.
+        assert_eq!(edits[0].selected, vec![KeyRef { track: 0, key: 2 }]);
+        apply_and_undo(&p, edits.into_iter().map(|e| e.edit).collect(), |q| {
+            assert_eq!((q.tracks[0].keys[2].time, q.tracks[0].keys[2].value[0]), (2.5, 1.25));
+            assert_eq!(q.tracks[0].keys[1].time, 2.0);
+            assert_eq!(q.tracks[1], two_tracks().tracks[1]);
+        });
+    }
+
+    #[test]
+    fn moving_with_snap_lands_on_frames_and_the_grid() {
+        let p = two_tracks();
+        let origins = move_origins(&p, &sel(&[(0, 2), (1, 2)]));
+        let edits = move_keys(&origins, 0.26, 0.37, 0, Some(Snap { fps: 10.0, value_step: 0.5 }));
+        assert_eq!(edits.len(), 2);
+        apply_and_undo(&p, edits.into_iter().map(|e| e.edit).collect(), |q| {
+            assert_eq!((q.tracks[0].keys[2].time, q.tracks[0].keys[2].value[0]), (2.3, 3.5));
+            assert_eq!((q.tracks[1].keys[2].time, q.tracks[1].keys[2].value[0]), (2.3, 7.5));
+        });
+    }
+
+    #[test]
+    fn locked_tracks_are_not_moved() {
+        let mut p = two_tracks();
+        p.tracks[1].locked = true;
+        let origins = move_origins(&p, &sel(&[(0, 2), (1, 2)]));
+        assert_eq!(origins.iter().map(|o| o.track).collect::<Vec<_>>(), vec![0]);
+    }
+
+    #[test]
+    fn changing_selected_keys_sets_a_field_on_each() {
+        let p = two_tracks();
+        let edits = change_keys(&p, &sel(&[(0, 1), (0, 3), (1, 0)]), |k| k.tension = 0.5);
+        assert_eq!(edits.len(), 2);
+        apply_and_undo(&p, edits.into_iter().map(|e| e.edit).collect(), |q| {
+            let t: Vec<f64> = q.tracks[0].keys.iter().map(|k| k.tension).collect();
+            assert_eq!(t, vec![0.0, 0.5, 0.0, 0.5, 0.0]);
+            assert_eq!(q.tracks[1].keys[0].tension, 0.5);
+        });
+        let edit = change_key(&p, KeyRef { track: 1, key: 4 }, |k| k.bias = -1.0).unwrap();
+        apply_and_undo(&p, vec![edit], |q| assert_eq!(q.tracks[1].keys[4].bias, -1.0));
+        assert!(change_key(&p, KeyRef { track: 1, key: 9 }, |_| {}).is_none());
+    }
+
+    #[test]
+    fn inserting_a_key_selects_it_and_refuses_an_occupied_time() {
+        let p = two_tracks();
+        let e = insert_key(&p, 0, 1.5, vec![2.0]).unwrap();
+        assert_eq!(e.selected, vec![KeyRef { track: 0, key: 2 }]);
+        apply_and_undo(&p, vec![e.edit], |q| {
+            assert_eq!(q.tracks[0].keys.len(), 6);
+            assert_eq!((q.tracks[0].keys[2].time, q.tracks[0].keys[2].value[0]), (1.5, 2.0));
+        });
+        let err = insert_key(&p, 0, 2.0, vec![0.0]).unwrap_err();
+        assert!(err.is_notice());
+        assert_eq!(err.to_string(), "A key already sits at 2.000 s");
+    }
+
+    #[test]
+    fn deleting_keeps_at_least_one_key_per_track() {
+        let p = two_tracks();
+        let all_of_b: Vec<(usize, usize)> = (0..5).map(|k| (1, k)).collect();
+        let mut s = sel(&all_of_b);
+        s.extend(sel(&[(0, 0), (0, 4)]));
+        let (deletions, refused) = delete_keys(&p, &s);
+        assert_eq!(refused, vec![IntentError::MustKeepOneKey("b".into())]);
+        assert_eq!(deletions.len(), 1);
+        assert_eq!((deletions[0].track, deletions[0].deleted), (0, 2));
+        apply_and_undo(&p, deletions.into_iter().map(|d| d.edit).collect(), |q| {
+            let times: Vec<f64> = q.tracks[0].keys.iter().map(|k| k.time).collect();
+            assert_eq!(times, vec![1.0, 2.0, 3.0]);
+            assert_eq!(q.tracks[1].keys.len(), 5);
+        });
+    }
+
+    #[test]
+    fn copy_then_paste_replaces_keys_at_the_same_times() {
+        let p = two_tracks();
+        let (clip, name) = copy_keys(&p, &sel(&[(0, 1), (0, 2)])).unwrap();
+        assert_eq!(name, "a");
+        assert_eq!(clip.keys.iter().map(|k| (k.time, k.value[0])).collect::<Vec<_>>(), vec![(0.0, 1.0), (1.0, 3.0)]);
+        // At t = 3 the pasted keys land on b's keys 3 and 4 and replace them.
+        let e = paste_keys(&p, &clip, 1, 3.0).unwrap();
+        assert_eq!(e.selected, vec![KeyRef { track: 1, key: 3 }, KeyRef { track: 1, key: 4 }]);
+        apply_and_undo(&p, vec![e.edit], |q| {
+            let b: Vec<(f64, f64)> = q.tracks[1].keys.iter().map(|k| (k.time, k.value[0])).collect();
+            assert_eq!(b, vec![(0.0, 4.0), (1.0, 5.0), (2.0, 7.0), (3.0, 1.0), (4.0, 3.0)]);
+        });
+        assert!(copy_keys(&p, &BTreeSet::new()).is_none());
+    }
+
+    #[test]
+    fn pasting_into_a_track_of_another_size_is_refused() {
+        let mut p = two_tracks();
+        p.tracks.push(Track::new("v", TrackKind::Vec2, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![0.0, 0.0])]));
+        let (clip, _) = copy_keys(&p, &sel(&[(0, 1)])).unwrap();
+        let err = paste_keys(&p, &clip, 2, 0.0).unwrap_err();
+        assert_eq!(err.to_string(), "Paste: copied Scalar keys do not fit the Vec2 track \"v\"");
+        assert!(!err.is_notice());
+    }
+
+    #[test]
+    fn changing_kind_pads_and_truncates_and_undoes() {
+        let p = two_tracks();
+        let e = change_kind(&p, 0, TrackKind::Quat).unwrap();
+        apply_and_undo(&p, vec![e], |q| {
+            let t = &q.tracks[0];
+            assert_eq!(t.kind, TrackKind::Quat);
+            assert_eq!(t.interpolation, Interpolation::Slerp, "TCB does not apply to rotations");
+            assert_eq!(t.keys[0].value, vec![0.0, 0.0, 0.0, 1.0], "all zeros pads to the identity");
+            assert_eq!(t.keys[1].value, vec![1.0, 0.0, 0.0, 1.0], "w pads from the identity");
+        });
+        let e = change_kind(&p, 1, TrackKind::Vec3).unwrap();
+        apply_and_undo(&p, vec![e], |q| assert_eq!(q.tracks[1].keys[2].value, vec![7.0, 0.0, 0.0]));
+    }
+
+    #[test]
+    fn a_new_track_gets_a_free_name_and_two_keys() {
+        let mut p = two_tracks();
+        p.tracks[0].name = "vec2".into();
+        let e = new_track(&p, TrackKind::Vec2);
+        let Edit::InsertTrack { index, track } = &e else { panic!("{e:?}") };
+        assert_eq!((*index, track.name.as_str(), track.interpolation), (2, "vec2 2", Interpolation::Tcb));
+        assert_eq!(track.keys.iter().map(|k| k.value.clone()).collect::<Vec<_>>(), vec![vec![0.0, 0.0], vec![1.0, 1.0]]);
+        apply_and_undo(&p, vec![e], |q| assert_eq!(q.tracks.len(), 3));
+        let Edit::InsertTrack { track, .. } = new_track(&p, TrackKind::Quat) else { unreachable!() };
+        assert_eq!((track.name.as_str(), track.interpolation), ("quat", Interpolation::Slerp));
+        assert_eq!(track.keys[1].value, vec![0.0, 0.0, 0.0, 1.0]);
+        assert!(crate::curve::validate(&new_project().tracks[0]).is_ok());
+    }
+}
