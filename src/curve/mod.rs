@@ -212,7 +212,9 @@ impl TrackCurve {
                 let (key, slope) = if at_end { (self.keys.len() - 1, &self.extension.end_slope) } else { (0, &self.extension.start_slope) };
                 out.copy_from_slice(self.keys.value(key));
                 for (o, s) in out.iter_mut().zip(slope) {
-                    *o += dt * s;
+                    // Far out along a steep end (a vertical Bézier handle's slope is ~1e12)
+                    // the line leaves f64: it saturates at the largest finite value.
+                    *o = (*o + dt * s).clamp(f64::MIN, f64::MAX);
                 }
             }
             Mapped::Cycled { t, cycles, .. } => {
@@ -220,7 +222,7 @@ impl TrackCurve {
                 if cycles != 0.0 {
                     let (first, last) = (self.keys.value(0), self.keys.value(self.keys.len() - 1));
                     for c in 0..self.dim() {
-                        out[c] += cycles * (last[c] - first[c]);
+                        out[c] = (out[c] + cycles * (last[c] - first[c])).clamp(f64::MIN, f64::MAX);
                     }
                 }
             }
