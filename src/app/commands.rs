@@ -112,6 +112,7 @@ pub enum Command {
     Copy,
     Paste,
     InsertKey,
+    ConvertToBezier,
     FrameAll,
     FrameSelected,
     ToggleNormalize,
@@ -124,7 +125,8 @@ pub enum Command {
 
 impl Command {
     pub const FILE: [Command; 7] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Export, Self::Quit];
-    pub const EDIT: [Command; 8] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::InsertKey];
+    pub const EDIT: [Command; 9] =
+        [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::InsertKey, Self::ConvertToBezier];
     pub const VIEW: [Command; 6] = [Self::FrameAll, Self::FrameSelected, Self::ToggleNormalize, Self::ToggleTangents, Self::ToggleSpeedGraph, Self::ToggleSnap];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
 
@@ -145,6 +147,7 @@ impl Command {
             Self::Copy => "Copy keys",
             Self::Paste => "Paste keys at playhead",
             Self::InsertKey => "Insert key at playhead",
+            Self::ConvertToBezier => "Convert to Bézier",
             Self::FrameAll => "Frame all",
             Self::FrameSelected => "Frame selected",
             Self::ToggleNormalize => "Normalize curves",
@@ -173,6 +176,9 @@ impl Command {
             Self::Copy => "Copy the selected keys of the active track",
             Self::Paste => "Paste copied keys into the active track, the first at the playhead",
             Self::InsertKey => "Insert a key on the active track's curve at the playhead (double-click the curve also works)",
+            Self::ConvertToBezier => {
+                "Turn the tracks of the selected keys (or the active track) from TCB, Cubic or Linear into Bezier keys without changing the curve; eased segments get extra keys within 1e-6"
+            }
             Self::FrameAll => "Fit every visible curve in the graph",
             Self::FrameSelected => "Fit the selected keys in the graph",
             Self::ToggleNormalize => "Scale each curve to [-1, 1] for display only (values are unchanged)",
@@ -203,6 +209,7 @@ impl Command {
             Self::Copy => k(cmd, Key::C),
             Self::Paste => k(cmd, Key::V),
             Self::InsertKey => k(Modifiers::NONE, Key::I),
+            Self::ConvertToBezier => None,
             Self::FrameAll => k(Modifiers::NONE, Key::F),
             Self::FrameSelected => k(Modifiers::NONE, Key::Period),
             Self::ToggleNormalize => k(Modifiers::NONE, Key::N),

@@ -218,6 +218,11 @@ fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
             }
             None => state.set_status(Status::message("Insert key: click a track first")),
         },
+        Command::ConvertToBezier => {
+            end_gesture(state);
+            let s = state.doc.convert_to_bezier(crate::DEFAULT_ACCURACY);
+            state.set_status(s);
+        }
         Command::FrameAll => panels.graph.frame_all = true,
         Command::FrameSelected => panels.graph.frame_selected = true,
         Command::ToggleNormalize => {
@@ -342,5 +347,36 @@ mod tests {
         assert!(!run_command(&ctx, &mut state, &mut panels, EditCommand::new("Set tension", edit).into()));
         assert_eq!(state.doc.document.revision(), revision);
         assert_eq!(state.doc.document.undo_label(), Some("Set tension"));
+    }
+
+    /// Key > Convert to Bézier on keys of two tracks: both become Bezier tracks with the same
+    /// values (eased "path" gets extra keys), in one undo step that restores both.
+    #[test]
+    fn convert_to_bezier_is_one_undo_step_and_keeps_the_curves() {
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let mut panels = Panels::default();
+        let before = state.project().clone();
+        let (path, height) = (0, 3);
+        assert_eq!(before.tracks[height].name, "height");
+        let selection = BTreeSet::from([KeyRef { track: path, key: 1 }, KeyRef { track: height, key: 0 }]);
+        run_command(&ctx, &mut state, &mut panels, AppCommand::Select(selection));
+        run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::ConvertToBezier));
+        let after = state.project().clone();
+        for i in [path, height] {
+            assert_eq!(after.tracks[i].interpolation, crate::Interpolation::Bezier);
+            let (a, b) = (crate::TrackCurve::new(&before.tracks[i]).unwrap(), crate::TrackCurve::new(&after.tracks[i]).unwrap());
+            let (mut ea, mut eb) = (a.evaluator(), b.evaluator());
+            for k in 0..=400 {
+                let t = 4.0 * f64::from(k) / 400.0;
+                let d = ea.value_at(t).iter().zip(eb.value_at(t)).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
+                assert!(d <= 1e-6, "track {i} at {t}: {d}");
+            }
+        }
+        assert!(after.tracks[path].keys.len() > before.tracks[path].keys.len(), "eased segments got keys");
+        assert_eq!(after.tracks[height].keys.len(), before.tracks[height].keys.len());
+        assert!(state.ui.status.text.starts_with("Converted 2 tracks"), "{}", state.ui.status.text);
+        state.doc.undo();
+        assert_eq!(state.project(), &before);
     }
 }
