@@ -330,7 +330,10 @@ impl DocState {
         match (done, refused) {
             (0, Some(s)) => s,
             (0, None) => Status::message("Convert to Bézier: the tracks are Bezier already"),
-            _ => Status::message(format!("Converted {done} tracks to Bézier keys ({added} keys added in eased segments; largest difference {worst:.1e})")),
+            _ => {
+                let tracks = if done == 1 { "track" } else { "tracks" };
+                Status::message(format!("Converted {done} {tracks} to Bézier keys ({added} keys added in eased segments; largest difference {worst:.1e})"))
+            }
         }
     }
 
