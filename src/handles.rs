@@ -10,9 +10,13 @@
 //!
 //! Whenever a side stops being automatic its current handles (as the curve resolved them) are
 //! stored first, so the curve does not jump.
+//!
+//! Inserting a key inside a Bezier segment ([`insert_key`]) splits the segment as Blender 3.4's
+//! `keyframe_points.insert` does (checked against Blender in `tests/bezier_insert.rs`).
 
+use crate::bezier::{corrected, Offset, SegmentComponent};
 use crate::curve::TrackCurve;
-use crate::model::{HandleType, Key, Track};
+use crate::model::{HandleType, Interpolation, Key, Track};
 
 /// Which handle of a key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,14 +99,100 @@ pub fn set_handle_types(track: &Track, curve: &TrackCurve, which: &[usize], left
         if let Some(t) = right {
             key.handles.1 = t;
         }
-        if key.handles.0.is_automatic() {
-            key.left.clear();
-        }
-        if key.handles.1.is_automatic() {
-            key.right.clear();
-        }
+        forget_automatic(key);
     }
     keys
+}
+
+/// A Bézier segment split at one time by de Casteljau's construction: the new handles of the
+/// start key's right side, of the new key (both sides, offsets from the split point) and of
+/// the end key's left side. Together they draw exactly the curve the segment drew.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Split {
+    pub start_right: Offset,
+    pub left: Offset,
+    pub right: Offset,
+    pub end_left: Offset,
+    /// The point on the curve at the split time.
+    pub point: (f64, f64),
+}
+
+/// The segment from `p0` (right handle `right`) to `p3` (left handle `left`) split at time
+/// `t`, strictly inside it. The handles are first corrected for overlap as the curve is drawn
+/// ([`corrected`]); `s` solves `x(s) = t`, then with `Pij = lerp(Pi, Pj, s)`:
+/// `P01, P12, P23 → P012, P123 → P = lerp(P012, P123, s)`; start right = P01 − P0, new left =
+/// P012 − P, new right = P123 − P, end left = P23 − P3.
+#[must_use]
+pub fn split_segment(p0: (f64, f64), right: Offset, left: Offset, p3: (f64, f64), t: f64) -> Option<Split> {
+    let len = p3.0 - p0.0;
+    if !(t > p0.0 && t < p3.0) {
+        return None;
+    }
+    let (r, l) = corrected(len, right, left);
+    let s = SegmentComponent::new(p0, right, left, p3).parameter_at((t - p0.0) / len);
+    let lerp = |a: (f64, f64), b: (f64, f64)| (a.0 + (b.0 - a.0) * s, a.1 + (b.1 - a.1) * s);
+    let sub = |a: (f64, f64), b: (f64, f64)| (a.0 - b.0, a.1 - b.1);
+    let (p1, p2) = ((p0.0 + r.0, p0.1 + r.1), (p3.0 + l.0, p3.1 + l.1));
+    let (p01, p12, p23) = (lerp(p0, p1), lerp(p1, p2), lerp(p2, p3));
+    let (p012, p123) = (lerp(p01, p12), lerp(p12, p23));
+    let p = lerp(p012, p123);
+    // The split point's time is `t` up to rounding; offsets are taken from (t, P.v).
+    let point = (t, p.1);
+    Some(Split { start_right: sub(p01, p0), left: sub(p012, point), right: sub(p123, point), end_left: sub(p23, p3), point })
+}
+
+/// `track`'s keys with a new key at time `t` with value `value` (the curve's own value there),
+/// and the new key's index. `curve` is `track` compiled.
+///
+/// On a Bezier track, as Blender 3.4: a key inside a segment whose facing handles (the start
+/// key's right, the end key's left) are both automatic (Auto, AutoClamped, Vector) is
+/// AutoClamped and the neighbours' handles are recomputed around it. Otherwise the segment is
+/// split ([`split_segment`]): the new key is Aligned with the split's handles, and the
+/// neighbours' facing sides that are Free or Aligned are shortened to the split's, so the
+/// curve keeps its shape except where an automatic neighbour recomputes. Outside the keys, or
+/// on other tracks, the new key is a plain key (AutoClamped by default).
+#[must_use]
+pub fn insert_key(track: &Track, curve: &TrackCurve, t: f64, value: Vec<f64>) -> (Vec<Key>, usize) {
+    let mut keys = track.keys.clone();
+    let at = keys.partition_point(|k| k.time < t);
+    let mut new = Key::new(t, value);
+    let inside = at > 0 && at < keys.len();
+    if track.interpolation == Interpolation::Bezier && inside {
+        let (facing_start, facing_end) = (keys[at - 1].handles.1, keys[at].handles.0);
+        if !(facing_start.is_automatic() && facing_end.is_automatic()) {
+            store_resolved(&mut keys[at - 1], curve, at - 1);
+            store_resolved(&mut keys[at], curve, at);
+            let (mut left, mut right) = (Vec::new(), Vec::new());
+            for c in 0..curve.dim() {
+                let (a, b) = (&keys[at - 1], &keys[at]);
+                let split = split_segment((a.time, a.value[c]), a.right[c], b.left[c], (b.time, b.value[c]), t);
+                let Some(split) = split else { return insert_plain(track.keys.clone(), at, new) };
+                keys[at - 1].right[c] = split.start_right;
+                keys[at].left[c] = split.end_left;
+                left.push(split.left);
+                right.push(split.right);
+            }
+            forget_automatic(&mut keys[at - 1]);
+            forget_automatic(&mut keys[at]);
+            new = new.with_handles((HandleType::Aligned, HandleType::Aligned), left, right);
+        }
+    }
+    insert_plain(keys, at, new)
+}
+
+fn insert_plain(mut keys: Vec<Key>, at: usize, key: Key) -> (Vec<Key>, usize) {
+    keys.insert(at, key);
+    (keys, at)
+}
+
+/// Drops stored handles of automatic sides (they are recomputed).
+fn forget_automatic(key: &mut Key) {
+    if key.handles.0.is_automatic() {
+        key.left.clear();
+    }
+    if key.handles.1.is_automatic() {
+        key.right.clear();
+    }
 }
 
 #[cfg(test)]

@@ -170,11 +170,18 @@ fn move_key(k: &mut Key, dt: f64, dv: f64, comp: usize, snap: Option<Snap>) {
 /// A key at time `t` with `value` (the curve's value there, so the shape stays) on `track`,
 /// selected alone.
 pub fn insert_key(project: &Project, track: usize, t: f64, value: Vec<f64>) -> Result<KeyEdit, IntentError> {
-    let keys = &project.tracks.get(track).ok_or(IntentError::NoTrack(track))?.keys;
-    if keys.iter().any(|k| k.time == t) {
+    let tr = project.tracks.get(track).ok_or(IntentError::NoTrack(track))?;
+    if tr.keys.iter().any(|k| k.time == t) {
         return Err(IntentError::KeyExists(t));
     }
-    let mut tagged: Vec<(usize, Key)> = keys.iter().cloned().enumerate().collect();
+    if tr.interpolation == Interpolation::Bezier {
+        // Blender's insertion: the segment is split so the curve keeps its shape.
+        if let Ok(curve) = crate::TrackCurve::new(tr) {
+            let (keys, at) = crate::handles::insert_key(tr, &curve, t, value);
+            return Ok(KeyEdit { track, edit: Edit::SetKeys { track, keys }, selected: vec![KeyRef { track, key: at }] });
+        }
+    }
+    let mut tagged: Vec<(usize, Key)> = tr.keys.iter().cloned().enumerate().collect();
     let new = tagged.len();
     tagged.push((new, Key::new(t, value)));
     Ok(retag(track, tagged, &BTreeSet::from([new])))
