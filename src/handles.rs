@@ -47,9 +47,31 @@ fn store_resolved(key: &mut Key, curve: &TrackCurve, i: usize) {
 #[must_use]
 pub fn drag_handle(track: &Track, curve: &TrackCurve, i: usize, side: Side, c: usize, offset: (f64, f64)) -> Vec<Key> {
     let mut keys = track.keys.clone();
-    let Some(key) = keys.get_mut(i) else { return keys };
+    if let Some(key) = keys.get_mut(i) {
+        move_handle(key, curve, i, side, c, offset);
+    }
+    keys
+}
+
+/// The keys of `track` with the `side` handle of component `c` of each key in `which` moved to
+/// `to(current)`, where `current` is the handle as the curve resolved it: numeric entry of one
+/// coordinate for many keys at once. Each key follows the rules of a drag.
+#[must_use]
+pub fn set_handles(track: &Track, curve: &TrackCurve, which: &[usize], side: Side, c: usize, to: impl Fn(Offset) -> Offset) -> Vec<Key> {
+    let mut keys = track.keys.clone();
+    for &i in which {
+        let (Some(key), Some((l, r))) = (keys.get_mut(i), curve.bezier_handles(i, c)) else { continue };
+        let current = if side == Side::Left { l } else { r };
+        move_handle(key, curve, i, side, c, to(current));
+    }
+    keys
+}
+
+/// Key `i` (of the track `curve` was compiled from) with its `side` handle of component `c`
+/// moved to `offset`, by the rules in the module docs.
+fn move_handle(key: &mut Key, curve: &TrackCurve, i: usize, side: Side, c: usize, offset: Offset) {
     if c >= key.value.len() {
-        return keys;
+        return;
     }
     store_resolved(key, curve, i);
     let (mine, other) = match side {
@@ -82,7 +104,6 @@ pub fn drag_handle(track: &Track, curve: &TrackCurve, i: usize, side: Side, c: u
         Side::Left => (mine, other),
         Side::Right => (other, mine),
     };
-    keys
 }
 
 /// The keys of `track` with the given sides of keys `which` set to `kind` (`None` leaves a

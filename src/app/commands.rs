@@ -27,6 +27,11 @@ pub enum AppCommand {
         track: usize,
         t: f64,
     },
+    /// Convert the tracks of the selection (or the active track) to Bezier keys, eased
+    /// segments within `bound` (the Convert to Bézier window).
+    ConvertToBezier {
+        bound: f64,
+    },
     Select(BTreeSet<KeyRef>),
     /// Add a key to the selection, or take it out if it is in.
     ToggleSelected(KeyRef),
@@ -113,6 +118,9 @@ pub enum Command {
     Paste,
     InsertKey,
     ConvertToBezier,
+    /// Blender's `V` menu: the handle types, at the pointer.
+    HandleTypeMenu,
+    SetHandleType(crate::HandleType),
     FrameAll,
     FrameSelected,
     ToggleNormalize,
@@ -125,8 +133,16 @@ pub enum Command {
 
 impl Command {
     pub const FILE: [Command; 7] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Export, Self::Quit];
-    pub const EDIT: [Command; 9] =
-        [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::InsertKey, Self::ConvertToBezier];
+    pub const EDIT: [Command; 7] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste];
+    pub const KEY: [Command; 3] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu];
+    /// The entries of the handle-type menu, in Blender's order.
+    pub const HANDLE_TYPES: [Command; 5] = [
+        Self::SetHandleType(crate::HandleType::Free),
+        Self::SetHandleType(crate::HandleType::Vector),
+        Self::SetHandleType(crate::HandleType::Aligned),
+        Self::SetHandleType(crate::HandleType::Auto),
+        Self::SetHandleType(crate::HandleType::AutoClamped),
+    ];
     pub const VIEW: [Command; 6] = [Self::FrameAll, Self::FrameSelected, Self::ToggleNormalize, Self::ToggleTangents, Self::ToggleSpeedGraph, Self::ToggleSnap];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
 
@@ -147,7 +163,15 @@ impl Command {
             Self::Copy => "Copy keys",
             Self::Paste => "Paste keys at playhead",
             Self::InsertKey => "Insert key at playhead",
-            Self::ConvertToBezier => "Convert to Bézier",
+            Self::ConvertToBezier => "Convert to Bézier…",
+            Self::HandleTypeMenu => "Handle type…",
+            Self::SetHandleType(t) => match t {
+                crate::HandleType::Free => "Free",
+                crate::HandleType::Vector => "Vector",
+                crate::HandleType::Aligned => "Aligned",
+                crate::HandleType::Auto => "Automatic",
+                crate::HandleType::AutoClamped => "Auto Clamped",
+            },
             Self::FrameAll => "Frame all",
             Self::FrameSelected => "Frame selected",
             Self::ToggleNormalize => "Normalize curves",
@@ -177,8 +201,16 @@ impl Command {
             Self::Paste => "Paste copied keys into the active track, the first at the playhead",
             Self::InsertKey => "Insert a key on the active track's curve at the playhead (double-click the curve also works)",
             Self::ConvertToBezier => {
-                "Turn the tracks of the selected keys (or the active track) from TCB, Cubic or Linear into Bezier keys without changing the curve; eased segments get extra keys within 1e-6"
+                "Turn the tracks of the selected keys (or the active track) from TCB, Cubic or Linear into Bezier keys without changing the curve; eased segments get the fewest extra keys within a bound you set"
             }
+            Self::HandleTypeMenu => "Set the handle type of the selected Bézier keys (Blender's V menu)",
+            Self::SetHandleType(t) => match t {
+                crate::HandleType::Free => "Free: each handle moves on its own",
+                crate::HandleType::Vector => "Vector: each handle points a third of the way to the neighbouring key (sharp corners, straight runs)",
+                crate::HandleType::Aligned => "Aligned: the two handles stay on one line through the key (smooth), lengths free",
+                crate::HandleType::Auto => "Automatic: smooth handles computed from the neighbours (may overshoot)",
+                crate::HandleType::AutoClamped => "Auto Clamped: automatic, but flat at extremes so the curve never overshoots a key (the default)",
+            },
             Self::FrameAll => "Fit every visible curve in the graph",
             Self::FrameSelected => "Fit the selected keys in the graph",
             Self::ToggleNormalize => "Scale each curve to [-1, 1] for display only (values are unchanged)",
@@ -209,7 +241,8 @@ impl Command {
             Self::Copy => k(cmd, Key::C),
             Self::Paste => k(cmd, Key::V),
             Self::InsertKey => k(Modifiers::NONE, Key::I),
-            Self::ConvertToBezier => None,
+            Self::ConvertToBezier | Self::SetHandleType(_) => None,
+            Self::HandleTypeMenu => k(Modifiers::NONE, Key::V),
             Self::FrameAll => k(Modifiers::NONE, Key::F),
             Self::FrameSelected => k(Modifiers::NONE, Key::Period),
             Self::ToggleNormalize => k(Modifiers::NONE, Key::N),

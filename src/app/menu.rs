@@ -1,4 +1,4 @@
-//! The menu bar (File, Edit, View, Help), built from [`Command`] so every entry shows its
+//! The menu bar (File, Edit, Key, View, Help), built from [`Command`] so every entry shows its
 //! shortcut and tooltip.
 
 use eframe::egui;
@@ -15,7 +15,7 @@ fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, co
     let enabled = match command {
         Command::Undo => doc.undo_label().is_some(),
         Command::Redo => doc.redo_label().is_some(),
-        Command::DeleteKeys | Command::Copy | Command::FrameSelected => !cx.doc.selection.is_empty(),
+        Command::DeleteKeys | Command::Copy | Command::FrameSelected | Command::HandleTypeMenu | Command::SetHandleType(_) => !cx.doc.selection.is_empty(),
         Command::Paste => cx.doc.clipboard.is_some(),
         _ => true,
     };
@@ -61,6 +61,21 @@ impl Panel for MenuBar {
                     entry(ui, cx, out, c, None);
                 }
             });
+            ui.menu_button("Key", |ui| {
+                for c in Command::KEY {
+                    if c == Command::HandleTypeMenu {
+                        ui.menu_button("Handle type (V)", |ui| {
+                            for t in Command::HANDLE_TYPES {
+                                entry(ui, cx, out, t, None);
+                            }
+                        })
+                        .response
+                        .on_hover_text(c.tooltip());
+                    } else {
+                        entry(ui, cx, out, c, None);
+                    }
+                }
+            });
             ui.menu_button("View", |ui| {
                 for c in Command::VIEW {
                     let checked = match c {
@@ -82,6 +97,7 @@ impl Panel for MenuBar {
                 ui.label("Double-click a curve to insert a key; click empty space to move the playhead.");
                 ui.label("Drag a round tangent handle: along it sets tension, across it bias.");
                 ui.label("Drag a triangle under a key to set its ease.");
+                ui.label("Bézier keys: drag a handle dot; V sets the handle type of the selected keys.");
                 ui.label("Hold Ctrl while dragging to invert snapping.");
             });
         });

@@ -4,8 +4,10 @@
 //! [`AppCommand`]s; the app runs the queue once per frame (`run.rs`), so menus, shortcuts,
 //! drags and tests all change the document through one door.
 
+mod bezier_windows;
 mod commands;
 mod dialogs;
+mod doc_bezier;
 mod export_window;
 mod graph;
 mod inspector;
@@ -81,6 +83,8 @@ pub struct Panels {
     pub rotation: rotation_view::RotationView,
     pub dialogs: dialogs::Dialogs,
     pub export: export_window::ExportWindow,
+    pub handle_menu: bezier_windows::HandleMenu,
+    pub convert: bezier_windows::ConvertWindow,
 }
 
 /// Opens the editor on `file`, or on the demo project.
@@ -153,6 +157,8 @@ impl TangentApp {
         egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
         p.dialogs.ui(ui, &cx, &mut out);
         p.export.ui(ui, &cx, &mut out);
+        p.handle_menu.ui(ui, &cx, &mut out);
+        p.convert.ui(ui, &cx, &mut out);
         let mut changed = false;
         for command in out.drain(..) {
             changed |= run::run_command(&ctx, &mut self.state, &mut self.panels, command);

@@ -17,7 +17,7 @@ use super::Panels;
 /// Shortcuts, files dropped on the window, and the window's close button.
 pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppCommand>) {
     let typing = ctx.egui_wants_keyboard_input();
-    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::VIEW).chain(Command::PLAY);
+    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::VIEW).chain(Command::PLAY);
     for command in all {
         if typing && command.is_plain_key() {
             continue;
@@ -62,6 +62,12 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             end_gesture(state);
             state.doc.active_track = Some(track);
             let s = state.doc.insert_key(track, t);
+            state.set_status(s);
+            true
+        }
+        AppCommand::ConvertToBezier { bound } => {
+            end_gesture(state);
+            let s = state.doc.convert_to_bezier(bound);
             state.set_status(s);
             true
         }
@@ -218,9 +224,17 @@ fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
             }
             None => state.set_status(Status::message("Insert key: click a track first")),
         },
-        Command::ConvertToBezier => {
+        Command::ConvertToBezier => panels.convert.open = true,
+        Command::HandleTypeMenu => {
+            if state.doc.selection.is_empty() {
+                state.set_status(Status::message("Handle type: select Bézier keys first"));
+            } else {
+                panels.handle_menu.open = true;
+            }
+        }
+        Command::SetHandleType(kind) => {
             end_gesture(state);
-            let s = state.doc.convert_to_bezier(crate::DEFAULT_ACCURACY);
+            let s = state.doc.set_handle_types(kind);
             state.set_status(s);
         }
         Command::FrameAll => panels.graph.frame_all = true,
@@ -362,6 +376,8 @@ mod tests {
         let selection = BTreeSet::from([KeyRef { track: path, key: 1 }, KeyRef { track: height, key: 0 }]);
         run_command(&ctx, &mut state, &mut panels, AppCommand::Select(selection));
         run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::ConvertToBezier));
+        assert!(panels.convert.open, "the command opens the window that asks for the bound");
+        run_command(&ctx, &mut state, &mut panels, AppCommand::ConvertToBezier { bound: 1e-6 });
         let after = state.project().clone();
         for i in [path, height] {
             assert_eq!(after.tracks[i].interpolation, crate::Interpolation::Bezier);

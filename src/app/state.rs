@@ -295,48 +295,6 @@ impl DocState {
         status
     }
 
-    /// Converts the tracks of the selected keys (or the active track) to Bezier keys
-    /// ([`crate::convert::to_bezier`], eased segments within `bound`), as one undo step.
-    pub fn convert_to_bezier(&mut self, bound: f64) -> Status {
-        let mut tracks: BTreeSet<usize> = self.selection.iter().map(|k| k.track).collect();
-        tracks.extend(self.active_track.filter(|_| tracks.is_empty()));
-        if tracks.is_empty() {
-            return Status::message("Convert to Bézier: select keys or click a track first");
-        }
-        let (mut done, mut added, mut worst, mut refused) = (0, 0, 0.0f64, None);
-        self.document.begin_gesture("Convert to Bézier");
-        for index in tracks {
-            let track = &self.project().tracks[index];
-            if track.interpolation == crate::Interpolation::Bezier {
-                continue;
-            }
-            match crate::convert::to_bezier(track, bound) {
-                Ok(c) => {
-                    let edit = Edit::SetTrack { index, track: c.track };
-                    match self.apply("Convert to Bézier", edit) {
-                        Ok(()) => {
-                            done += 1;
-                            added += c.added_keys;
-                            worst = worst.max(c.max_difference);
-                            self.selection.retain(|k| k.track != index);
-                        }
-                        Err(s) => refused = Some(s),
-                    }
-                }
-                Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
-            }
-        }
-        self.document.end_gesture();
-        match (done, refused) {
-            (0, Some(s)) => s,
-            (0, None) => Status::message("Convert to Bézier: the tracks are Bezier already"),
-            _ => {
-                let tracks = if done == 1 { "track" } else { "tracks" };
-                Status::message(format!("Converted {done} {tracks} to Bézier keys ({added} keys added in eased segments; largest difference {worst:.1e})"))
-            }
-        }
-    }
-
     pub fn copy(&mut self) -> Status {
         match intent::copy_keys(self.project(), &self.selection) {
             Some((clip, name)) => {

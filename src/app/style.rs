@@ -1,6 +1,6 @@
 //! What panels share: colours (one per track, a shade per component of a vector track, the
 //! fixed colours of the tangent arrows, in = ra and out = rb, ease handles and the playhead),
-//! the value axis width that lines time axes up, and number formatting.
+//! Bézier handles by type, the value axis width that lines time axes up, and number formatting.
 
 use eframe::egui::Color32;
 
@@ -28,6 +28,18 @@ pub const INCOMING: Color32 = Color32::from_rgb(255, 170, 40);
 pub const OUTGOING: Color32 = Color32::from_rgb(60, 220, 255);
 /// Ease handles.
 pub const EASE: Color32 = Color32::from_rgb(250, 250, 120);
+
+/// A Bézier handle of this type, in the hues of Blender's graph editor (Free grey, Aligned
+/// pink, Vector green, Auto yellow, AutoClamped salmon), lightened for a dark background.
+pub fn handle_color(t: crate::HandleType) -> Color32 {
+    match t {
+        crate::HandleType::Free => Color32::from_rgb(200, 200, 200),
+        crate::HandleType::Aligned => Color32::from_rgb(240, 120, 200),
+        crate::HandleType::Vector => Color32::from_rgb(120, 220, 90),
+        crate::HandleType::Auto => Color32::from_rgb(240, 220, 60),
+        crate::HandleType::AutoClamped => Color32::from_rgb(250, 140, 110),
+    }
+}
 
 /// The track's own colour, or one from the palette by position.
 pub fn track_color(track: &Track, index: usize) -> Color32 {

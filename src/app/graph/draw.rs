@@ -1,16 +1,18 @@
 //! Drawing the value graph: each visible track's curve across the view (beyond its keys too),
-//! its keys, the tangent arrows and handles of TCB keys, ease handles of selected keys, the box
-//! being dragged, and the playhead.
+//! its keys, the tangent arrows and handles of TCB keys, the Bézier handles of Bezier keys
+//! (coloured by handle type), ease handles of selected keys, the box being dragged, and the
+//! playhead.
 
 use eframe::egui::{self, Color32, Vec2};
 use egui_plot::{Arrows, Line, LineStyle, MarkerShape, PlotPoint, PlotPoints, PlotUi, Points, Polygon, Text, VLine};
 
-use super::hit::{ease_time, keys_in_range, tangent_tip, Target, EASE_OFFSET};
+use super::hit::{ease_time, handle_tip, keys_in_range, tangent_tip, Target, EASE_OFFSET};
 use super::{component_shown, display, Display, Graph, GraphDrag};
-use crate::app::style::{component_color, fmt_vec, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
+use crate::app::style::{component_color, fmt_vec, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
 use crate::app::PanelContext;
 use crate::edit::intent::KeyRef;
-use crate::{Interpolation, SegmentCursor, Track, TrackCurve, TrackKind};
+use crate::handles::Side;
+use crate::{HandleType, Interpolation, SegmentCursor, Track, TrackCurve, TrackKind};
 
 /// Samples drawn across the visible time range per curve.
 const CURVE_SAMPLES: usize = 800;
@@ -60,6 +62,7 @@ fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti
     let in_view = keys_in_range(&track.keys, x0 - margin, x1 + margin);
     let active = cx.doc.active_track == Some(ti);
     let tangents = cx.view.show_tangents && track.interpolation == Interpolation::Tcb;
+    let bezier = cx.view.show_tangents && track.interpolation == Interpolation::Bezier;
     for (c, points) in series.into_iter().enumerate() {
         if !component_shown(cx, ti, c) {
             continue;
@@ -77,6 +80,9 @@ fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti
         draw_keys(plot_ui, cx, ti, track, c, displays[c], in_view.clone(), (name, color));
         if tangents && in_view.len() <= MAX_ARROWS_PER_TRACK {
             draw_tangents(plot_ui, cx, graph, curve, ti, c, displays[c], in_view.clone());
+        }
+        if bezier && in_view.len() <= MAX_ARROWS_PER_TRACK {
+            draw_bezier_handles(plot_ui, cx, graph, curve, (ti, c), displays[c], in_view.clone());
         }
     }
     if tangents {
@@ -168,6 +174,49 @@ fn draw_tangents(
                 let text = format!("{label} = {}", fmt_vec(v.unwrap_or(&[])));
                 let color = if outgoing { OUTGOING } else { INCOMING };
                 plot_ui.text(Text::new("", PlotPoint::new(tip.0, tip.1), text).color(color).anchor(egui::Align2::LEFT_BOTTOM));
+            }
+        }
+    }
+}
+
+/// The Bézier handles of component `c` of the keys in view: a line from the key to each
+/// handle and a dot at its end, in the colour of the side's handle type; bigger dots on the
+/// selected keys (those can be dragged). Hovering a handle shows its offset and type.
+fn draw_bezier_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, curve: &TrackCurve, (ti, c): (usize, usize), d: Display, keys: std::ops::Range<usize>) {
+    const TYPES: [HandleType; 5] = [HandleType::Free, HandleType::Aligned, HandleType::Vector, HandleType::Auto, HandleType::AutoClamped];
+    let track = &cx.project().tracks[ti];
+    // Per handle type: line starts, line ends, dots, dots of selected keys.
+    let mut by_type: [[Vec<[f64; 2]>; 4]; 5] = Default::default();
+    for ki in keys {
+        let k = &track.keys[ki];
+        let at = (k.time, d.show(k.value[c]));
+        let selected = cx.doc.selection.contains(&KeyRef { track: ti, key: ki });
+        for (side, kind) in [(Side::Left, k.handles.0), (Side::Right, k.handles.1)] {
+            let Some(tip) = handle_tip(curve, ki, c, side, at, d) else { continue };
+            let slot = &mut by_type[TYPES.iter().position(|t| *t == kind).unwrap_or(0)];
+            slot[0].push([at.0, at.1]);
+            slot[1].push([tip.0, tip.1]);
+            slot[if selected { 3 } else { 2 }].push([tip.0, tip.1]);
+        }
+    }
+    for (kind, [from, to, dots, selected]) in TYPES.into_iter().zip(by_type) {
+        if from.is_empty() {
+            continue;
+        }
+        let color = handle_color(kind);
+        // Unnamed items stay out of the legend.
+        plot_ui.arrows(Arrows::new("", PlotPoints::from(from), PlotPoints::from(to)).color(color.gamma_multiply(0.8)).tip_length(0.0));
+        plot_ui.points(Points::new("", PlotPoints::from(dots)).shape(MarkerShape::Circle).radius(3.0).color(color).filled(true));
+        plot_ui.points(Points::new("", PlotPoints::from(selected)).shape(MarkerShape::Circle).radius(5.0).color(color).filled(true));
+    }
+    if let Some(Target::Handle { key, comp, side }) = graph.hover {
+        if key.track == ti && comp == c {
+            let k = &track.keys[key.key];
+            let at = (k.time, d.show(k.value[c]));
+            if let (Some(tip), Some((l, r))) = (handle_tip(curve, key.key, c, side, at, d), curve.bezier_handles(key.key, c)) {
+                let (name, h, kind) = if side == Side::Left { ("left", l, k.handles.0) } else { ("right", r, k.handles.1) };
+                let text = format!("{name} handle Δt = {:.3}, Δv = {:.3} ({kind:?})", h.0, h.1);
+                plot_ui.text(Text::new("", PlotPoint::new(tip.0, tip.1), text).color(handle_color(kind)).anchor(egui::Align2::LEFT_BOTTOM));
             }
         }
     }

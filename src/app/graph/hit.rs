@@ -1,5 +1,5 @@
-//! What is under the pointer in the value graph: tangent and ease handles of selected keys
-//! first, then keys, then the playhead line; and where handles are drawn.
+//! What is under the pointer in the value graph: tangent, Bézier and ease handles of selected
+//! keys first, then keys, then the playhead line; and where handles are drawn.
 
 use eframe::egui::{Pos2, Vec2};
 use egui_plot::{PlotPoint, PlotTransform};
@@ -7,6 +7,7 @@ use egui_plot::{PlotPoint, PlotTransform};
 use super::{component_shown, display, Display};
 use crate::app::PanelContext;
 use crate::edit::intent::KeyRef;
+use crate::handles::Side;
 use crate::{Interpolation, Key, TrackCurve, TrackKind};
 
 /// How close (in points) the pointer must be to grab a key or handle.
@@ -26,6 +27,12 @@ pub enum Target {
     Ease {
         key: KeyRef,
         from: bool,
+    },
+    /// A Bézier handle of a key.
+    Handle {
+        key: KeyRef,
+        comp: usize,
+        side: Side,
     },
     /// The playhead line, to scrub.
     Playhead,
@@ -52,6 +59,14 @@ pub fn tangent_tip(curve: &TrackCurve, key: usize, comp: usize, outgoing: bool, 
     }
     let sign = if outgoing { 1.0 } else { -1.0 };
     Some((at.0 + sign * dt / 3.0, at.1 + sign * r * d.scale / 3.0))
+}
+
+/// Where the `side` Bézier handle of `key`, component `comp`, is drawn (plot coordinates),
+/// as the curve resolved it (automatic handles too).
+pub fn handle_tip(curve: &TrackCurve, key: usize, comp: usize, side: Side, at: (f64, f64), d: Display) -> Option<(f64, f64)> {
+    let (left, right) = curve.bezier_handles(key, comp)?;
+    let h = if side == Side::Left { left } else { right };
+    Some((at.0 + h.0, at.1 + h.1 * d.scale))
 }
 
 /// Time of an ease handle: `ease_from` of the way into the next segment, or `ease_to` of the
@@ -103,7 +118,7 @@ pub fn hit_test(cx: &PanelContext<'_>, transform: &PlotTransform, pos: Pos2) -> 
 fn handles(cx: &PanelContext<'_>, transform: &PlotTransform, kr: KeyRef, near: &mut Nearest) {
     let track = &cx.project().tracks[kr.track];
     let Some(Ok(curve)) = cx.doc.curve(kr.track) else { return };
-    if !track.visible || track.interpolation != Interpolation::Tcb {
+    if !track.visible || !matches!(track.interpolation, Interpolation::Tcb | Interpolation::Bezier) || track.kind == TrackKind::Quat {
         return;
     }
     let key = &track.keys[kr.key];
@@ -113,11 +128,22 @@ fn handles(cx: &PanelContext<'_>, transform: &PlotTransform, kr: KeyRef, near: &
         }
         let d = display(cx, kr.track, comp);
         let at = (key.time, d.show(key.value[comp]));
+        if track.interpolation == Interpolation::Bezier {
+            for side in [Side::Left, Side::Right] {
+                if let Some(tip) = handle_tip(curve, kr.key, comp, side, at, d) {
+                    near.consider(transform.position_from_point(&PlotPoint::new(tip.0, tip.1)), Target::Handle { key: kr, comp, side });
+                }
+            }
+            continue;
+        }
         for outgoing in [true, false] {
             if let Some(tip) = tangent_tip(curve, kr.key, comp, outgoing, at, d) {
                 near.consider(transform.position_from_point(&PlotPoint::new(tip.0, tip.1)), Target::Tangent { key: kr, comp, outgoing });
             }
         }
+    }
+    if track.interpolation != Interpolation::Tcb {
+        return;
     }
     let d0 = display(cx, kr.track, 0);
     for from in [true, false] {

@@ -1,6 +1,6 @@
 //! Pointer input on the value graph turned into commands: click to select or move the
 //! playhead, double-click to insert a key, drag keys (one gesture from `drag_started` to
-//! `drag_stopped`), tangent and ease handles, the playhead, or a selection box.
+//! `drag_stopped`), tangent, Bézier and ease handles, the playhead, or a selection box.
 
 use std::collections::BTreeSet;
 
@@ -15,6 +15,7 @@ use crate::app::state::Status;
 use crate::app::style::fmt_vec;
 use crate::app::PanelContext;
 use crate::edit::intent::{self, KeyEdit, KeyRef, Snap};
+use crate::handles::{self, Side};
 use crate::TrackKind;
 
 fn adds(m: Modifiers) -> bool {
@@ -32,7 +33,7 @@ impl Graph {
         let (modifiers, press_origin, pointer) = ui.input(|i| (i.modifiers, i.pointer.press_origin(), i.pointer.interact_pos()));
         self.hover = pointer.filter(|p| transform.frame().contains(*p)).and_then(|p| hit_test(cx, transform, p));
         match self.hover {
-            Some(Target::Key(..) | Target::Tangent { .. } | Target::Ease { .. }) => ui.ctx().set_cursor_icon(egui::CursorIcon::Grab),
+            Some(Target::Key(..) | Target::Tangent { .. } | Target::Ease { .. } | Target::Handle { .. }) => ui.ctx().set_cursor_icon(egui::CursorIcon::Grab),
             Some(Target::Playhead) => ui.ctx().set_cursor_icon(egui::CursorIcon::ResizeHorizontal),
             None => {}
         }
@@ -100,6 +101,12 @@ impl Graph {
                 Some(GraphDrag::Tangent { key, origin, dir, length: v.length().max(8.0), tension: k.tension, bias: k.bias })
             }
             Some(Target::Ease { key, from }) => Some(GraphDrag::Ease { key, from }),
+            Some(Target::Handle { key, comp, side }) => {
+                let track = cx.project().tracks[key.track].clone();
+                let Some(Ok(curve)) = cx.doc.curve(key.track) else { return };
+                let display = display(cx, key.track, comp);
+                Some(GraphDrag::Handle { key, comp, side, start: Box::new((track, curve.clone())), display })
+            }
             Some(Target::Playhead) => Some(GraphDrag::Scrub),
             None => Some(GraphDrag::Box { origin: plot_origin }),
         };
@@ -107,6 +114,7 @@ impl Graph {
             Some(GraphDrag::Move { .. }) => "Move keys",
             Some(GraphDrag::Tangent { .. }) => "Drag tangent",
             Some(GraphDrag::Ease { .. }) => "Drag ease",
+            Some(GraphDrag::Handle { .. }) => "Drag handle",
             _ => return,
         };
         out.push(AppCommand::BeginGesture(label.to_owned()));
@@ -143,6 +151,7 @@ impl Graph {
                 }
             }
             Some(GraphDrag::Ease { key, from }) => ease(cx, out, *key, *from, p.x),
+            Some(GraphDrag::Handle { key, comp, side, start, display }) => drag_handle(out, *key, *comp, *side, start, *display, p),
             Some(GraphDrag::Scrub) => out.push(AppCommand::Transport(TransportCommand::Scrub(p.x))),
             Some(GraphDrag::Box { .. }) | None => {}
         }
@@ -165,6 +174,25 @@ fn moved_message(cx: &PanelContext<'_>, edits: &[KeyEdit]) -> String {
         [(k, key)] => describe(cx, *k, key),
         many => format!("Moving {} keys", many.len()),
     }
+}
+
+/// The `side` Bézier handle of `key` dragged to plot point `p` (Blender's rules: automatic
+/// handles become Aligned, Vector becomes Free, Aligned turns the other side).
+fn drag_handle(out: &mut Vec<AppCommand>, key: KeyRef, comp: usize, side: Side, start: &(crate::Track, crate::TrackCurve), d: Display, p: PlotPoint) {
+    let (track, curve) = start;
+    let Some(k) = track.keys.get(key.key) else { return };
+    let value = p.y / d.scale + d.offset;
+    let offset = (p.x - k.time, value - k.value[comp]);
+    if !(offset.0.is_finite() && offset.1.is_finite()) {
+        return;
+    }
+    let keys = handles::drag_handle(track, curve, key.key, side, comp, offset);
+    let k = &keys[key.key];
+    let (name, kind, h) = if side == Side::Left { ("Left", k.handles.0, &k.left) } else { ("Right", k.handles.1, &k.right) };
+    let h = h.get(comp).copied().unwrap_or(offset);
+    let message = format!("{name} handle of key {}: Δt = {:.4}, Δv = {:.4} ({kind:?})", key.key, h.0, h.1);
+    let edit = crate::Edit::SetKeys { track: key.track, keys };
+    out.push(EditCommand::new("Drag handle", edit).in_gesture(true).with_message(message).into());
 }
 
 /// The ease handle of `key` dragged to time `t`.

@@ -1,6 +1,7 @@
 //! The value-vs-time graph: curves drawn from the engine beyond the keys (pre/post infinity),
 //! keys to click, box-select and drag, TCB tangent arrows (in = ra, out = rb) with handles
-//! that set tension and bias, ease handles on the time axis, and the playhead.
+//! that set tension and bias, Bézier handles to drag (Blender's rules, `crate::handles`), ease
+//! handles on the time axis, and the playhead.
 //!
 //! Left-drag a key to move the selection; left-drag empty space to box-select; right- or
 //! middle-drag to pan; scroll to pan, Ctrl+scroll zooms. Double-click a curve to insert a
@@ -49,13 +50,22 @@ pub enum GraphDrag {
         key: KeyRef,
         from: bool,
     },
+    /// A Bézier handle: the track and its curve as they were when the drag began, so each
+    /// frame's edit is computed from the same start (one gesture, one undo step).
+    Handle {
+        key: KeyRef,
+        comp: usize,
+        side: crate::handles::Side,
+        start: Box<(crate::Track, crate::TrackCurve)>,
+        display: Display,
+    },
     Scrub,
 }
 
 impl GraphDrag {
     /// Whether this drag edits the document (and so is one gesture).
     fn edits(&self) -> bool {
-        matches!(self, Self::Move { .. } | Self::Tangent { .. } | Self::Ease { .. })
+        matches!(self, Self::Move { .. } | Self::Tangent { .. } | Self::Ease { .. } | Self::Handle { .. })
     }
 }
 

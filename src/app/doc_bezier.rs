@@ -1,0 +1,179 @@
+//! The document side of Bézier editing, without egui: which tracks Key > Convert to Bézier
+//! acts on, converting them (one undo step), and setting the handle type of the selected keys
+//! (the `V` menu, one undo step). The rules themselves are the engine's ([`crate::convert`],
+//! [`crate::handles`]).
+
+use std::collections::BTreeSet;
+
+use super::state::{DocState, Status};
+use crate::{Edit, HandleType, Interpolation};
+
+/// What converting one track would do, for the dialog's preview.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConvertPreview {
+    pub name: String,
+    pub keys_before: usize,
+    /// Keys after, and the largest difference measured; or why the track cannot be converted.
+    pub result: Result<(usize, f64), String>,
+}
+
+impl DocState {
+    /// The tracks Convert to Bézier acts on: those of the selected keys, or the active track.
+    #[must_use]
+    pub fn convert_targets(&self) -> BTreeSet<usize> {
+        let mut tracks: BTreeSet<usize> = self.selection.iter().map(|k| k.track).collect();
+        tracks.extend(self.active_track.filter(|_| tracks.is_empty()));
+        tracks.retain(|&t| t < self.project().tracks.len());
+        tracks
+    }
+
+    /// What converting each target track within `bound` would give (Bezier tracks are left
+    /// out: they need no conversion).
+    #[must_use]
+    pub fn convert_preview(&self, bound: f64) -> Vec<ConvertPreview> {
+        self.convert_targets()
+            .into_iter()
+            .map(|i| &self.project().tracks[i])
+            .filter(|t| t.interpolation != Interpolation::Bezier)
+            .map(|t| ConvertPreview {
+                name: t.name.clone(),
+                keys_before: t.keys.len(),
+                result: crate::convert::to_bezier(t, bound).map(|c| (c.track.keys.len(), c.max_difference)).map_err(|e| e.to_string()),
+            })
+            .collect()
+    }
+
+    /// Converts the target tracks to Bezier keys ([`crate::convert::to_bezier`], eased
+    /// segments within `bound`), as one undo step.
+    pub fn convert_to_bezier(&mut self, bound: f64) -> Status {
+        let tracks = self.convert_targets();
+        if tracks.is_empty() {
+            return Status::message("Convert to Bézier: select keys or click a track first");
+        }
+        let (mut done, mut added, mut worst, mut refused) = (0, 0, 0.0f64, None);
+        self.document.begin_gesture("Convert to Bézier");
+        for index in tracks {
+            let track = &self.project().tracks[index];
+            if track.interpolation == Interpolation::Bezier {
+                continue;
+            }
+            match crate::convert::to_bezier(track, bound) {
+                Ok(c) => {
+                    let edit = Edit::SetTrack { index, track: c.track };
+                    match self.apply("Convert to Bézier", edit) {
+                        Ok(()) => {
+                            done += 1;
+                            added += c.added_keys;
+                            worst = worst.max(c.max_difference);
+                            self.selection.retain(|k| k.track != index);
+                        }
+                        Err(s) => refused = Some(s),
+                    }
+                }
+                Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
+            }
+        }
+        self.document.end_gesture();
+        match (done, refused) {
+            (0, Some(s)) => s,
+            (0, None) => Status::message("Convert to Bézier: the tracks are Bezier already"),
+            _ => {
+                let tracks = if done == 1 { "track" } else { "tracks" };
+                Status::message(format!("Converted {done} {tracks} to Bézier keys ({added} keys added in eased segments; largest difference {worst:.1e})"))
+            }
+        }
+    }
+
+    /// Sets both handles of every selected key on a Bezier track to `kind`
+    /// ([`crate::handles::set_handle_types`]), as one undo step.
+    pub fn set_handle_types(&mut self, kind: HandleType) -> Status {
+        let tracks: BTreeSet<usize> = self.selection.iter().map(|k| k.track).collect();
+        let mut edits = Vec::new();
+        let mut skipped = 0;
+        for &ti in &tracks {
+            let which: Vec<usize> = self.selection.iter().filter(|k| k.track == ti).map(|k| k.key).collect();
+            let (Some(track), Some(Ok(curve))) = (self.project().tracks.get(ti), self.curve(ti)) else { continue };
+            if track.interpolation != Interpolation::Bezier {
+                skipped += which.len();
+                continue;
+            }
+            let keys = crate::handles::set_handle_types(track, curve, &which, Some(kind), Some(kind));
+            if keys != track.keys {
+                edits.push((which.len(), Edit::SetKeys { track: ti, keys }));
+            }
+        }
+        if edits.is_empty() {
+            return Status::message(match (skipped, tracks.is_empty()) {
+                (_, true) => "Handle type: select keys on a Bezier track first".to_owned(),
+                (0, false) => format!("The selected keys' handles are {kind:?} already"),
+                _ => "Handle type: the selected keys are not Bézier keys (Key > Convert to Bézier first)".to_owned(),
+            });
+        }
+        let mut changed = 0;
+        self.document.begin_gesture("Set handle type");
+        for (n, edit) in edits {
+            if let Err(s) = self.apply("Set handle type", edit) {
+                self.document.end_gesture();
+                return s;
+            }
+            changed += n;
+        }
+        self.document.end_gesture();
+        let note = if skipped > 0 { format!(" ({skipped} keys not on Bezier tracks left as they were)") } else { String::new() };
+        Status::message(format!("Set the handles of {changed} keys to {kind:?}{note}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+    use crate::app::state::KeyRef;
+    use crate::{Key, Project, Track, TrackKind};
+
+    fn doc() -> DocState {
+        let keys = vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0]), Key::new(2.0, vec![0.0])];
+        let bezier = Track::new("b", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys.clone());
+        let linear = Track::new("l", TrackKind::Scalar, Interpolation::Linear).with_keys(keys);
+        DocState::new(Project { tracks: vec![bezier, linear], ..Project::default() }, None)
+    }
+
+    #[test]
+    fn setting_handle_types_is_one_undo_step_and_skips_other_tracks() {
+        let mut d = doc();
+        let before = d.project().clone();
+        d.selection = BTreeSet::from([KeyRef { track: 0, key: 0 }, KeyRef { track: 0, key: 1 }, KeyRef { track: 1, key: 1 }]);
+        let s = d.set_handle_types(HandleType::Vector);
+        assert_eq!(s.text, "Set the handles of 2 keys to Vector (1 keys not on Bezier tracks left as they were)");
+        let keys = &d.project().tracks[0].keys;
+        assert_eq!((keys[0].handles, keys[1].handles, keys[2].handles.0), ((HandleType::Vector, HandleType::Vector), (HandleType::Vector, HandleType::Vector), HandleType::AutoClamped));
+        // Key 1 now points at its neighbours: left handle (−1/3, −1/3), a third of the way to (0, 0).
+        let (left, _) = d.curve(0).unwrap().as_ref().unwrap().bezier_handles(1, 0).unwrap();
+        assert!((left.0 + 1.0 / 3.0).abs() < 1e-12 && (left.1 + 1.0 / 3.0).abs() < 1e-12, "{left:?}");
+        assert_eq!(d.project().tracks[1], before.tracks[1]);
+        assert_eq!(d.undo().text, "Undid Set handle type");
+        assert_eq!(d.project(), &before);
+    }
+
+    #[test]
+    fn handle_types_on_no_bezier_keys_say_what_to_do() {
+        let mut d = doc();
+        assert_eq!(d.set_handle_types(HandleType::Free).text, "Handle type: select keys on a Bezier track first");
+        d.selection = BTreeSet::from([KeyRef { track: 1, key: 0 }]);
+        assert!(d.set_handle_types(HandleType::Free).text.contains("Convert to Bézier first"));
+        assert!(d.document.undo_label().is_none());
+    }
+
+    #[test]
+    fn the_preview_counts_keys_and_leaves_bezier_tracks_out() {
+        let mut d = doc();
+        d.selection = BTreeSet::from([KeyRef { track: 0, key: 0 }, KeyRef { track: 1, key: 0 }]);
+        let p = d.convert_preview(1e-6);
+        assert_eq!(p.len(), 1);
+        assert_eq!((p[0].name.as_str(), p[0].keys_before), ("l", 3));
+        let (after, diff) = p[0].result.clone().unwrap();
+        assert_eq!(after, 3, "linear keys convert one to one");
+        assert!(diff <= 1e-12, "{diff}");
+    }
+}
