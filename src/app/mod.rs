@@ -4,6 +4,8 @@
 //! [`AppCommand`]s; the app runs the queue once per frame (`run.rs`), so menus, shortcuts,
 //! drags and tests all change the document through one door.
 
+#[cfg(test)]
+mod bezier_tests;
 mod bezier_windows;
 mod commands;
 mod dialogs;

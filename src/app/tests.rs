@@ -13,7 +13,7 @@ use super::state::KeyRef;
 use super::style::track_color;
 use super::{AppState, PanelContext, TangentApp};
 
-fn harness(project: Project) -> Harness<'static, TangentApp> {
+pub(super) fn harness(project: Project) -> Harness<'static, TangentApp> {
     let mut h = Harness::builder()
         .with_size(egui::vec2(1300.0, 820.0))
         .build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(AppState::new(project, None)));
@@ -30,22 +30,22 @@ fn two_tracks() -> Project {
     Project { tracks: vec![track("a", 0.0), track("b", 4.0)], ..Project::default() }
 }
 
-fn app<'h>(h: &'h Harness<'_, TangentApp>) -> &'h AppState {
+pub(super) fn app<'h>(h: &'h Harness<'_, TangentApp>) -> &'h AppState {
     &h.state().state
 }
 
 /// Where key `key` of `track` is drawn.
-fn key_pos(h: &Harness<'_, TangentApp>, track: usize, key: usize) -> Pos2 {
+pub(super) fn key_pos(h: &Harness<'_, TangentApp>, track: usize, key: usize) -> Pos2 {
     let s = app(h);
     let k = &s.project().tracks[track].keys[key];
     h.state().panels.graph.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(k.time, k.value[0]))
 }
 
-fn plot_to_screen(h: &Harness<'_, TangentApp>, t: f64, v: f64) -> Pos2 {
+pub(super) fn plot_to_screen(h: &Harness<'_, TangentApp>, t: f64, v: f64) -> Pos2 {
     h.state().panels.graph.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(t, v))
 }
 
-fn click_at(h: &mut Harness<'_, TangentApp>, p: Pos2, modifiers: Modifiers) {
+pub(super) fn click_at(h: &mut Harness<'_, TangentApp>, p: Pos2, modifiers: Modifiers) {
     h.hover_at(p);
     h.run();
     h.event_modifiers(egui::Event::PointerButton { pos: p, button: egui::PointerButton::Primary, pressed: true, modifiers }, modifiers);
@@ -55,7 +55,7 @@ fn click_at(h: &mut Harness<'_, TangentApp>, p: Pos2, modifiers: Modifiers) {
 }
 
 /// Press at `from`, move in steps to `to`, release: a drag as a hand makes it.
-fn drag(h: &mut Harness<'_, TangentApp>, from: Pos2, to: Pos2) {
+pub(super) fn drag(h: &mut Harness<'_, TangentApp>, from: Pos2, to: Pos2) {
     h.hover_at(from);
     h.run();
     h.drag_at(from);

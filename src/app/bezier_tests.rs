@@ -1,0 +1,81 @@
+//! Bézier editing driven like a user drives it (egui_kittest): select a key, drag its handle
+//! dot, press `V` and pick a type in the menu at the pointer, undo each; drag the key and its
+//! handles follow.
+
+use eframe::egui::{Key as K, Modifiers};
+use egui_kittest::kittest::Queryable;
+
+use super::tests::{app, click_at, drag, harness, key_pos, plot_to_screen};
+use crate::{HandleType, Interpolation, Key, Project, Track, TrackCurve, TrackKind};
+
+/// One Scalar Bezier track with AutoClamped keys (0, 0), (1, 2), (3, 1), (4, 3).
+fn bezier_project() -> Project {
+    let keys = [(0.0, 0.0), (1.0, 2.0), (3.0, 1.0), (4.0, 3.0)].iter().map(|&(t, v)| Key::new(t, vec![v])).collect();
+    Project { tracks: vec![Track::new("b", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys)], ..Project::default() }
+}
+
+fn handles_of(project: &Project, key: usize) -> ((f64, f64), (f64, f64)) {
+    TrackCurve::new(&project.tracks[0]).unwrap().bezier_handles(key, 0).unwrap()
+}
+
+#[test]
+fn drag_a_handle_set_a_type_with_v_and_undo_both() {
+    let mut h = harness(bezier_project());
+    let original = app(&h).project().clone();
+    let p = key_pos(&h, 0, 1);
+    click_at(&mut h, p, Modifiers::NONE);
+    // Key 1 is a maximum: AutoClamped makes it flat, the right handle 2/2.5614 long.
+    let (_, right) = handles_of(&original, 1);
+    assert!(right.1.abs() < 1e-12 && (right.0 - 2.0 / 2.5614).abs() < 1e-9, "{right:?}");
+    let tip = plot_to_screen(&h, 1.0 + right.0, 2.0 + right.1);
+    let target = (1.0 + right.0, 2.0 + 0.6);
+    let to = plot_to_screen(&h, target.0, target.1);
+    drag(&mut h, tip, to);
+    let dragged = app(&h).project().clone();
+    let k = &dragged.tracks[0].keys[1];
+    assert_eq!(k.handles, (HandleType::Aligned, HandleType::Aligned), "dragging an automatic handle makes the key Aligned");
+    let (left, right) = handles_of(&dragged, 1);
+    assert!((right.0 - (target.0 - 1.0)).abs() < 0.03 && (right.1 - 0.6).abs() < 0.03, "right handle {right:?}");
+    // Aligned: the left side turned to stay on the line through the key, its length kept.
+    let cross = left.0 * right.1 - left.1 * right.0;
+    assert!(cross.abs() < 1e-9 && left.0 < 0.0, "left {left:?} right {right:?}");
+    assert!(((left.0 * left.0 + left.1 * left.1).sqrt() - 1.0 / 2.5614).abs() < 1e-9, "left length kept: {left:?}");
+    assert_eq!(app(&h).doc.document.undo_label(), Some("Drag handle"));
+
+    // V opens the handle-type menu at the pointer; Vector points each side at its neighbour.
+    h.key_press(K::V);
+    h.run();
+    assert!(h.state().panels.handle_menu.open, "V opens the menu");
+    h.get_by_label("Vector").click();
+    h.run();
+    assert!(!h.state().panels.handle_menu.open, "choosing closes it");
+    let vector = app(&h).project().clone();
+    assert_eq!(vector.tracks[0].keys[1].handles, (HandleType::Vector, HandleType::Vector));
+    let (left, right) = handles_of(&vector, 1);
+    assert!((left.0 + 1.0 / 3.0).abs() < 1e-12 && (left.1 + 2.0 / 3.0).abs() < 1e-12, "a third of the way to (0, 0): {left:?}");
+    assert!((right.0 - 2.0 / 3.0).abs() < 1e-12 && (right.1 + 1.0 / 3.0).abs() < 1e-12, "a third of the way to (3, 1): {right:?}");
+
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &dragged, "one undo takes back the type");
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &original, "a second takes back the whole drag");
+}
+
+#[test]
+fn dragging_a_key_carries_its_handles() {
+    let mut project = bezier_project();
+    project.tracks[0].keys[2] = Key::new(3.0, vec![1.0]).with_handles((HandleType::Free, HandleType::Free), vec![(-0.5, 0.7)], vec![(0.4, -0.2)]);
+    let mut h = harness(project);
+    let from = key_pos(&h, 0, 2);
+    let to = plot_to_screen(&h, 2.8, 1.5);
+    drag(&mut h, from, to);
+    let p = app(&h).project().clone();
+    let k = &p.tracks[0].keys[2];
+    assert!((k.time - 2.8).abs() < 0.03 && (k.value[0] - 1.5).abs() < 0.05, "moved to {} {}", k.time, k.value[0]);
+    assert_eq!((k.left.clone(), k.right.clone()), (vec![(-0.5, 0.7)], vec![(0.4, -0.2)]), "Free handles keep their offsets from the key");
+    let (left, right) = handles_of(&p, 2);
+    assert!((left.0 + 0.5).abs() < 1e-12 && (left.1 - 0.7).abs() < 1e-12 && (right.0 - 0.4).abs() < 1e-12 && (right.1 + 0.2).abs() < 1e-12, "{left:?} {right:?}");
+    assert_eq!(p.tracks[0].keys[1], bezier_project().tracks[0].keys[1], "the neighbours' keys are unchanged");
+}
