@@ -79,3 +79,26 @@ fn dragging_a_key_carries_its_handles() {
     assert!((left.0 + 0.5).abs() < 1e-12 && (left.1 - 0.7).abs() < 1e-12 && (right.0 - 0.4).abs() < 1e-12 && (right.1 + 0.2).abs() < 1e-12, "{left:?} {right:?}");
     assert_eq!(p.tracks[0].keys[1], bezier_project().tracks[0].keys[1], "the neighbours' keys are unchanged");
 }
+
+/// The inspector sets a handle coordinate on every selected Bézier key at once, as one undo
+/// step, and shows the type.
+#[test]
+fn the_inspector_sets_a_handle_on_many_keys() {
+    let mut h = harness(bezier_project());
+    let original = app(&h).project().clone();
+    h.state_mut().state.doc.selection = std::collections::BTreeSet::from([crate::edit::intent::KeyRef { track: 0, key: 1 }, crate::edit::intent::KeyRef { track: 0, key: 2 }]);
+    h.run();
+    h.get_by_label("right handle dv component 0").set_value_accesskit(0.25);
+    h.run();
+    let p = app(&h).project().clone();
+    for key in [1, 2] {
+        let k = &p.tracks[0].keys[key];
+        assert_eq!(k.handles, (HandleType::Aligned, HandleType::Aligned), "key {key}");
+        let (_, right) = handles_of(&p, key);
+        assert!((right.1 - 0.25).abs() < 1e-12, "key {key}: {right:?}");
+    }
+    assert_eq!(p.tracks[0].keys[0], original.tracks[0].keys[0], "unselected keys stay");
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &original, "one undo step");
+}

@@ -2,6 +2,7 @@
 //! ease-from for every selected key at once. A field shows the first selected key's value and
 //! "(mixed)" when the selection differs; an edit sets that field on every selected key
 //! (time moves all selected keys by the same amount). One slider drag is one undo step.
+//! Bézier keys add their handle types and offsets (`inspector_handles.rs`).
 
 use eframe::egui;
 
@@ -72,6 +73,7 @@ impl Panel for Inspector {
                 }
             }
         });
+        super::inspector_handles::bezier_section(ui, cx, out);
         if tracks[first_ref.track].kind == TrackKind::Quat {
             euler_entry(ui, cx, out, keys[0]);
         }

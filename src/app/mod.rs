@@ -13,6 +13,7 @@ mod doc_bezier;
 mod export_window;
 mod graph;
 mod inspector;
+mod inspector_handles;
 mod menu;
 mod path_view;
 mod playback;

@@ -1,8 +1,8 @@
 //! The path view: a Vec2 track (or a Vec3 track projected on XY, XZ or YZ) drawn in space,
-//! keys draggable in the plane, the in/out tangents at each key, dots at equal time steps so
-//! uneven speed shows as uneven spacing, and the constant-speed preview: one marker moved by
-//! the raw parameter, one by arc length (the library's `ArcLengthTable`), with both speeds
-//! plotted and their deviation from the mean.
+//! keys draggable in the plane, the in/out tangents (TCB) or handles (Bézier) at each key,
+//! dots at equal time steps so uneven speed shows as uneven spacing, and the constant-speed
+//! preview: one marker moved by the raw parameter, one by arc length (the library's
+//! `ArcLengthTable`), with both speeds plotted and their deviation from the mean.
 
 use eframe::egui::{self, Color32, Pos2};
 use egui_plot::{Arrows, Legend, Line, MarkerShape, Plot, PlotPoint, PlotPoints, PlotTransform, Points, VLine};
@@ -164,6 +164,30 @@ fn draw_path(plot_ui: &mut egui_plot::PlotUi<'_>, cx: &PanelContext<'_>, ti: usi
         plot_ui.arrows(Arrows::new("in (ra)", PlotPoints::from(f), PlotPoints::from(t)).color(INCOMING).tip_length(8.0));
         plot_ui.arrows(Arrows::new("out (rb)", PlotPoints::from(f2), PlotPoints::from(t2)).color(OUTGOING).tip_length(8.0));
     }
+    if track.interpolation == Interpolation::Bezier && track.keys.len() <= MAX_ARROWS {
+        draw_bezier_arrows(plot_ui, track, curve, (a, b));
+    }
+}
+
+/// Bézier keys' handles in the plane: the value offsets `dv` of the left handle (arriving, as
+/// the incoming arrow) and of the right one (leaving). Where the components share their time
+/// handles (automatic handles always do) these are the path's own control points.
+fn draw_bezier_arrows(plot_ui: &mut egui_plot::PlotUi<'_>, track: &Track, curve: &TrackCurve, (a, b): (usize, usize)) {
+    let (mut f, mut t, mut f2, mut t2) = (vec![], vec![], vec![], vec![]);
+    for (i, k) in track.keys.iter().enumerate() {
+        let (Some((la, ra)), Some((lb, rb))) = (curve.bezier_handles(i, a), curve.bezier_handles(i, b)) else { continue };
+        let p = [k.value[a], k.value[b]];
+        if la.1 != 0.0 || lb.1 != 0.0 {
+            f.push([p[0] + la.1, p[1] + lb.1]);
+            t.push(p);
+        }
+        if ra.1 != 0.0 || rb.1 != 0.0 {
+            f2.push(p);
+            t2.push([p[0] + ra.1, p[1] + rb.1]);
+        }
+    }
+    plot_ui.arrows(Arrows::new("in (left handles)", PlotPoints::from(f), PlotPoints::from(t)).color(INCOMING).tip_length(8.0));
+    plot_ui.arrows(Arrows::new("out (right handles)", PlotPoints::from(f2), PlotPoints::from(t2)).color(OUTGOING).tip_length(8.0));
 }
 
 fn hit_key(track: &Track, (a, b): (usize, usize), transform: &PlotTransform, pos: Pos2) -> Option<usize> {

@@ -1,0 +1,149 @@
+//! The inspector's Bézier section: the left and right handle types and, per component, the
+//! handle offsets `(Δt, Δv)` of every selected Bezier key at once. A field shows the first
+//! selected Bezier key's handle (as the curve resolved it, automatic ones too) and "(mixed)"
+//! when the selection differs. Typing or dragging a coordinate sets it on every selected Bezier
+//! key by the rules of a handle drag (`crate::handles::set_handles`: automatic handles become
+//! Aligned); a type sets that side (`crate::handles::set_handle_types`). Each change of a
+//! field, or one drag of it, is one undo step.
+
+use eframe::egui;
+
+use super::commands::{AppCommand, EditCommand};
+use super::style::handle_color;
+use super::PanelContext;
+use crate::edit::intent::KeyRef;
+use crate::handles::{self, Side};
+use crate::{Edit, HandleType, Interpolation};
+
+/// Selected keys on Bezier tracks, per track: `(track, keys)`.
+fn bezier_selection(cx: &PanelContext<'_>) -> Vec<(usize, Vec<usize>)> {
+    let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
+    for k in &cx.doc.selection {
+        if cx.project().tracks[k.track].interpolation != Interpolation::Bezier {
+            continue;
+        }
+        match out.last_mut() {
+            Some((t, keys)) if *t == k.track => keys.push(k.key),
+            _ => out.push((k.track, vec![k.key])),
+        }
+    }
+    out
+}
+
+/// One edit per track, as the commands of one undo step: a widget drag is a gesture from its
+/// start to its stop; a single change gets a gesture of its own.
+fn push_edits(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, edits: Vec<Edit>) {
+    let dragging = r.drag_started() || r.dragged() || r.drag_stopped();
+    if r.drag_started() || (!dragging && !edits.is_empty()) {
+        out.push(AppCommand::BeginGesture(label.to_owned()));
+    }
+    for e in edits {
+        out.push(EditCommand::new(label, e).in_gesture(true).into());
+    }
+    if r.drag_stopped() || (!dragging && r.changed()) {
+        out.push(AppCommand::EndGesture);
+    }
+}
+
+pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+    let selection = bezier_selection(cx);
+    let Some((first_track, first_keys)) = selection.first() else { return };
+    let (first_track, first_key) = (*first_track, first_keys[0]);
+    let tracks = &cx.project().tracks;
+    let all: Vec<KeyRef> = selection.iter().flat_map(|(t, keys)| keys.iter().map(|&key| KeyRef { track: *t, key })).collect();
+    ui.separator();
+    ui.label(format!("Bézier handles of {} keys", all.len()));
+    egui::Grid::new("handle types").num_columns(2).spacing([8.0, 6.0]).show(ui, |ui| {
+        for side in [Side::Left, Side::Right] {
+            let get = |k: KeyRef| {
+                let key = &tracks[k.track].keys[k.key];
+                if side == Side::Left { key.handles.0 } else { key.handles.1 }
+            };
+            let first = get(all[0]);
+            let mixed = all.iter().any(|&k| get(k) != first);
+            let name = if side == Side::Left { "left type" } else { "right type" };
+            let mut picked = None;
+            let combo = egui::ComboBox::from_id_salt(name)
+                .selected_text(egui::RichText::new(format!("{first:?}{}", if mixed { " (mixed)" } else { "" })).color(handle_color(first)))
+                .show_ui(ui, |ui| {
+                    for t in [HandleType::Free, HandleType::Vector, HandleType::Aligned, HandleType::Auto, HandleType::AutoClamped] {
+                        if ui.selectable_label(t == first && !mixed, format!("{t:?}")).clicked() {
+                            picked = Some(t);
+                        }
+                    }
+                });
+            combo.response.accessible_name(name);
+            ui.label(name).on_hover_text("The handle type of this side of every selected Bézier key (V sets both sides)");
+            ui.end_row();
+            if let Some(chosen) = picked {
+                let (l, rt) = if side == Side::Left { (Some(chosen), None) } else { (None, Some(chosen)) };
+                let edits = per_track(cx, &selection, |track, curve, which| handles::set_handle_types(track, curve, which, l, rt));
+                out.push(AppCommand::BeginGesture("Set handle type".into()));
+                out.extend(edits.into_iter().map(|e| EditCommand::new("Set handle type", e).in_gesture(true).into()));
+                out.push(AppCommand::EndGesture);
+            }
+        }
+    });
+    let Some(Ok(curve)) = cx.doc.curve(first_track) else { return };
+    let names = tracks[first_track].kind.component_names();
+    egui::Grid::new("handle offsets").num_columns(3).spacing([6.0, 6.0]).show(ui, |ui| {
+        ui.label("handle");
+        ui.label("Δt (s)");
+        ui.label("Δv");
+        ui.end_row();
+        let dim = tracks[first_track].kind.dim();
+        for (c, name) in names.iter().enumerate().take(dim) {
+            let Some((l, r)) = curve.bezier_handles(first_key, c) else { continue };
+            for (side, h) in [(Side::Left, l), (Side::Right, r)] {
+                let side_name = if side == Side::Left { "left" } else { "right" };
+                ui.label(if dim == 1 { side_name.to_owned() } else { format!("{name} {side_name}") });
+                for coord in 0..2 {
+                    offset_field(ui, cx, out, &selection, (side, c, coord), if coord == 0 { h.0 } else { h.1 });
+                }
+                ui.end_row();
+            }
+        }
+    });
+}
+
+/// One coordinate (`coord` 0 = Δt, 1 = Δv) of the `side` handle of component `c`.
+fn offset_field(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, selection: &[(usize, Vec<usize>)], (side, c, coord): (Side, usize, usize), shown: f64) {
+    let mut v = shown;
+    let mixed = selection.iter().any(|(t, keys)| {
+        let Some(Ok(curve)) = cx.doc.curve(*t) else { return false };
+        keys.iter().any(|&k| {
+            curve.bezier_handles(k, c).is_some_and(|(l, r)| {
+                let h = if side == Side::Left { l } else { r };
+                (if coord == 0 { h.0 } else { h.1 }) != shown
+            })
+        })
+    });
+    let side_name = if side == Side::Left { "left" } else { "right" };
+    let what = if coord == 0 { "time offset Δt (seconds; left handles ≤ 0, right ≥ 0)" } else { "value offset Δv" };
+    let r = ui
+        .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(4).suffix(if mixed { " *" } else { "" }))
+        .on_hover_text(format!("The {side_name} handle's {what}, on every selected Bézier key; automatic handles become Aligned, as in Blender (* means the selected keys differ)"))
+        .accessible_name(format!("{side_name} handle {} component {c}", if coord == 0 { "dt" } else { "dv" }));
+    if r.changed() && v.is_finite() {
+        let edits = per_track(cx, selection, |track, curve, which| {
+            handles::set_handles(track, curve, which, side, c, |h| if coord == 0 { (v, h.1) } else { (h.0, v) })
+        });
+        push_edits(out, &r, "Set handle", edits);
+    } else if r.drag_started() || r.drag_stopped() {
+        push_edits(out, &r, "Set handle", Vec::new());
+    }
+}
+
+/// `keys_for(track, curve, selected keys)` on every track of the selection, as edits of the
+/// tracks whose keys it changes.
+fn per_track(cx: &PanelContext<'_>, selection: &[(usize, Vec<usize>)], keys_for: impl Fn(&crate::Track, &crate::TrackCurve, &[usize]) -> Vec<crate::Key>) -> Vec<Edit> {
+    selection
+        .iter()
+        .filter_map(|(t, which)| {
+            let track = &cx.project().tracks[*t];
+            let Some(Ok(curve)) = cx.doc.curve(*t) else { return None };
+            let keys = keys_for(track, curve, which);
+            (keys != track.keys).then_some(Edit::SetKeys { track: *t, keys })
+        })
+        .collect()
+}
