@@ -45,6 +45,7 @@ pub mod edit;
 pub mod error;
 pub mod export;
 pub mod handles;
+pub mod reduce;
 pub mod io;
 pub mod model;
 pub mod quat;

@@ -1,0 +1,208 @@
+//! Key reduction (SPEC §12): a track's keys replaced by the fewest Bezier keys whose curve
+//! stays within a bound of the original, measured afterwards on the compiled curves.
+//!
+//! - **Data.** Linear, Slerp and Nlerp keys are samples: the fit must pass within E of each
+//!   key, and that is where the error is measured. Smooth tracks (Tcb, Cubic, Bezier, Squad)
+//!   are sampled at their keys and [`SAMPLES_PER_SEGMENT`] − 1 times inside each segment; after
+//!   the fit the difference is measured between every pair of consecutive breakpoints (the
+//!   union of both curves' key times) by [`measure::max_difference`]; where it exceeds E,
+//!   the worst time becomes another sample and the track is fitted again against a bound
+//!   tightened by the ratio measured, up to [`REFIT_ROUNDS`] times.
+//! - **Kept as they are**: Step tracks, jumps (keys sharing a time split the track into runs
+//!   fitted apart, the jump kept), and a track the fit cannot make smaller (the report says so).
+//! - **Quat tracks** (`rotation.rs`): within an angle, as Slerp keys (kept samples) or as
+//!   component-wise Bezier keys, whichever is fewer.
+//!
+//! The fitted keys are Free Bézier keys with handles at thirds ([`fit`]), so glTF CUBICSPLINE
+//! and three.js `InterpolateBezier` hold them exactly.
+
+pub mod fit;
+pub mod measure;
+mod rotation;
+
+use thiserror::Error;
+
+use crate::curve::TrackCurve;
+use crate::error::TrackError;
+use crate::model::{HandleType, Interpolation, Key, Track, TrackKind};
+use fit::{fit_run, FitKey, Samples};
+
+/// Samples per segment of a smooth original before the first fit (its keys included).
+pub const SAMPLES_PER_SEGMENT: usize = 8;
+/// Rounds of "measure, add the worst times as samples, fit again" for smooth originals.
+pub const REFIT_ROUNDS: usize = 8;
+/// Segments are fitted against this fraction of the bound, so rounding in the compiled curve
+/// cannot carry a sample over it.
+pub const FIT_FRACTION: f64 = 0.995;
+/// The angle bound for Quat tracks when none is given (SPEC §12), in degrees.
+pub const DEFAULT_ANGLE_DEG: f64 = 0.01;
+
+/// How far the reduced curve may stray.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerance {
+    /// Distance in value units (Euclidean over the components).
+    pub value: f64,
+    /// Angle in degrees, for Quat tracks.
+    pub angle_deg: f64,
+}
+
+impl Tolerance {
+    /// # Errors
+    /// When a bound is not a positive finite number.
+    pub fn new(value: f64, angle_deg: f64) -> Result<Self, ReduceError> {
+        if !(value > 0.0 && value.is_finite()) {
+            return Err(ReduceError::Tolerance(value));
+        }
+        if !(angle_deg > 0.0 && angle_deg < 180.0) {
+            return Err(ReduceError::Angle(angle_deg));
+        }
+        Ok(Self { value, angle_deg })
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ReduceError {
+    #[error("the tolerance must be a positive number, got {0}")]
+    Tolerance(f64),
+    #[error("the angle must be between 0 and 180 degrees, got {0}")]
+    Angle(f64),
+    #[error(transparent)]
+    Track(#[from] TrackError),
+}
+
+/// A reduced track and the measurement of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduced {
+    pub track: Track,
+    pub keys_before: usize,
+    pub keys_after: usize,
+    /// Largest difference measured (value units, or degrees for Quat tracks).
+    pub max_error: f64,
+    /// Why the track was left as it was, if it was.
+    pub kept: Option<String>,
+}
+
+impl Reduced {
+    fn kept(track: &Track, why: impl Into<String>) -> Self {
+        Self { track: track.clone(), keys_before: track.keys.len(), keys_after: track.keys.len(), max_error: 0.0, kept: Some(why.into()) }
+    }
+}
+
+/// Reduces `track` within `tol` (see the module docs).
+///
+/// # Errors
+/// When the track is not valid.
+pub fn reduce_track(track: &Track, tol: Tolerance) -> Result<Reduced, ReduceError> {
+    let curve = TrackCurve::new(track)?;
+    if track.interpolation == Interpolation::Step {
+        return Ok(Reduced::kept(track, "Step keys are kept as they are"));
+    }
+    if track.keys.len() < 3 {
+        return Ok(Reduced::kept(track, "fewer than three keys"));
+    }
+    let reduced = if track.kind == TrackKind::Quat { rotation::reduce(track, &curve, tol)? } else { reduce_values(track, &curve, tol.value)? };
+    if reduced.keys_after >= reduced.keys_before {
+        return Ok(Reduced::kept(track, format!("no fewer keys within the bound ({} would be needed)", reduced.keys_after)));
+    }
+    Ok(reduced)
+}
+
+/// Whether a track's keys are samples of the data (the bound holds at the keys only).
+fn is_sampled(interpolation: Interpolation) -> bool {
+    matches!(interpolation, Interpolation::Linear | Interpolation::Slerp | Interpolation::Nlerp | Interpolation::Step)
+}
+
+/// The samples the fit must pass within the bound of: every key (its own value, so a jump's
+/// two keys are both there), for smooth tracks evenly spaced times inside each segment, and
+/// the `extra` times (inside segments) that an earlier measurement found over the bound.
+/// Returned as runs: a jump (two keys at one time) starts a new run.
+fn sample_runs(track: &Track, curve: &TrackCurve, extra: &[f64]) -> Vec<(Vec<f64>, Vec<f64>)> {
+    let mut ev = curve.evaluator();
+    let smooth = !is_sampled(track.interpolation);
+    let mut runs: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new())];
+    let mut extra = extra.iter().copied().peekable();
+    for (i, k) in track.keys.iter().enumerate() {
+        let run = runs.last_mut().expect("one run");
+        if run.0.last() == Some(&k.time) {
+            runs.push((vec![k.time], k.value.clone()));
+        } else {
+            run.0.push(k.time);
+            run.1.extend_from_slice(&k.value);
+        }
+        let Some(next) = track.keys.get(i + 1) else { continue };
+        let dt = next.time - k.time;
+        if !(dt > 0.0) {
+            continue;
+        }
+        let mut inside: Vec<f64> = if smooth { (1..SAMPLES_PER_SEGMENT).map(|j| k.time + dt * j as f64 / SAMPLES_PER_SEGMENT as f64).collect() } else { Vec::new() };
+        while let Some(t) = extra.next_if(|&t| t < next.time) {
+            if t > k.time {
+                inside.push(t);
+            }
+        }
+        inside.sort_by(f64::total_cmp);
+        inside.dedup();
+        let run = runs.last_mut().expect("one run");
+        for t in inside {
+            run.0.push(t);
+            run.1.extend_from_slice(&ev.value_at(t));
+        }
+    }
+    runs
+}
+
+/// Scalar and vector tracks: fit, build, measure; smooth originals are refitted with the
+/// times where the measurement found the bound exceeded added as samples.
+fn reduce_values(track: &Track, curve: &TrackCurve, bound: f64) -> Result<Reduced, ReduceError> {
+    let smooth = !is_sampled(track.interpolation);
+    let dim = curve.dim();
+    let mut extra: Vec<f64> = Vec::new();
+    let mut best = None;
+    let mut fit_bound = bound * FIT_FRACTION;
+    for _ in 0..=REFIT_ROUNDS {
+        let runs = sample_runs(track, curve, &extra);
+        let fitted = runs.iter().map(|(t, v)| fit_run(&Samples { times: t, values: v, dim }, fit_bound)).collect();
+        let reduced = bezier_track(track, fitted);
+        let rc = TrackCurve::new(&reduced)?;
+        let (worst, over) = if smooth {
+            measure::max_difference(curve, &rc, bound)
+        } else {
+            (measure::at_keys(track, &rc), Vec::new())
+        };
+        let done = worst <= bound || over.is_empty();
+        best = Some(Reduced { keys_before: track.keys.len(), keys_after: reduced.keys.len(), track: reduced, max_error: worst, kept: None });
+        if done {
+            break;
+        }
+        // Between samples the difference bulges past what the samples saw: fit tighter by the
+        // ratio measured, and sample where it happened.
+        fit_bound *= (bound / worst).min(0.98);
+        extra.extend(over);
+        extra.sort_by(f64::total_cmp);
+        extra.dedup();
+    }
+    let best = best.expect("at least one round");
+    if best.max_error > bound {
+        return Ok(Reduced::kept(track, format!("the fit stayed {:.2e} away, above the bound", best.max_error)));
+    }
+    Ok(best)
+}
+
+/// A Bezier track with `track`'s settings and the fitted keys: Free handles at a third of each
+/// neighbouring segment, slopes as fitted; a run's outer handles mirror its inner ones.
+fn bezier_track(track: &Track, runs: Vec<Vec<FitKey>>) -> Track {
+    let mut keys = Vec::new();
+    for run in runs {
+        for (i, k) in run.iter().enumerate() {
+            let before = i.checked_sub(1).map_or_else(|| run.get(1).map_or(0.0, |n| n.time - k.time), |p| k.time - run[p].time);
+            let after = run.get(i + 1).map_or(before, |n| n.time - k.time);
+            let left = k.slope_in.iter().map(|m| (-before / 3.0, -m * before / 3.0)).collect();
+            let right = k.slope_out.iter().map(|m| (after / 3.0, m * after / 3.0)).collect();
+            keys.push(Key::new(k.time, k.value.clone()).with_handles((HandleType::Free, HandleType::Free), left, right));
+        }
+    }
+    Track { interpolation: Interpolation::Bezier, keys, ..track.clone() }
+}
+
+#[cfg(test)]
+mod tests;
