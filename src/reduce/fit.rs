@@ -15,8 +15,8 @@
 //!
 //! Slopes on either side of a key are independent (Free handles), so segments couple only
 //! through the shared key value. The run is fitted greedily from its start: each segment
-//! begins at the previous one's end value `v_a` and is made as long as possible, its length
-//! found by doubling then bisection; for a candidate end `b` the three unknowns per component
+//! begins at the previous one's end value `v_a` and is made as long as possible (with one
+//! step of lookahead, [`fit_run`]), its length found by doubling then bisection; for a candidate end `b` the three unknowns per component
 //! (`Δm0`, `v_b`, `Δm1`) are fitted by weighted least squares, then Lawson's iteration
 //! (weights multiplied by each sample's error) pushes the fit toward the minimax one, and the
 //! candidate is accepted as soon as every sample is within the bound (Euclidean distance of
@@ -164,8 +164,48 @@ fn feasible(s: &Samples<'_>, a: usize, b: usize, v_a: &[f64], tol: f64, scratch:
     None
 }
 
+/// The longest segment from sample `a` (start value `v_a`) that fits within `tol`: its end and
+/// fit. Doubling, then bisection between the last length that fitted and the first that did
+/// not. Two samples always fit (a straight segment to the second sample).
+fn longest(s: &Samples<'_>, a: usize, v_a: &[f64], tol: f64, scratch: &mut (Vec<f64>, Vec<f64>)) -> (usize, SegmentFit) {
+    let n = s.len();
+    let straight = || {
+        let v_b = s.value(a + 1).to_vec();
+        let dm: Vec<f64> = v_b.iter().zip(v_a).map(|(b, a)| b - a).collect();
+        SegmentFit { v_end: v_b, dm0: dm.clone(), dm1: dm }
+    };
+    let (mut good, mut good_fit) = (a + 1, feasible(s, a, a + 1, v_a, tol, scratch).unwrap_or_else(straight));
+    let (mut step, mut bad) = (2, n);
+    while good < n - 1 {
+        let b = (a + step).min(n - 1);
+        match feasible(s, a, b, v_a, tol, scratch) {
+            Some(f) => (good, good_fit) = (b, f),
+            None => {
+                bad = b;
+                break;
+            }
+        }
+        step *= 2;
+    }
+    while bad - good > 1 {
+        let mid = good + (bad - good) / 2;
+        match feasible(s, a, mid, v_a, tol, scratch) {
+            Some(f) => (good, good_fit) = (mid, f),
+            None => bad = mid,
+        }
+    }
+    (good, good_fit)
+}
+
+/// Ends tried before the longest one, for the one-step lookahead in [`fit_run`].
+pub const LOOKAHEAD: usize = 3;
+
 /// The greedy fit of one run of samples (no jumps inside) within `tol`. The first key keeps
 /// the first sample's value; every other key's value is fitted. A run of one sample is one key.
+///
+/// Greedy with one step of lookahead: a segment's end value decides how far the next segment
+/// can reach, so of the longest segment and the [`LOOKAHEAD`] ones just shorter, the one whose
+/// successor reaches furthest is kept (the longest on a tie).
 #[must_use]
 pub fn fit_run(s: &Samples<'_>, tol: f64) -> Vec<FitKey> {
     let n = s.len();
@@ -178,39 +218,22 @@ pub fn fit_run(s: &Samples<'_>, tol: f64) -> Vec<FitKey> {
     let mut a = 0;
     while a + 1 < n {
         let v_a = keys.last().map(|k| k.value.clone()).unwrap_or_default();
-        let two_points = || {
-            let (dt, v_b) = (s.times[a + 1] - s.times[a], s.value(a + 1).to_vec());
-            let dm: Vec<f64> = v_b.iter().zip(&v_a).map(|(b, a)| b - a).collect();
-            let _ = dt;
-            SegmentFit { v_end: v_b, dm0: dm.clone(), dm1: dm }
-        };
-        // Doubling, then bisection between the last length that fitted and the first that did not.
-        let (mut good, mut good_fit) = (a + 1, feasible(s, a, a + 1, &v_a, tol, &mut scratch).unwrap_or_else(two_points));
-        let mut step = 2;
-        let mut bad = n;
-        while good < n - 1 {
-            let b = (a + step).min(n - 1);
-            match feasible(s, a, b, &v_a, tol, &mut scratch) {
-                Some(f) => (good, good_fit) = (b, f),
-                None => {
-                    bad = b;
-                    break;
+        let (mut end, mut fit) = longest(s, a, &v_a, tol, &mut scratch);
+        if end < n - 1 {
+            let mut reach = longest(s, end, &fit.v_end, tol, &mut scratch).0;
+            for b in (end.saturating_sub(LOOKAHEAD).max(a + 1)..end).rev() {
+                let Some(f) = feasible(s, a, b, &v_a, tol, &mut scratch) else { continue };
+                let r = longest(s, b, &f.v_end, tol, &mut scratch).0;
+                if r > reach {
+                    (end, fit, reach) = (b, f, r);
                 }
             }
-            step *= 2;
         }
-        while bad - good > 1 {
-            let mid = good + (bad - good) / 2;
-            match feasible(s, a, mid, &v_a, tol, &mut scratch) {
-                Some(f) => (good, good_fit) = (mid, f),
-                None => bad = mid,
-            }
-        }
-        let dt = s.times[good] - s.times[a];
+        let dt = s.times[end] - s.times[a];
         let last = keys.len() - 1;
-        keys[last].slope_out = good_fit.dm0.iter().map(|d| d / dt).collect();
-        keys.push(FitKey { time: s.times[good], value: good_fit.v_end.clone(), slope_in: good_fit.dm1.iter().map(|d| d / dt).collect(), slope_out: vec![0.0; dim] });
-        a = good;
+        keys[last].slope_out = fit.dm0.iter().map(|d| d / dt).collect();
+        keys.push(FitKey { time: s.times[end], value: fit.v_end.clone(), slope_in: fit.dm1.iter().map(|d| d / dt).collect(), slope_out: vec![0.0; dim] });
+        a = end;
     }
     if let Some(k) = keys.last_mut() {
         k.slope_out = k.slope_in.clone();
