@@ -162,3 +162,36 @@ pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+/// `tangent reduce`: every track (or the named ones) reduced within the tolerance, one report
+/// line each, the result saved atomically to `output`.
+pub fn reduce(file: &Path, tolerance: f64, angle: f64, names: &[String], output: &Path) -> Result<()> {
+    use tangent::reduce::{project, Tolerance};
+    let project_in = load_project(file)?;
+    let tol = Tolerance::new(tolerance, angle)?;
+    let mut which = Vec::new();
+    for name in names {
+        let i = project_in.tracks.iter().position(|t| &t.name == name).ok_or_else(|| anyhow!("--track {name}: no track named \"{name}\" in {}", file.display()))?;
+        which.push(i);
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    bar.set_style(indicatif::ProgressStyle::with_template("reducing {bar:30} {pos}/{len} tracks").expect("a valid template"));
+    let reports = project::reduce_tracks(&project_in, &which, tol, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+    });
+    bar.finish_and_clear();
+    let reduced = project::apply(&project_in, &reports);
+    tangent::io::save_project(output, &reduced)?;
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for r in &reports {
+        writeln!(out, "{r}")?;
+    }
+    let before: usize = project_in.tracks.iter().map(|t| t.keys.len()).sum();
+    let after: usize = reduced.tracks.iter().map(|t| t.keys.len()).sum();
+    writeln!(out, "total\t{before} -> {after} keys\twrote {}", output.display())?;
+    if let Some(bad) = reports.iter().find(|r| r.result.is_err()) {
+        bail!("{bad}");
+    }
+    Ok(())
+}

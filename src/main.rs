@@ -74,6 +74,22 @@ enum Command {
         #[arg(long = "map", value_name = "NAME=TARGET", value_parser = cli::parse_mapping)]
         map: Vec<(String, tangent::export::Target)>,
     },
+    /// Replace each track's keys by the fewest Bezier keys within a tolerance (SPEC §12).
+    Reduce {
+        file: PathBuf,
+        /// Largest distance from the original, in value units.
+        #[arg(long, allow_negative_numbers = true)]
+        tolerance: f64,
+        /// Only this track (repeat for more); default: every track.
+        #[arg(long = "track", value_name = "NAME")]
+        tracks: Vec<String>,
+        /// Largest angle from the original for Quat tracks, in degrees.
+        #[arg(long, default_value_t = tangent::reduce::DEFAULT_ANGLE_DEG, allow_negative_numbers = true)]
+        angle: f64,
+        /// Output project.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -88,6 +104,7 @@ fn main() -> ExitCode {
         Some(Command::Bake { file, fps, adaptive, constant_speed, three_before_r187, format, output, map }) => {
             cli::bake(&file, cli::BakeArgs { fps, adaptive, constant_speed, three_bezier: !three_before_r187, format, map }, &output)
         }
+        Some(Command::Reduce { file, tolerance, tracks, angle, output }) => cli::reduce(&file, tolerance, angle, &tracks, &output),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

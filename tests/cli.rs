@@ -189,3 +189,38 @@ fn bake_failures_are_clear_and_leave_no_file() {
     let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).collect();
     assert!(leftovers.is_empty(), "no partial or temporary files: {leftovers:?}");
 }
+
+/// `tangent reduce` on Blender's anchor signal (tests/reference/reduce_anchor): a report line
+/// per track, the file written, and every sample of the original within E when evaluated by
+/// `tangent eval` on the written file.
+#[test]
+fn reduce_reports_each_track_and_writes_a_project_within_the_bound() {
+    let csv = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference/reduce_anchor/two_sines.csv")).unwrap();
+    let samples: Vec<(f64, f64)> = csv.lines().skip(1).map(|l| l.split_once(',').unwrap()).map(|(t, x)| (t.parse().unwrap(), x.parse().unwrap())).collect();
+    let keys: Vec<String> = samples.iter().map(|(t, x)| format!("(time: {t:?}, value: [{x:?}])")).collect();
+    let ron = format!("(version: 1, fps: 24.0, tracks: [(name: \"sig\", kind: Scalar, interpolation: Linear, keys: [{}])])", keys.join(", "));
+    let input = scratch("dense.ron", &ron);
+    let output = scratch("reduced.ron", "");
+    let out = tangent(&["reduce", &input, "--tolerance", "1e-3", "-o", &output], "");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let line = stdout.lines().next().unwrap();
+    assert!(line.starts_with("sig\t240 -> "), "{stdout}");
+    let after: usize = line.split("-> ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(after <= 121 * 4 / 10, "{after} keys");
+    let times: Vec<String> = samples.iter().map(|(t, _)| format!("{t:?}")).collect();
+    let eval = tangent(&["eval", &output, "--track", "sig"], &times.join("\n"));
+    assert!(eval.status.success(), "{}", text(&eval.stderr));
+    for ((_, want), got) in samples.iter().zip(text(&eval.stdout).lines()) {
+        let got: f64 = got.parse().unwrap();
+        assert!((got - want).abs() <= 1e-3, "{got} vs {want}");
+    }
+    // A bad tolerance and an unknown track are errors, and no file is written.
+    let none = scratch("none.ron", "");
+    std::fs::remove_file(&none).unwrap();
+    let bad = tangent(&["reduce", &input, "--tolerance", "0", "-o", &none], "");
+    assert!(!bad.status.success() && text(&bad.stderr).contains("tolerance must be a positive number"), "{}", text(&bad.stderr));
+    let bad = tangent(&["reduce", &input, "--tolerance", "1e-3", "--track", "nope", "-o", &none], "");
+    assert!(!bad.status.success() && text(&bad.stderr).contains("no track named \"nope\""), "{}", text(&bad.stderr));
+    assert!(!std::path::Path::new(&none).exists());
+}

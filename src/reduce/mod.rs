@@ -18,6 +18,7 @@
 
 pub mod fit;
 pub mod measure;
+pub mod project;
 mod rotation;
 
 use thiserror::Error;
