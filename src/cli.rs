@@ -127,6 +127,8 @@ pub fn parse_mapping(text: &str) -> Result<(String, Target), String> {
 pub struct BakeArgs {
     pub fps: Option<f64>,
     pub adaptive: Option<f64>,
+    /// With `adaptive`: linear keys rather than fitted Bezier keys.
+    pub adaptive_linear: bool,
     pub constant_speed: bool,
     /// three.js JSON: InterpolateBezier tracks (r187) rather than baked ones.
     pub three_bezier: bool,
@@ -139,7 +141,7 @@ pub struct BakeArgs {
 pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     let project = load_project(file)?;
     let fps = Fps::new(args.fps.unwrap_or(project.fps)).context("--fps")?;
-    let mut options = ExportOptions { constant_speed: args.constant_speed, three_bezier: args.three_bezier, ..ExportOptions::new(fps) };
+    let mut options = ExportOptions { constant_speed: args.constant_speed, three_bezier: args.three_bezier, adaptive_linear: args.adaptive_linear, ..ExportOptions::new(fps) };
     options.adaptive = args.adaptive.map(Bound::new).transpose().context("--adaptive")?;
     for (name, target) in args.map {
         if project.track(&name).is_none() {

@@ -57,6 +57,10 @@ enum Command {
         /// Instead of one key per frame, the fewest keys within this error bound.
         #[arg(long, allow_negative_numbers = true)]
         adaptive: Option<f64>,
+        /// With --adaptive: linear keys (for engines without cubic curves) instead of fitted
+        /// Bezier keys (glTF CUBICSPLINE, three.js InterpolateBezier).
+        #[arg(long, requires = "adaptive")]
+        adaptive_linear: bool,
         /// Bake Vec2/Vec3 paths moved at constant speed (arc length).
         #[arg(long)]
         constant_speed: bool,
@@ -101,8 +105,8 @@ fn main() -> ExitCode {
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
         }
-        Some(Command::Bake { file, fps, adaptive, constant_speed, three_before_r187, format, output, map }) => {
-            cli::bake(&file, cli::BakeArgs { fps, adaptive, constant_speed, three_bezier: !three_before_r187, format, map }, &output)
+        Some(Command::Bake { file, fps, adaptive, adaptive_linear, constant_speed, three_before_r187, format, output, map }) => {
+            cli::bake(&file, cli::BakeArgs { fps, adaptive, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map }, &output)
         }
         Some(Command::Reduce { file, tolerance, tracks, angle, output }) => cli::reduce(&file, tolerance, angle, &tracks, &output),
     };

@@ -22,6 +22,8 @@ pub struct ExportWindow {
     pub fps: f64,
     pub adaptive: bool,
     pub bound: f64,
+    /// Adaptive: linear keys instead of fitted Bézier keys.
+    pub adaptive_linear: bool,
     pub constant_speed: bool,
     pub targets: std::collections::BTreeMap<String, Target>,
     pub path: String,
@@ -43,6 +45,7 @@ impl Default for ExportWindow {
             fps: crate::DEFAULT_FPS,
             adaptive: false,
             bound: crate::DEFAULT_ACCURACY,
+            adaptive_linear: false,
             constant_speed: false,
             targets: Default::default(),
             path: String::new(),
@@ -116,6 +119,8 @@ impl ExportWindow {
                 .accessible_name("export error bound")
                 .on_hover_text("Largest allowed difference from the curve (value units; radians for rotations)");
         });
+        ui.add_enabled(self.adaptive, egui::Checkbox::new(&mut self.adaptive_linear, "linear keys"))
+            .on_hover_text("Adaptive: bake linear keys (for engines without cubic curves) instead of the fewest Bézier keys within E, written as glTF CUBICSPLINE or three.js InterpolateBezier");
         ui.checkbox(&mut self.constant_speed, "constant speed paths").on_hover_text("Bake Vec2/Vec3 paths moved at constant speed (arc length)");
         ui.separator();
         ui.label("Where each track goes").on_hover_text("See docs/export.md for what each target means in each format");
@@ -160,7 +165,13 @@ impl ExportWindow {
             (Ok(fps), Ok(bound)) => (fps, bound),
             (Err(e), _) | (_, Err(e)) => return Status::error(format!("Export: {e}")),
         };
-        let options = ExportOptions { adaptive: bound, constant_speed: self.constant_speed, targets: self.targets.clone(), ..ExportOptions::new(fps) };
+        let options = ExportOptions {
+            adaptive: bound,
+            adaptive_linear: self.adaptive_linear,
+            constant_speed: self.constant_speed,
+            targets: self.targets.clone(),
+            ..ExportOptions::new(fps)
+        };
         let project = project.clone();
         // Skipped tracks are not exported, so the progress bar does not count them.
         let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::default_for(t.kind, self.format));

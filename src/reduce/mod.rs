@@ -155,21 +155,67 @@ fn sample_runs(track: &Track, curve: &TrackCurve, extra: &[f64]) -> Vec<(Vec<f64
 /// Scalar and vector tracks: fit, build, measure; smooth originals are refitted with the
 /// times where the measurement found the bound exceeded added as samples.
 fn reduce_values(track: &Track, curve: &TrackCurve, bound: f64) -> Result<Reduced, ReduceError> {
-    let smooth = !is_sampled(track.interpolation);
+    let best = fit_values(track, curve, bound, None)?;
+    if best.max_error > bound {
+        return Ok(Reduced::kept(track, format!("the fit stayed {:.2e} away, above the bound", best.max_error)));
+    }
+    Ok(best)
+}
+
+/// Bezier keys fitted to `track` over `range` (which may reach beyond its keys, where pre/post
+/// infinity shapes the curve) within `bound`: the cubic form of adaptive export. The samples
+/// are the keys of a linear adaptive bake at a tenth of the bound (dense where the curve
+/// bends), then as in [`reduce_track`]; the measured error is in the report, which may exceed
+/// `bound` only if [`REFIT_ROUNDS`] did not suffice (the caller decides).
+///
+/// # Errors
+/// When the track is not valid.
+pub fn fit_range(track: &Track, curve: &TrackCurve, range: (f64, f64), bound: f64) -> Result<Reduced, ReduceError> {
+    fit_values(track, curve, bound, Some(range))
+}
+
+/// Samples of `curve` over `range` from a linear adaptive bake at `bound / 10`, with `extra`
+/// times added, as runs split at jumps.
+fn baked_runs(curve: &TrackCurve, range: (f64, f64), bound: f64, extra: &[f64]) -> Vec<(Vec<f64>, Vec<f64>)> {
+    let rate = crate::bake::Rate::adaptive(bound / 10.0).expect("a positive bound");
+    let baked = crate::bake::bake_range(curve, rate, crate::bake::Motion::Raw, range.0, range.1);
+    let dim = curve.dim();
+    let mut points: Vec<(f64, Vec<f64>)> = baked.times.iter().enumerate().map(|(i, &t)| (t, baked.values[i * dim..(i + 1) * dim].to_vec())).collect();
+    let mut ev = curve.evaluator();
+    points.extend(extra.iter().filter(|&&t| !baked.times.contains(&t)).map(|&t| (t, ev.value_at(t))));
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut runs: Vec<(Vec<f64>, Vec<f64>)> = vec![(Vec::new(), Vec::new())];
+    for (t, v) in points {
+        if runs.last().and_then(|r| r.0.last()) == Some(&t) {
+            runs.push((Vec::new(), Vec::new()));
+        }
+        let run = runs.last_mut().expect("one run");
+        run.0.push(t);
+        run.1.extend_from_slice(&v);
+    }
+    runs
+}
+
+/// The fit-measure-refit loop behind [`reduce_track`] and [`fit_range`].
+fn fit_values(track: &Track, curve: &TrackCurve, bound: f64, range: Option<(f64, f64)>) -> Result<Reduced, ReduceError> {
+    let smooth = range.is_some() || !is_sampled(track.interpolation);
     let dim = curve.dim();
     let mut extra: Vec<f64> = Vec::new();
     let mut best = None;
     let mut fit_bound = bound * FIT_FRACTION;
     for _ in 0..=REFIT_ROUNDS {
-        let runs = sample_runs(track, curve, &extra);
-        let fitted = runs.iter().map(|(t, v)| fit_run(&Samples { times: t, values: v, dim }, fit_bound)).collect();
-        let reduced = bezier_track(track, fitted);
-        let rc = TrackCurve::new(&reduced)?;
-        let (worst, over) = if smooth {
-            measure::max_difference(curve, &rc, bound)
-        } else {
-            (measure::at_keys(track, &rc), Vec::new())
+        let runs = match range {
+            None => sample_runs(track, curve, &extra),
+            Some(r) => baked_runs(curve, r, bound, &extra),
         };
+        let fitted = runs.iter().map(|(t, v)| fit_run(&Samples { times: t, values: v, dim }, fit_bound)).collect();
+        let mut reduced = bezier_track(track, fitted);
+        if range.is_some() {
+            // Baked over the range: what lies beyond the keys is in the keys now.
+            (reduced.pre_infinity, reduced.post_infinity) = (crate::model::Infinity::Constant, crate::model::Infinity::Constant);
+        }
+        let rc = TrackCurve::new(&reduced)?;
+        let (worst, over) = if smooth { measure::max_difference(curve, &rc, bound) } else { (measure::at_keys(track, &rc), Vec::new()) };
         let done = worst <= bound || over.is_empty();
         best = Some(Reduced { keys_before: track.keys.len(), keys_after: reduced.keys.len(), track: reduced, max_error: worst, kept: None });
         if done {
@@ -182,11 +228,7 @@ fn reduce_values(track: &Track, curve: &TrackCurve, bound: f64) -> Result<Reduce
         extra.sort_by(f64::total_cmp);
         extra.dedup();
     }
-    let best = best.expect("at least one round");
-    if best.max_error > bound {
-        return Ok(Reduced::kept(track, format!("the fit stayed {:.2e} away, above the bound", best.max_error)));
-    }
-    Ok(best)
+    Ok(best.expect("at least one round"))
 }
 
 /// A Bezier track with `track`'s settings and the fitted keys: Free handles at a third of each
