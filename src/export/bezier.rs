@@ -1,6 +1,7 @@
 //! Bezier forms in the exports: three.js r187 `InterpolateBezier` tracks (absolute `[t, v]`
 //! control points per key and component in `settings.inTangents` / `outTangents`) and glTF
-//! CUBICSPLINE for Bezier tracks whose handles sit at a third of each segment.
+//! CUBICSPLINE for Bezier tracks whose handles sit at a third of each segment; and adaptive
+//! export's fitted Bezier keys ([`fitted_form`]).
 //!
 //! three.js' `BezierInterpolant` applies no overlap correction, so the control points written
 //! are the ones Tangent evaluates with: Blender's correction ([`crate::bezier::corrected`])
@@ -10,7 +11,11 @@
 use crate::bezier::corrected;
 use crate::convert::to_bezier;
 use crate::curve::TrackCurve;
-use crate::model::{Interpolation, Track};
+use crate::model::{Interpolation, Track, TrackKind};
+use crate::bake::Bound;
+use crate::curve::PathCurve;
+
+use super::{Exact, ExportError, ExportOptions, Form, Format};
 
 /// The Bezier curve a track exports as, and its difference from the track: itself if
 /// Bezier; TCB and Cubic tracks converted ([`crate::convert`]: exactly, or within `bound`
@@ -84,3 +89,36 @@ pub(super) fn cubic_spline_from_handles(curve: &TrackCurve) -> Option<Vec<f64>> 
     }
     Some(values)
 }
+
+/// Adaptive export's cubic form: Bezier keys fitted within the bound over `range`
+/// ([`crate::reduce::fit_range`], handles at thirds), as glTF CUBICSPLINE or three.js
+/// `InterpolateBezier`. `None` where it does not apply (no bound, linear asked for, CSV,
+/// three.js before r187, rotations, constant-speed paths) or the fit missed the bound.
+pub(super) fn fitted_form(track: &Track, curve: &TrackCurve, format: Format, options: &ExportOptions, range: (f64, f64)) -> Result<Option<Exact>, ExportError> {
+    let Some(bound) = options.adaptive.map(Bound::get) else { return Ok(None) };
+    let cubic_format = matches!(format, Format::Gltf | Format::Glb) || (format == Format::ThreeJson && options.three_bezier);
+    let path = options.constant_speed && PathCurve::check(track.kind, track.interpolation).is_ok();
+    if options.adaptive_linear || !cubic_format || path || track.kind == TrackKind::Quat || !(range.1 > range.0) {
+        return Ok(None);
+    }
+    let fitted = match crate::reduce::fit_range(track, curve, range, bound) {
+        Ok(f) if f.max_error <= bound => f,
+        Ok(_) => return Ok(None),
+        Err(e) => return Err(ExportError::Encode(e.to_string())),
+    };
+    let fc = TrackCurve::new(&fitted.track)?;
+    let times = fc.times().to_vec();
+    if format != Format::ThreeJson && times.windows(2).any(|w| w[0] == w[1]) {
+        // glTF times must increase strictly: a jump stays in the linear bake.
+        return Ok(None);
+    }
+    let exact = if format == Format::ThreeJson {
+        let values = (0..times.len()).flat_map(|i| fc.key_value(i).iter().copied()).collect();
+        Exact { form: Form::Bezier, times, values, tangents: Some(three_tangents(&fc)), max_error: fitted.max_error }
+    } else {
+        let Some(values) = cubic_spline_from_handles(&fc) else { return Ok(None) };
+        Exact { form: Form::CubicSpline, times, values, tangents: None, max_error: fitted.max_error }
+    };
+    Ok(Some(exact))
+}
+

@@ -291,38 +291,6 @@ fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &Expor
     }
 }
 
-/// Adaptive export's cubic form: Bezier keys fitted within the bound over `range`
-/// ([`crate::reduce::fit_range`], handles at thirds), as glTF CUBICSPLINE or three.js
-/// `InterpolateBezier`. `None` where it does not apply (no bound, linear asked for, CSV,
-/// three.js before r187, rotations, constant-speed paths) or the fit missed the bound.
-fn fitted_form(track: &Track, curve: &TrackCurve, format: Format, options: &ExportOptions, range: (f64, f64)) -> Result<Option<Exact>, ExportError> {
-    let Some(bound) = options.adaptive.map(Bound::get) else { return Ok(None) };
-    let cubic_format = matches!(format, Format::Gltf | Format::Glb) || (format == Format::ThreeJson && options.three_bezier);
-    let path = options.constant_speed && PathCurve::check(track.kind, track.interpolation).is_ok();
-    if options.adaptive_linear || !cubic_format || path || track.kind == TrackKind::Quat || !(range.1 > range.0) {
-        return Ok(None);
-    }
-    let fitted = match crate::reduce::fit_range(track, curve, range, bound) {
-        Ok(f) if f.max_error <= bound => f,
-        Ok(_) => return Ok(None),
-        Err(e) => return Err(ExportError::Encode(e.to_string())),
-    };
-    let fc = TrackCurve::new(&fitted.track)?;
-    let times = fc.times().to_vec();
-    if format != Format::ThreeJson && times.windows(2).any(|w| w[0] == w[1]) {
-        // glTF times must increase strictly: a jump stays in the linear bake.
-        return Ok(None);
-    }
-    let exact = if format == Format::ThreeJson {
-        let values = (0..times.len()).flat_map(|i| fc.key_value(i).iter().copied()).collect();
-        Exact { form: Form::Bezier, times, values, tangents: Some(bezier::three_tangents(&fc)), max_error: fitted.max_error }
-    } else {
-        let Some(values) = bezier::cubic_spline_from_handles(&fc) else { return Ok(None) };
-        Exact { form: Form::CubicSpline, times, values, tangents: None, max_error: fitted.max_error }
-    };
-    Ok(Some(exact))
-}
-
 /// Per key `[in-tangent, value, out-tangent]` for glTF CUBICSPLINE. glTF tangents are per
 /// second: the per-segment-time Hermite tangents `ra`, `rb` divided by the duration of the
 /// segment they belong to (zero at the open ends).
@@ -372,7 +340,7 @@ fn prepare(track: &Track, target: Target, format: Format, options: &ExportOption
         }
         None => {
             let (b0, b1) = if beyond { range } else { (k0, k1) };
-            if let Some(fitted) = fitted_form(track, &curve, format, options, (b0, b1))? {
+            if let Some(fitted) = bezier::fitted_form(track, &curve, format, options, (b0, b1))? {
                 (p.form, p.times, p.values, p.tangents, p.max_error) = (fitted.form, fitted.times, fitted.values, fitted.tangents, fitted.max_error);
                 return Ok(p);
             }
