@@ -102,3 +102,49 @@ fn the_inspector_sets_a_handle_on_many_keys() {
     h.run();
     assert_eq!(app(&h).project(), &original, "one undo step");
 }
+
+/// Key > Simplify… on a dense Linear track: the preview appears in the graph while the
+/// window is open, Apply replaces the keys within the tolerance as one undo step.
+#[test]
+fn simplify_previews_then_applies_as_one_step() {
+    let keys = (0..=300).map(|i| {
+        let t = f64::from(i) / 60.0;
+        Key::new(t, vec![(2.0 * t).sin()])
+    });
+    let project = Project { tracks: vec![Track::new("dense", TrackKind::Scalar, Interpolation::Linear).with_keys(keys.collect())], ..Project::default() };
+    let mut h = harness(project);
+    let original = app(&h).project().clone();
+    h.state_mut().state.doc.active_track = Some(0);
+    h.get_by_label("Key").click();
+    h.run();
+    h.get_by_label_contains("Simplify").click();
+    h.run();
+    h.get_by_label("simplify tolerance").set_value_accesskit(1e-3);
+    // The reduction runs on a worker thread: step frames until its preview arrives.
+    for _ in 0..200 {
+        h.step();
+        if app(&h).ui.preview.as_ref().is_some_and(|p| p.tolerance == 1e-3) {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let preview = app(&h).ui.preview.clone().expect("a preview while the window is open");
+    assert_eq!(preview.tracks.len(), 1);
+    h.run();
+    h.get_by_label("Apply").click();
+    h.run();
+    let after = app(&h).project().clone();
+    let reduced = &after.tracks[0];
+    assert_eq!(reduced.interpolation, Interpolation::Bezier);
+    assert!(reduced.keys.len() < 40, "{} keys", reduced.keys.len());
+    let curve = TrackCurve::new(reduced).unwrap();
+    let mut ev = curve.evaluator();
+    for k in &original.tracks[0].keys {
+        assert!((ev.value_at(k.time)[0] - k.value[0]).abs() <= 1e-3, "at {}", k.time);
+    }
+    assert!(app(&h).ui.status.text.starts_with("Simplified 1 tracks: 301 ->"), "{}", app(&h).ui.status.text);
+    assert!(app(&h).ui.preview.is_none(), "the preview goes with the window");
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &original);
+}

@@ -112,7 +112,7 @@ fn preview_table(ui: &mut egui::Ui, rows: &[ConvertPreview]) {
             ui.label(&r.name);
             match &r.result {
                 Ok((after, diff)) => {
-                    ui.label(format!("{} → {after}", r.keys_before));
+                    ui.label(format!("{} -> {after}", r.keys_before));
                     ui.label(format!("{diff:.1e}"));
                 }
                 Err(e) => {

@@ -27,6 +27,10 @@ pub enum AppCommand {
         track: usize,
         t: f64,
     },
+    /// What Key > Simplify… previews in the graph (`None` when it closes).
+    SetPreview(Option<std::sync::Arc<super::simplify::Preview>>),
+    /// Put the reduced tracks of Simplify in place, as one undo step.
+    ApplySimplify(Vec<crate::reduce::project::TrackReport>),
     /// Convert the tracks of the selection (or the active track) to Bezier keys, eased
     /// segments within `bound` (the Convert to Bézier window).
     ConvertToBezier {
@@ -120,6 +124,7 @@ pub enum Command {
     ConvertToBezier,
     /// Blender's `V` menu: the handle types, at the pointer.
     HandleTypeMenu,
+    Simplify,
     SetHandleType(crate::HandleType),
     FrameAll,
     FrameSelected,
@@ -134,7 +139,7 @@ pub enum Command {
 impl Command {
     pub const FILE: [Command; 7] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Export, Self::Quit];
     pub const EDIT: [Command; 7] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste];
-    pub const KEY: [Command; 3] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu];
+    pub const KEY: [Command; 4] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu, Self::Simplify];
     /// The entries of the handle-type menu, in Blender's order.
     pub const HANDLE_TYPES: [Command; 5] = [
         Self::SetHandleType(crate::HandleType::Free),
@@ -165,6 +170,7 @@ impl Command {
             Self::InsertKey => "Insert key at playhead",
             Self::ConvertToBezier => "Convert to Bézier…",
             Self::HandleTypeMenu => "Handle type…",
+            Self::Simplify => "Simplify…",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free",
                 crate::HandleType::Vector => "Vector",
@@ -204,6 +210,7 @@ impl Command {
                 "Turn the tracks of the selected keys (or the active track) from TCB, Cubic or Linear into Bezier keys without changing the curve; eased segments get the fewest extra keys within a bound you set"
             }
             Self::HandleTypeMenu => "Set the handle type of the selected Bézier keys (Blender's V menu)",
+            Self::Simplify => "Replace the keys of the selected tracks (or the active track) by the fewest Bézier keys within a tolerance, previewed over the original",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free: each handle moves on its own",
                 crate::HandleType::Vector => "Vector: each handle points a third of the way to the neighbouring key (sharp corners, straight runs)",
@@ -241,7 +248,7 @@ impl Command {
             Self::Copy => k(cmd, Key::C),
             Self::Paste => k(cmd, Key::V),
             Self::InsertKey => k(Modifiers::NONE, Key::I),
-            Self::ConvertToBezier | Self::SetHandleType(_) => None,
+            Self::ConvertToBezier | Self::SetHandleType(_) | Self::Simplify => None,
             Self::HandleTypeMenu => k(Modifiers::NONE, Key::V),
             Self::FrameAll => k(Modifiers::NONE, Key::F),
             Self::FrameSelected => k(Modifiers::NONE, Key::Period),

@@ -84,6 +84,31 @@ impl DocState {
         }
     }
 
+    /// Puts the reduced tracks of Key > Simplify… in place, as one undo step (tracks kept as
+    /// they were, or that failed, stay).
+    pub fn apply_simplify(&mut self, reports: &[crate::reduce::project::TrackReport]) -> Status {
+        let (mut done, mut before, mut after) = (0, 0, 0);
+        self.document.begin_gesture("Simplify");
+        for r in reports {
+            let Ok(reduced) = &r.result else { continue };
+            if reduced.kept.is_some() {
+                continue;
+            }
+            if let Err(s) = self.apply("Simplify", Edit::SetTrack { index: r.index, track: reduced.track.clone() }) {
+                self.document.end_gesture();
+                return s;
+            }
+            self.selection.retain(|k| k.track != r.index);
+            (done, before, after) = (done + 1, before + reduced.keys_before, after + reduced.keys_after);
+        }
+        self.document.end_gesture();
+        if done == 0 {
+            return Status::message("Simplify: no track could be made smaller within the tolerance");
+        }
+        let worst = reports.iter().filter_map(|r| r.result.as_ref().ok()).filter(|x| x.kept.is_none()).map(|x| x.max_error).fold(0.0, f64::max);
+        Status::message(format!("Simplified {done} tracks: {before} -> {after} keys, largest error {worst:.2e}"))
+    }
+
     /// Sets both handles of every selected key on a Bezier track to `kind`
     /// ([`crate::handles::set_handle_types`]), as one undo step.
     pub fn set_handle_types(&mut self, kind: HandleType) -> Status {

@@ -21,6 +21,7 @@ mod rotation_view;
 mod run;
 #[cfg(test)]
 mod snapshot_tests;
+mod simplify;
 mod speed;
 mod state;
 mod status;
@@ -88,6 +89,7 @@ pub struct Panels {
     pub export: export_window::ExportWindow,
     pub handle_menu: bezier_windows::HandleMenu,
     pub convert: bezier_windows::ConvertWindow,
+    pub simplify: simplify::SimplifyWindow,
 }
 
 /// Opens the editor on `file`, or on the demo project.
@@ -162,6 +164,7 @@ impl TangentApp {
         p.export.ui(ui, &cx, &mut out);
         p.handle_menu.ui(ui, &cx, &mut out);
         p.convert.ui(ui, &cx, &mut out);
+        p.simplify.ui(ui, &cx, &mut out);
         let mut changed = false;
         for command in out.drain(..) {
             changed |= run::run_command(&ctx, &mut self.state, &mut self.panels, command);

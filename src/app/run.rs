@@ -65,6 +65,13 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             state.set_status(s);
             true
         }
+        AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
+        AppCommand::ApplySimplify(reports) => {
+            end_gesture(state);
+            let s = state.doc.apply_simplify(&reports);
+            state.set_status(s);
+            true
+        }
         AppCommand::ConvertToBezier { bound } => {
             end_gesture(state);
             let s = state.doc.convert_to_bezier(bound);
@@ -225,6 +232,7 @@ fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
             None => state.set_status(Status::message("Insert key: click a track first")),
         },
         Command::ConvertToBezier => panels.convert.open = true,
+        Command::Simplify => panels.simplify.open = true,
         Command::HandleTypeMenu => {
             if state.doc.selection.is_empty() {
                 state.set_status(Status::message("Handle type: select Bézier keys first"));

@@ -396,6 +396,8 @@ pub struct UiState {
     /// The open gesture was ended by an edit of its own (Delete during a drag): the rest of
     /// the gesture's edits are dropped until the next gesture begins.
     pub gesture_interrupted: bool,
+    /// Key > Simplify…'s reduced curves, drawn over the originals while it is open.
+    pub preview: Option<std::sync::Arc<super::simplify::Preview>>,
 }
 
 /// Everything the editor holds apart from its panels.
@@ -424,6 +426,7 @@ impl AppState {
             quit_confirmed: false,
             pending_after: None,
             gesture_interrupted: false,
+            preview: None,
         };
         Self { doc, view: ViewSettings::default(), ui }
     }

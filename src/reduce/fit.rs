@@ -15,11 +15,13 @@
 //!
 //! Slopes on either side of a key are independent (Free handles), so segments couple only
 //! through the shared key value. The run is fitted greedily from its start: each segment
-//! begins at the previous one's end value `v_a` and is made as long as possible (with one
-//! step of lookahead, [`fit_run`]), its length found by doubling then bisection; for a candidate end `b` the three unknowns per component
+//! begins at the previous one's end value `v_a` and is made as long as possible, its length
+//! found by doubling then bisection (a one-step lookahead — choosing a slightly shorter
+//! segment whose successor reaches further — was tried and gained no key on the anchor); for a candidate end `b` the three unknowns per component
 //! (`Δm0`, `v_b`, `Δm1`) are fitted by weighted least squares, then Lawson's iteration
-//! (weights multiplied by each sample's error) pushes the fit toward the minimax one, and the
-//! candidate is accepted as soon as every sample is within the bound (Euclidean distance of
+//! (weights multiplied by each sample's error) pushes the fit toward the minimax one; the
+//! candidate is rejected as soon as the weighted error proves no fit can pass, and accepted as
+//! soon as every sample is within the bound (Euclidean distance of
 //! the value vector). Unlike Blender's Decimate (which removes keys from the dense curve and
 //! keeps the remaining keys on the data), key values move within the bound and a segment's
 //! slopes are chosen by the fit: that is where the fewer keys come from.
@@ -152,6 +154,13 @@ fn feasible(s: &Samples<'_>, a: usize, b: usize, v_a: &[f64], tol: f64, scratch:
         if worst <= tol {
             return Some(fit);
         }
+        // The weighted least-squares error is a lower bound of the minimax error (for any
+        // weights: Σwᵢ|rᵢ|²/Σwᵢ ≤ max|rᵢ|² at the minimax fit, and the weighted fit minimises
+        // the left side): once it exceeds the bound, no fit of this segment can pass.
+        let (sw, swe): (f64, f64) = weights.iter().zip(errs.iter()).fold((0.0, 0.0), |(a, b), (w, e)| (a + w, b + w * e * e));
+        if b - a >= 3 && swe > tol * tol * sw {
+            return None;
+        }
         // Lawson: w ← w·|e|, normalised; samples already far inside the bound fade out.
         let total: f64 = weights.iter().zip(errs.iter()).map(|(w, e)| w * e).sum();
         if !(total > 0.0) {
@@ -197,15 +206,8 @@ fn longest(s: &Samples<'_>, a: usize, v_a: &[f64], tol: f64, scratch: &mut (Vec<
     (good, good_fit)
 }
 
-/// Ends tried before the longest one, for the one-step lookahead in [`fit_run`].
-pub const LOOKAHEAD: usize = 3;
-
 /// The greedy fit of one run of samples (no jumps inside) within `tol`. The first key keeps
 /// the first sample's value; every other key's value is fitted. A run of one sample is one key.
-///
-/// Greedy with one step of lookahead: a segment's end value decides how far the next segment
-/// can reach, so of the longest segment and the [`LOOKAHEAD`] ones just shorter, the one whose
-/// successor reaches furthest is kept (the longest on a tie).
 #[must_use]
 pub fn fit_run(s: &Samples<'_>, tol: f64) -> Vec<FitKey> {
     let n = s.len();
@@ -218,17 +220,7 @@ pub fn fit_run(s: &Samples<'_>, tol: f64) -> Vec<FitKey> {
     let mut a = 0;
     while a + 1 < n {
         let v_a = keys.last().map(|k| k.value.clone()).unwrap_or_default();
-        let (mut end, mut fit) = longest(s, a, &v_a, tol, &mut scratch);
-        if end < n - 1 {
-            let mut reach = longest(s, end, &fit.v_end, tol, &mut scratch).0;
-            for b in (end.saturating_sub(LOOKAHEAD).max(a + 1)..end).rev() {
-                let Some(f) = feasible(s, a, b, &v_a, tol, &mut scratch) else { continue };
-                let r = longest(s, b, &f.v_end, tol, &mut scratch).0;
-                if r > reach {
-                    (end, fit, reach) = (b, f, r);
-                }
-            }
-        }
+        let (end, fit) = longest(s, a, &v_a, tol, &mut scratch);
         let dt = s.times[end] - s.times[a];
         let last = keys.len() - 1;
         keys[last].slope_out = fit.dm0.iter().map(|d| d / dt).collect();

@@ -28,6 +28,9 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) {
             draw_track(plot_ui, cx, graph, ti, track, curve);
         }
     }
+    if let Some(preview) = &cx.ui.preview {
+        draw_preview(plot_ui, cx, preview);
+    }
     draw_drag_feedback(plot_ui, graph);
     plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD).width(1.5));
 }
@@ -253,6 +256,34 @@ fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize)
     let to = offset(to, plot_ui);
     plot_ui.points(Points::new("", PlotPoints::from(from)).shape(MarkerShape::Right).radius(6.0).color(EASE).filled(true));
     plot_ui.points(Points::new("", PlotPoints::from(to)).shape(MarkerShape::Left).radius(6.0).color(EASE).filled(true));
+}
+
+/// Key > Simplify…'s preview: each reduced curve (white) and its keys, between dashed lines
+/// at ±E around the original curve (the band it must stay in).
+fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate::app::simplify::Preview) {
+    for (ti, track, reduced) in &preview.tracks {
+        let Some(Ok(original)) = cx.doc.curve(*ti) else { continue };
+        if !cx.project().tracks.get(*ti).is_some_and(|t| t.visible) || track.kind == TrackKind::Quat {
+            continue;
+        }
+        let displays: Vec<Display> = (0..original.dim()).map(|c| display(cx, *ti, c)).collect();
+        let base = sample_series(plot_ui, original, &displays);
+        let fitted = sample_series(plot_ui, reduced, &displays);
+        for (c, (orig, fit)) in base.into_iter().zip(fitted).enumerate() {
+            if !component_shown(cx, *ti, c) {
+                continue;
+            }
+            let e = preview.tolerance * displays[c].scale;
+            let band = Color32::from_rgba_unmultiplied(255, 255, 255, 90);
+            for sign in [1.0, -1.0] {
+                let edge: Vec<[f64; 2]> = orig.iter().map(|p| [p[0], p[1] + sign * e]).collect();
+                plot_ui.line(Line::new("", PlotPoints::from(edge)).color(band).style(LineStyle::dashed_dense()).width(1.0));
+            }
+            plot_ui.line(Line::new("", PlotPoints::from(fit)).color(Color32::WHITE).width(1.5));
+            let keys: Vec<[f64; 2]> = track.keys.iter().map(|k| [k.time, displays[c].show(k.value[c])]).collect();
+            plot_ui.points(Points::new("", PlotPoints::from(keys)).shape(MarkerShape::Circle).radius(3.5).color(Color32::WHITE).filled(false));
+        }
+    }
 }
 
 fn draw_drag_feedback(plot_ui: &mut PlotUi<'_>, graph: &Graph) {
