@@ -65,19 +65,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             state.set_status(s);
             true
         }
-        AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
-        AppCommand::ApplySimplify(reports) => {
-            end_gesture(state);
-            let s = state.doc.apply_simplify(&reports);
-            state.set_status(s);
-            true
-        }
-        AppCommand::ConvertToBezier { bound } => {
-            end_gesture(state);
-            let s = state.doc.convert_to_bezier(bound);
-            state.set_status(s);
-            true
-        }
+        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(_) | AppCommand::ConvertToBezier { .. }) => key_command(state, c),
         AppCommand::Select(selection) => replace(&mut state.doc.selection, selection),
         AppCommand::ToggleSelected(k) => {
             if !state.doc.selection.remove(&k) {
@@ -124,6 +112,26 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
     };
     state.follow_range();
     changed
+}
+
+/// The commands of the Key menu's windows (Simplify, Convert to Bézier).
+fn key_command(state: &mut AppState, command: AppCommand) -> bool {
+    match command {
+        AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
+        AppCommand::ApplySimplify(reports) => {
+            end_gesture(state);
+            let s = state.doc.apply_simplify(&reports);
+            state.set_status(s);
+            true
+        }
+        AppCommand::ConvertToBezier { bound } => {
+            end_gesture(state);
+            let s = state.doc.convert_to_bezier(bound);
+            state.set_status(s);
+            true
+        }
+        _ => false,
+    }
 }
 
 /// Sets `slot` to `value`; returns whether that changed it.
