@@ -138,7 +138,8 @@ pub enum Command {
 
 impl Command {
     pub const FILE: [Command; 7] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Export, Self::Quit];
-    pub const EDIT: [Command; 7] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste];
+    /// Simplify is in the Edit menu (where the issue and Blender users look for it) and in Key.
+    pub const EDIT: [Command; 8] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::Simplify];
     pub const KEY: [Command; 4] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu, Self::Simplify];
     /// The entries of the handle-type menu, in Blender's order.
     pub const HANDLE_TYPES: [Command; 5] = [

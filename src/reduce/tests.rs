@@ -77,3 +77,41 @@ fn jumps_and_step_tracks_are_kept() {
     let step = Track { interpolation: Interpolation::Step, ..track };
     assert!(reduce_track(&step, Tolerance::new(1e-3, DEFAULT_ANGLE_DEG).unwrap()).unwrap().kept.is_some());
 }
+
+/// More signals against Blender 3.4's Decimate (`tests/reference/reduce_blender`, made by
+/// `tools/blender/decimate_reference.py`): never more keys than Blender at any E, every sample
+/// within E. Prints the table the README quotes (`cargo test --lib blender_table -- --nocapture`).
+#[test]
+fn blender_table_more_signals() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/reduce_blender");
+    let counts: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(dir.join("counts.json")).unwrap()).unwrap();
+    let signals = counts["signals"].as_object().unwrap();
+    assert!(signals.len() >= 3);
+    for (name, rows) in signals {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.csv"))).unwrap();
+        let keys = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let (t, x) = l.split_once(',').unwrap();
+                Key::new(t.parse().unwrap(), vec![x.parse().unwrap()])
+            })
+            .collect();
+        let track = Track::new(name.clone(), TrackKind::Scalar, Interpolation::Linear).with_keys(keys);
+        let (mut ours_total, mut theirs_total) = (0, 0);
+        for row in rows.as_array().unwrap() {
+            let e = row["E"].as_f64().unwrap();
+            let theirs = row["blender_keys"].as_u64().unwrap() as usize;
+            let r = reduce_track(&track, Tolerance::new(e, DEFAULT_ANGLE_DEG).unwrap()).unwrap();
+            let ours = if r.kept.is_some() { track.keys.len() } else { r.keys_after };
+            let curve = TrackCurve::new(&r.track).unwrap();
+            let mut ev = curve.evaluator();
+            let worst = track.keys.iter().map(|k| (ev.value_at(k.time)[0] - k.value[0]).abs()).fold(0.0, f64::max);
+            assert!(worst <= e, "{name} E={e}: {worst}");
+            assert!(ours <= theirs, "{name} E={e}: {ours} keys vs Blender's {theirs}");
+            eprintln!("| {name} | {} | {e:e} | {theirs} | {ours} | {:.0}% | {worst:.2e} |", track.keys.len(), 100.0 * ours as f64 / theirs as f64);
+            (ours_total, theirs_total) = (ours_total + ours, theirs_total + theirs);
+        }
+        eprintln!("| {name} | | all three | {theirs_total} | {ours_total} | {:.0}% | |", 100.0 * ours_total as f64 / theirs_total as f64);
+    }
+}
