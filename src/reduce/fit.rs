@@ -90,38 +90,70 @@ fn solve3(m: [[f64; 3]; 3], r: [f64; 3]) -> Option<[f64; 3]> {
     x.iter().all(|v| v.is_finite()).then_some(x)
 }
 
-/// Weighted least-squares fit of samples `a..=b` from the fixed start value `v_a`.
-fn fit_segment(s: &Samples<'_>, a: usize, b: usize, v_a: &[f64], weights: &[f64]) -> Option<SegmentFit> {
+/// Solves the 2×2 system `m x = r`; `None` if singular.
+fn solve2(m: [[f64; 2]; 2], r: [f64; 2]) -> Option<[f64; 2]> {
+    let d = m[0][0] * m[1][1] - m[0][1] * m[1][0];
+    if !(d.abs() > 1e-300) || !d.is_finite() {
+        return None;
+    }
+    let x = [(r[0] * m[1][1] - m[0][1] * r[1]) / d, (m[0][0] * r[1] - m[1][0] * r[0]) / d];
+    x.iter().all(|v| v.is_finite()).then_some(x)
+}
+
+/// Where a segment starts: the key value, and its slope (per second) when the segment must
+/// leave the key smoothly (C1, the key's handles Aligned).
+#[derive(Clone, Copy)]
+struct Start<'v> {
+    value: &'v [f64],
+    slope: Option<&'v [f64]>,
+}
+
+/// Weighted least-squares fit of samples `a..=b` from `start`: unknowns `Δm0, v_b, Δm1` per
+/// component, or `v_b, Δm1` when the start slope is given. With too few samples to determine
+/// them, a small penalty pulls the slopes toward the chord; otherwise the fit is the data's.
+fn fit_segment(s: &Samples<'_>, a: usize, b: usize, start: Start<'_>, weights: &[f64]) -> Option<SegmentFit> {
     let (t_a, dt) = (s.times[a], s.times[b] - s.times[a]);
+    let v_a = start.value;
     let mut fit = SegmentFit { v_end: vec![0.0; s.dim], dm0: vec![0.0; s.dim], dm1: vec![0.0; s.dim] };
-    // Fewer than three samples past the start leave the three unknowns open: then a small
-    // penalty pulls both slopes toward the chord. With more, the fit is the data's alone.
-    let lambda = if b - a < 3 { 1e-9 * weights.iter().sum::<f64>().max(1e-300) } else { 0.0 };
+    let free = if start.slope.is_some() { 2 } else { 3 };
+    let lambda = if b - a < free { 1e-9 * weights.iter().sum::<f64>().max(1e-300) } else { 0.0 };
     for c in 0..s.dim {
+        let dm0 = start.slope.map(|m| m[c] * dt);
         let mut m = [[0.0; 3]; 3];
         let mut r = [0.0; 3];
-        for (i, w) in (a + 1..=b).zip(&weights[1..]) {
-            let h = basis((s.times[i] - t_a) / dt);
-            let row = [h[1], h[2], h[3]];
-            let y = s.value(i)[c] - v_a[c] * h[0];
+        let mut add = |row: [f64; 3], y: f64, w: f64| {
             for p in 0..3 {
                 for q in 0..3 {
                     m[p][q] += w * row[p] * row[q];
                 }
                 r[p] += w * row[p] * y;
             }
-        }
-        // Penalty rows: Δm0 − v_b = −v_a and Δm1 − v_b = −v_a (both slopes toward the chord).
-        for (row, y) in [([1.0, -1.0, 0.0], -v_a[c]), ([0.0, -1.0, 1.0], -v_a[c])] {
-            for p in 0..3 {
-                for q in 0..3 {
-                    m[p][q] += lambda * row[p] * row[q];
-                }
-                r[p] += lambda * row[p] * y;
+        };
+        for (i, w) in (a + 1..=b).zip(&weights[1..]) {
+            let h = basis((s.times[i] - t_a) / dt);
+            match dm0 {
+                Some(d) => add([h[2], h[3], 0.0], s.value(i)[c] - v_a[c] * h[0] - d * h[1], *w),
+                None => add([h[1], h[2], h[3]], s.value(i)[c] - v_a[c] * h[0], *w),
             }
         }
-        let [dm0, v_b, dm1] = solve3(m, r)?;
-        (fit.dm0[c], fit.v_end[c], fit.dm1[c]) = (dm0, v_b, dm1);
+        // Penalty rows: each free slope toward the chord (Δm − v_b = −v_a).
+        match dm0 {
+            Some(_) => add([-1.0, 1.0, 0.0], -v_a[c], lambda),
+            None => {
+                add([1.0, -1.0, 0.0], -v_a[c], lambda);
+                add([0.0, -1.0, 1.0], -v_a[c], lambda);
+            }
+        }
+        match dm0 {
+            Some(d) => {
+                let [v_b, dm1] = solve2([[m[0][0], m[0][1]], [m[1][0], m[1][1]]], [r[0], r[1]])?;
+                (fit.dm0[c], fit.v_end[c], fit.dm1[c]) = (d, v_b, dm1);
+            }
+            None => {
+                let [d, v_b, dm1] = solve3(m, r)?;
+                (fit.dm0[c], fit.v_end[c], fit.dm1[c]) = (d, v_b, dm1);
+            }
+        }
     }
     Some(fit)
 }
@@ -142,14 +174,20 @@ fn errors(s: &Samples<'_>, a: usize, b: usize, v_a: &[f64], fit: &SegmentFit, ou
     }
 }
 
+/// Whether samples `a+1..=b` determine the fit alone (no penalty in [`fit_segment`]), which
+/// the lower bound in [`feasible`] needs.
+fn lambda_free(span: usize, start: Start<'_>) -> bool {
+    span >= if start.slope.is_some() { 2 } else { 3 }
+}
+
 /// The fit of samples `a..=b` within `tol`, if least squares and Lawson's reweighting find one.
-fn feasible(s: &Samples<'_>, a: usize, b: usize, v_a: &[f64], tol: f64, scratch: &mut (Vec<f64>, Vec<f64>)) -> Option<SegmentFit> {
+fn feasible(s: &Samples<'_>, a: usize, b: usize, start: Start<'_>, tol: f64, scratch: &mut (Vec<f64>, Vec<f64>)) -> Option<SegmentFit> {
     let (weights, errs) = scratch;
     weights.clear();
     weights.resize(b - a + 1, 1.0);
     for _ in 0..=LAWSON_STEPS {
-        let fit = fit_segment(s, a, b, v_a, weights)?;
-        errors(s, a, b, v_a, &fit, errs);
+        let fit = fit_segment(s, a, b, start, weights)?;
+        errors(s, a, b, start.value, &fit, errs);
         let worst = errs.iter().copied().fold(0.0, f64::max);
         if worst <= tol {
             return Some(fit);
@@ -158,7 +196,7 @@ fn feasible(s: &Samples<'_>, a: usize, b: usize, v_a: &[f64], tol: f64, scratch:
         // weights: Σwᵢ|rᵢ|²/Σwᵢ ≤ max|rᵢ|² at the minimax fit, and the weighted fit minimises
         // the left side): once it exceeds the bound, no fit of this segment can pass.
         let (sw, swe): (f64, f64) = weights.iter().zip(errs.iter()).fold((0.0, 0.0), |(a, b), (w, e)| (a + w, b + w * e * e));
-        if b - a >= 3 && swe > tol * tol * sw {
+        if lambda_free(b - a, start) && swe > tol * tol * sw {
             return None;
         }
         // Lawson: w ← w·|e|, normalised; samples already far inside the bound fade out.
@@ -176,18 +214,18 @@ fn feasible(s: &Samples<'_>, a: usize, b: usize, v_a: &[f64], tol: f64, scratch:
 /// The longest segment from sample `a` (start value `v_a`) that fits within `tol`: its end and
 /// fit. Doubling, then bisection between the last length that fitted and the first that did
 /// not. Two samples always fit (a straight segment to the second sample).
-fn longest(s: &Samples<'_>, a: usize, v_a: &[f64], tol: f64, scratch: &mut (Vec<f64>, Vec<f64>)) -> (usize, SegmentFit) {
+fn longest(s: &Samples<'_>, a: usize, start: Start<'_>, tol: f64, scratch: &mut (Vec<f64>, Vec<f64>)) -> (usize, SegmentFit) {
     let n = s.len();
     let straight = || {
         let v_b = s.value(a + 1).to_vec();
-        let dm: Vec<f64> = v_b.iter().zip(v_a).map(|(b, a)| b - a).collect();
+        let dm: Vec<f64> = v_b.iter().zip(start.value).map(|(b, a)| b - a).collect();
         SegmentFit { v_end: v_b, dm0: dm.clone(), dm1: dm }
     };
-    let (mut good, mut good_fit) = (a + 1, feasible(s, a, a + 1, v_a, tol, scratch).unwrap_or_else(straight));
+    let (mut good, mut good_fit) = (a + 1, feasible(s, a, a + 1, start, tol, scratch).unwrap_or_else(straight));
     let (mut step, mut bad) = (2, n);
     while good < n - 1 {
         let b = (a + step).min(n - 1);
-        match feasible(s, a, b, v_a, tol, scratch) {
+        match feasible(s, a, b, start, tol, scratch) {
             Some(f) => (good, good_fit) = (b, f),
             None => {
                 bad = b;
@@ -198,13 +236,17 @@ fn longest(s: &Samples<'_>, a: usize, v_a: &[f64], tol: f64, scratch: &mut (Vec<
     }
     while bad - good > 1 {
         let mid = good + (bad - good) / 2;
-        match feasible(s, a, mid, v_a, tol, scratch) {
+        match feasible(s, a, mid, start, tol, scratch) {
             Some(f) => (good, good_fit) = (mid, f),
             None => bad = mid,
         }
     }
     (good, good_fit)
 }
+
+/// A key becomes a corner (its two slopes apart, Free handles) only if the segment leaving it
+/// reaches this many times further than a smooth (C1) one would.
+pub const CORNER_GAIN: f64 = 1.25;
 
 /// The greedy fit of one run of samples (no jumps inside) within `tol`. The first key keeps
 /// the first sample's value; every other key's value is fitted. A run of one sample is one key.
@@ -219,11 +261,21 @@ pub fn fit_run(s: &Samples<'_>, tol: f64) -> Vec<FitKey> {
     let mut scratch = (Vec::new(), Vec::new());
     let mut a = 0;
     while a + 1 < n {
-        let v_a = keys.last().map(|k| k.value.clone()).unwrap_or_default();
-        let (end, fit) = longest(s, a, &v_a, tol, &mut scratch);
+        let last = keys.last().expect("a first key").clone();
+        let free = Start { value: &last.value, slope: None };
+        let (mut end, mut fit) = longest(s, a, free, tol, &mut scratch);
+        let mut smooth = false;
+        if a > 0 {
+            // Leave the key smoothly (its slope as it arrived) unless a corner reaches much
+            // further: C1 keys keep the speed continuous.
+            let (end_c1, fit_c1) = longest(s, a, Start { slope: Some(&last.slope_in), ..free }, tol, &mut scratch);
+            if (end - a) as f64 <= CORNER_GAIN * (end_c1 - a) as f64 {
+                (end, fit, smooth) = (end_c1, fit_c1, true);
+            }
+        }
         let dt = s.times[end] - s.times[a];
         let last = keys.len() - 1;
-        keys[last].slope_out = fit.dm0.iter().map(|d| d / dt).collect();
+        keys[last].slope_out = if smooth { keys[last].slope_in.clone() } else { fit.dm0.iter().map(|d| d / dt).collect() };
         keys.push(FitKey { time: s.times[end], value: fit.v_end.clone(), slope_in: fit.dm1.iter().map(|d| d / dt).collect(), slope_out: vec![0.0; dim] });
         a = end;
     }

@@ -231,8 +231,9 @@ fn fit_values(track: &Track, curve: &TrackCurve, bound: f64, range: Option<(f64,
     Ok(best.expect("at least one round"))
 }
 
-/// A Bezier track with `track`'s settings and the fitted keys: Free handles at a third of each
-/// neighbouring segment, slopes as fitted; a run's outer handles mirror its inner ones.
+/// A Bezier track with `track`'s settings and the fitted keys: handles at a third of each
+/// neighbouring segment, slopes as fitted — Aligned where the key is smooth (one slope), Free
+/// at corners; a run's outer handles mirror its inner ones.
 fn bezier_track(track: &Track, runs: Vec<Vec<FitKey>>) -> Track {
     let mut keys = Vec::new();
     for run in runs {
@@ -241,7 +242,8 @@ fn bezier_track(track: &Track, runs: Vec<Vec<FitKey>>) -> Track {
             let after = run.get(i + 1).map_or(before, |n| n.time - k.time);
             let left = k.slope_in.iter().map(|m| (-before / 3.0, -m * before / 3.0)).collect();
             let right = k.slope_out.iter().map(|m| (after / 3.0, m * after / 3.0)).collect();
-            keys.push(Key::new(k.time, k.value.clone()).with_handles((HandleType::Free, HandleType::Free), left, right));
+            let kind = if k.slope_in == k.slope_out { HandleType::Aligned } else { HandleType::Free };
+            keys.push(Key::new(k.time, k.value.clone()).with_handles((kind, kind), left, right));
         }
     }
     Track { interpolation: Interpolation::Bezier, keys, ..track.clone() }

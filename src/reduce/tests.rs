@@ -36,7 +36,8 @@ fn fewer_keys_than_blender_decimate_within_the_bound() {
             assert!(worst <= e, "{name} E={e}: {worst}");
             assert!((r.max_error - worst).abs() <= 1e-12, "{name}: reported {} measured {worst}", r.max_error);
             assert!(r.keys_after <= theirs, "{name} E={e}: {} keys vs Blender's {theirs}", r.keys_after);
-            eprintln!("{name} E={e}: {} keys (Blender {theirs}), max error {worst:.3e}", r.keys_after);
+            let corners = r.track.keys.iter().filter(|k| k.handles.0 == crate::HandleType::Free).count();
+            eprintln!("{name} E={e}: {} keys, {corners} corners (Blender {theirs}), max error {worst:.3e}", r.keys_after);
             ours += r.keys_after;
         }
         let total: usize = blender.iter().sum();
@@ -109,7 +110,8 @@ fn blender_table_more_signals() {
             let worst = track.keys.iter().map(|k| (ev.value_at(k.time)[0] - k.value[0]).abs()).fold(0.0, f64::max);
             assert!(worst <= e, "{name} E={e}: {worst}");
             assert!(ours <= theirs, "{name} E={e}: {ours} keys vs Blender's {theirs}");
-            eprintln!("| {name} | {} | {e:e} | {theirs} | {ours} | {:.0}% | {worst:.2e} |", track.keys.len(), 100.0 * ours as f64 / theirs as f64);
+            let corners = r.track.keys.iter().filter(|k| k.handles.0 == crate::HandleType::Free).count();
+            eprintln!("| {name} | {} | {e:e} | {theirs} | {ours} ({corners} corners) | {:.0}% | {worst:.2e} |", track.keys.len(), 100.0 * ours as f64 / theirs as f64);
             (ours_total, theirs_total) = (ours_total + ours, theirs_total + theirs);
         }
         eprintln!("| {name} | | all three | {theirs_total} | {ours_total} | {:.0}% | |", 100.0 * ours_total as f64 / theirs_total as f64);
