@@ -53,6 +53,10 @@ pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
         Some(t) => t,
         None => stdin_numbers()?,
     };
+    // Refused before anything is printed: a script gets an error, not a partial answer.
+    if let Some((i, t)) = times.iter().enumerate().find(|(_, t)| !t.is_finite()) {
+        bail!("time {} is {t}, not a finite number (times are seconds)", i + 1);
+    }
     let mut value = vec![0.0; curve.dim()];
     let mut cursor = SegmentCursor::new();
     let mut out = BufWriter::new(std::io::stdout().lock());

@@ -224,3 +224,19 @@ fn reduce_reports_each_track_and_writes_a_project_within_the_bound() {
     assert!(!bad.status.success() && text(&bad.stderr).contains("no track named \"nope\""), "{}", text(&bad.stderr));
     assert!(!std::path::Path::new(&none).exists());
 }
+
+/// `tangent eval` refuses NaN and infinite times, from stdin or `--times`, with nothing on
+/// stdout.
+#[test]
+fn eval_refuses_times_that_are_not_finite() {
+    for (args, stdin) in [(vec!["--times", "0,NaN"], ""), (vec![], "0.5\ninf\n"), (vec![], "-inf\n")] {
+        let demo = demo();
+        let mut all = vec!["eval", demo.as_str(), "--track", "path"].into_iter().map(str::to_owned).collect::<Vec<_>>();
+        all.extend(args.iter().map(|s| (*s).to_owned()));
+        let refs: Vec<&str> = all.iter().map(String::as_str).collect();
+        let out = tangent(&refs, stdin);
+        assert!(!out.status.success(), "{args:?} {stdin:?}");
+        assert!(out.stdout.is_empty(), "{}", text(&out.stdout));
+        assert!(text(&out.stderr).contains("not a finite number"), "{}", text(&out.stderr));
+    }
+}
