@@ -31,6 +31,8 @@ pub enum TrackError {
     MissingHandle { track: String, key: usize, side: &'static str, kind: HandleType },
     #[error("track \"{track}\", key {key}: the {side} handles have {got} components, the track needs {expected}")]
     HandleLength { track: String, key: usize, side: &'static str, expected: usize, got: usize },
+    #[error("track \"{track}\", keys {key} and {next}: the curve's {what} would overflow (values too large, or too large for the time between the keys); use smaller values or keys further apart", next = key + 1)]
+    Overflow { track: String, key: usize, what: &'static str },
 }
 
 /// Why a project file could not be read or written.

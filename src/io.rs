@@ -1,6 +1,7 @@
 //! Project files: RON text, versioned (SPEC §8; the format is documented in `docs/format.md`).
 //!
-//! Loading parses, then validates every track ([`crate::curve::validate`]); any failure is a
+//! Loading parses, then validates and compiles every track ([`crate::curve::validate`],
+//! overflow included); any failure is a
 //! [`FileError`] that says where (line and column, or track and key) and why, and the caller's
 //! open document is never touched because loading only ever returns a new [`Project`].
 //! Saving is atomic: the text goes to a temporary file in the same directory, is flushed to
@@ -10,7 +11,6 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 
-use crate::curve::validate;
 use crate::error::{FileError, ProjectError};
 use crate::model::{Project, FILE_VERSION};
 
@@ -33,7 +33,8 @@ pub fn validate_project(project: &Project) -> Result<(), ProjectError> {
         if !names.insert(track.name.as_str()) {
             return Err(ProjectError::DuplicateName(track.name.clone()));
         }
-        validate(track)?;
+        // Compiling also refuses values whose arithmetic would overflow (`TrackError::Overflow`).
+        crate::TrackCurve::new(track)?;
     }
     Ok(())
 }

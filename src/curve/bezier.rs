@@ -118,6 +118,12 @@ impl Bezier {
         }
     }
 
+    /// Per segment `1/Δt` and its first `dim` components (for the overflow check,
+    /// `super::finite`).
+    pub fn parts(&self, dim: usize) -> impl Iterator<Item = (f64, &[SegmentComponent])> + '_ {
+        self.segs.iter().map(move |s| (s.inv_dt, &s.comps[..dim]))
+    }
+
     /// Whether values are normalised (Quat tracks).
     pub fn is_rotation(&self) -> bool {
         self.normalize

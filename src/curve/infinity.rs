@@ -46,10 +46,16 @@ impl Extension {
         }
         match mode {
             Infinity::Constant => Mapped::Plain(t),
-            Infinity::Linear => Mapped::Extrapolate { at_end: t > t1, dt: if t > t1 { t - t1 } else { t - t0 } },
+            // `t − t0` can overflow when both are near ±f64::MAX: the distance saturates.
+            Infinity::Linear => Mapped::Extrapolate { at_end: t > t1, dt: (if t > t1 { t - t1 } else { t - t0 }).clamp(f64::MIN, f64::MAX) },
             Infinity::Cycle | Infinity::CycleOffset | Infinity::PingPong => {
                 let k = ((t - t0) / period).floor();
+                // Far beyond the keys (`t − t0` or `k` overflowing) the phase is lost to
+                // rounding anyway: any finite local time will do, and no ∞ − ∞ may reach it.
                 let mut local = (t - t0 - k * period).clamp(0.0, period);
+                if local.is_nan() {
+                    local = 0.0;
+                }
                 let reversed = mode == Infinity::PingPong && k.rem_euclid(2.0) == 1.0;
                 if reversed {
                     local = period - local;

@@ -23,6 +23,7 @@
 
 mod bezier;
 mod cubic;
+mod finite;
 mod infinity;
 mod keys;
 mod linear;
@@ -110,6 +111,9 @@ impl TrackCurve {
         };
         let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };
         let mut curve = Self { kind, interpolation: track.interpolation, tangent_mode: track.tangents, keys, segments, tangents, extension };
+        if let Some((key, what)) = finite::overflow(&curve) {
+            return Err(TrackError::Overflow { track: track.name.clone(), key, what });
+        }
         curve.extension.start_slope = curve.end_slope(false);
         curve.extension.end_slope = curve.end_slope(true);
         Ok(curve)
@@ -213,8 +217,11 @@ impl TrackCurve {
                 out.copy_from_slice(self.keys.value(key));
                 for (o, s) in out.iter_mut().zip(slope) {
                     // Far out along a steep end (a vertical Bézier handle's slope is ~1e12)
-                    // the line leaves f64: it saturates at the largest finite value.
-                    *o = (*o + dt * s).clamp(f64::MIN, f64::MAX);
+                    // the line leaves f64: it saturates at the largest finite value. A flat end
+                    // stays flat however far (no 0 × ∞).
+                    if *s != 0.0 {
+                        *o = (*o + dt * s).clamp(f64::MIN, f64::MAX);
+                    }
                 }
             }
             Mapped::Cycled { t, cycles, .. } => {
@@ -222,7 +229,10 @@ impl TrackCurve {
                 if cycles != 0.0 {
                     let (first, last) = (self.keys.value(0), self.keys.value(self.keys.len() - 1));
                     for c in 0..self.dim() {
-                        out[c] = (out[c] + cycles * (last[c] - first[c])).clamp(f64::MIN, f64::MAX);
+                        let change = last[c] - first[c];
+                        if change != 0.0 {
+                            out[c] = (out[c] + cycles * change).clamp(f64::MIN, f64::MAX);
+                        }
                     }
                 }
             }

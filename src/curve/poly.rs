@@ -116,6 +116,11 @@ pub(crate) struct Poly {
 }
 
 impl Poly {
+    /// The segments (for the overflow check, `super::finite`).
+    pub fn segments(&self) -> &[PolySegment] {
+        &self.segs
+    }
+
     pub fn new(segs: Vec<PolySegment>) -> Self {
         let eased = segs.iter().any(|s| !s.ease.is_identity());
         Self { segs, eased }
