@@ -74,6 +74,17 @@ enum Command {
         #[arg(long = "map", value_name = "NAME=TARGET", value_parser = cli::parse_mapping)]
         map: Vec<(String, tangent::export::Target)>,
     },
+    /// Import a glTF (.gltf, .glb), three.js clip (.json) or CSV file as a project; prints one
+    /// line per track (name, kind, interpolation, keys, target) and the warnings.
+    Import {
+        file: PathBuf,
+        /// The project to write; default: FILE's name with .ron, beside it (never overwritten).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// Of several animations (or clips), import only this one, without the NAME/ prefix.
+        #[arg(long)]
+        animation: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -88,6 +99,7 @@ fn main() -> ExitCode {
         Some(Command::Bake { file, fps, adaptive, constant_speed, three_before_r187, format, output, map }) => {
             cli::bake(&file, cli::BakeArgs { fps, adaptive, constant_speed, three_bezier: !three_before_r187, format, map }, &output)
         }
+        Some(Command::Import { file, output, animation }) => cli::import(&file, output.as_deref(), animation),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
