@@ -303,6 +303,8 @@ fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &Expor
         tangents: None,
         max_error: 0.0,
     };
+    // An imported track's keys go back as they were read (a quaternion is not normalised).
+    let stored = || track.binding.is_some().then(|| track.keys.iter().flat_map(|k| k.value.iter().copied()).collect());
     let smooth = !jumps && track.keys.len() > 1;
     let no_ease = track.keys.iter().all(|k| k.ease_to == 0.0 && k.ease_from == 0.0);
     // Tracks imported from three.js go back as they came: Smooth stays Smooth, Bezier
@@ -312,8 +314,8 @@ fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &Expor
     let zero_curvature = track.ending_start == Ending::ZeroCurvature && track.ending_end == Ending::ZeroCurvature;
     match (format, track.interpolation) {
         (Format::Csv, _) => None,
-        (_, Interpolation::Step) => Some(of(Form::Step, curve, None)),
-        (_, Interpolation::Linear | Interpolation::Slerp) => Some(of(Form::Linear, curve, None)),
+        (_, Interpolation::Step) => Some(of(Form::Step, curve, stored())),
+        (_, Interpolation::Linear | Interpolation::Slerp) => Some(of(Form::Linear, curve, stored())),
         (Format::Gltf | Format::Glb, Interpolation::Tcb) if smooth && no_ease => Some(of(Form::CubicSpline, curve, Some(cubic_spline_values(curve)))),
         (Format::Gltf | Format::Glb, Interpolation::Bezier) if !jumps => {
             bezier::cubic_spline_from_handles(track, curve).map(|v| of(Form::CubicSpline, curve, Some(v)))

@@ -18,6 +18,7 @@ const COMPONENTS: [&str; 4] = ["x", "y", "z", "w"];
 const PROGRESS_ROWS: usize = 8192;
 
 /// A track to build: its name, kind and the columns (indices into the row) it reads.
+#[derive(Debug)]
 struct Group {
     name: String,
     kind: TrackKind,
