@@ -17,7 +17,10 @@
 //! exactly glTF's cubic Hermite segment. The first key's in-tangent and the last key's
 //! out-tangent, which glTF plays nowhere, are kept the same way over the neighbouring
 //! segment, so export writes them back. Normalized-integer rotations and weights (I8, U8,
-//! I16, U16) are read as glTF defines them (`into_f32`); sparse accessors as their dense
+//! I16, U16) are read as the glTF specification defines them, `max(c / 127, −1)` and so
+//! on, rounded once to f32 (the crate's `into_f32` multiplies by an f32 reciprocal, one f32
+//! step off for some values; three.js divides in f64 as the specification does); sparse
+//! accessors as their dense
 //! values. The clip holds its first value before its first key and its last after its last
 //! key (Constant infinity), as glTF players do.
 //!
@@ -37,22 +40,22 @@ use gj::validation::Checked;
 use serde_json::Value;
 
 use super::gltf_check::Allowed;
-use super::{animation_labels, choose_animations, unique_name, Ctx, ImportError, ImportOptions, Read};
+use super::{animation_labels, choose_animations, json_syntax, unique_name, Ctx, ImportError, ImportOptions, Read};
 use crate::model::{Binding, Element, GltfProperty, HandleType, Interpolation, Key, Track, TrackKind};
 
 /// Extensions that do not change how animation data is read.
 const HARMLESS_EXTENSIONS: [&str; 4] = ["KHR_mesh_quantization", "KHR_texture_transform", "KHR_materials_", "KHR_lights_punctual"];
 
 /// Reads a `.gltf` or `.glb` file's animations.
-pub(super) fn read(bytes: &[u8], base: Option<&Path>, options: &ImportOptions, ctx: &Ctx<'_>) -> Result<Read, ImportError> {
+/// `binary`: the file is meant to be a GLB (by its name), so a wrong magic is an error.
+pub(super) fn read(bytes: &[u8], binary: bool, base: Option<&Path>, options: &ImportOptions, ctx: &Ctx<'_>) -> Result<Read, ImportError> {
+    if binary && !bytes.starts_with(b"glTF") {
+        let start = String::from_utf8_lossy(&bytes[..bytes.len().min(4)]).into_owned();
+        return Err(ctx.invalid(format!("not a GLB file: it starts with {start:?}, not \"glTF\"")));
+    }
     let (json, bin) = if bytes.starts_with(b"glTF") { split_glb(bytes, ctx)? } else { (bytes, None) };
     let json = json.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(json);
-    let mut value: Value = serde_json::from_slice(json).map_err(|e| ImportError::Syntax {
-        path: ctx.path.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let mut value: Value = serde_json::from_slice(json).map_err(|e| json_syntax(&e, ctx.path))?;
     let mut warnings = Vec::new();
     let kept = prune_channels(&mut value, &mut warnings);
     let root: gj::Root = serde_json::from_value(value).map_err(|e| ctx.invalid(format!("not glTF 2.0 JSON: {e}")))?;
@@ -375,8 +378,8 @@ fn read_channel(document: &gltf::Document, buffers: &[Option<Cow<'_, [u8]>>], pl
     let times: Vec<f32> = reader.read_inputs().ok_or("the input accessor has no data")?.collect();
     let values: Vec<f32> = match reader.read_outputs().ok_or("the output accessor has no data")? {
         ReadOutputs::Translations(it) | ReadOutputs::Scales(it) => it.flatten().collect(),
-        ReadOutputs::Rotations(it) => it.into_f32().flatten().collect(),
-        ReadOutputs::MorphTargetWeights(it) => it.into_f32().collect(),
+        ReadOutputs::Rotations(it) => rotations(it),
+        ReadOutputs::MorphTargetWeights(it) => weights(it),
     };
     if times.len() != n {
         return Err(format!("the input accessor has {} of its {n} times", times.len()));
@@ -398,6 +401,36 @@ fn read_channel(document: &gltf::Document, buffers: &[Option<Cow<'_, [u8]>>], pl
         return Err(format!("output value {i} is {}, not a finite number", values[i]));
     }
     Ok(ChannelData { times, values, width })
+}
+
+/// A normalized integer as glTF 2.0 §3.11 defines it: `max(c / (2^(b−1) − 1), −1)` for
+/// signed, `c / (2^b − 1)` for unsigned, computed in f64 and rounded once to f32.
+fn dequantize(c: f64, max: f64) -> f32 {
+    (c / max).max(-1.0) as f32
+}
+
+/// Rotation outputs, floats as stored, integers dequantized.
+fn rotations(it: gltf::animation::util::Rotations<'_>) -> Vec<f32> {
+    use gltf::animation::util::Rotations as R;
+    match it {
+        R::F32(i) => i.flatten().collect(),
+        R::I8(i) => i.flatten().map(|c| dequantize(f64::from(c), 127.0)).collect(),
+        R::U8(i) => i.flatten().map(|c| dequantize(f64::from(c), 255.0)).collect(),
+        R::I16(i) => i.flatten().map(|c| dequantize(f64::from(c), 32767.0)).collect(),
+        R::U16(i) => i.flatten().map(|c| dequantize(f64::from(c), 65535.0)).collect(),
+    }
+}
+
+/// Morph weight outputs, floats as stored, integers dequantized.
+fn weights(it: gltf::animation::util::MorphTargetWeights<'_>) -> Vec<f32> {
+    use gltf::animation::util::MorphTargetWeights as W;
+    match it {
+        W::F32(i) => i.collect(),
+        W::I8(i) => i.map(|c| dequantize(f64::from(c), 127.0)).collect(),
+        W::U8(i) => i.map(|c| dequantize(f64::from(c), 255.0)).collect(),
+        W::I16(i) => i.map(|c| dequantize(f64::from(c), 32767.0)).collect(),
+        W::U16(i) => i.map(|c| dequantize(f64::from(c), 65535.0)).collect(),
+    }
 }
 
 /// The tracks of one channel: one for translation, rotation, scale; one per morph target

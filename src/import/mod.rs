@@ -175,6 +175,14 @@ pub enum ImportError {
     Cancelled,
 }
 
+/// A JSON syntax error at its line and column (serde_json's message without the position it
+/// repeats).
+fn json_syntax(e: &serde_json::Error, path: &str) -> ImportError {
+    let message = e.to_string();
+    let suffix = format!(" at line {} column {}", e.line(), e.column());
+    ImportError::Syntax { path: path.to_owned(), line: e.line(), column: e.column(), message: message.strip_suffix(&suffix).unwrap_or(&message).to_owned() }
+}
+
 /// What one importer passes to [`finish`]: the tracks in file order, and the warnings.
 struct Read {
     tracks: Vec<Track>,
@@ -234,7 +242,7 @@ fn import_bytes_in(
 ) -> Result<Imported, ImportError> {
     let ctx = Ctx { path: origin, progress };
     let read = match format {
-        ImportFormat::Gltf | ImportFormat::Glb => gltf::read(bytes, base, options, &ctx)?,
+        ImportFormat::Gltf | ImportFormat::Glb => gltf::read(bytes, format == ImportFormat::Glb, base, options, &ctx)?,
         ImportFormat::ThreeJson => three::read(bytes, options, &ctx)?,
         ImportFormat::Csv => csv::read(bytes, &ctx)?,
     };

@@ -29,7 +29,7 @@ use std::collections::HashSet;
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::{animation_labels, choose_animations, unique_name, Ctx, ImportError, ImportOptions, Read};
+use super::{animation_labels, choose_animations, json_syntax, unique_name, Ctx, ImportError, ImportOptions, Read};
 use crate::model::{Binding, Element, HandleType, Interpolation, Key, ThreeValueType, Track, TrackKind};
 
 #[derive(Deserialize)]
@@ -74,12 +74,7 @@ const BEZIER: i64 = 2303;
 /// Reads a three.js clip JSON file.
 pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Result<Read, ImportError> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| ImportError::Syntax {
-        path: ctx.path.to_owned(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
-    })?;
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| json_syntax(&e, ctx.path))?;
     let clips: Vec<Value> = match value {
         Value::Object(ref o) if o.contains_key("tracks") => vec![value],
         Value::Object(mut o) if o.get("animations").is_some_and(Value::is_array) => match o.remove("animations") {
