@@ -1,10 +1,11 @@
-//! Import throughput (issue 12): a 10.6 MB GLB with 200 channels × 5,000 keys (100
+//! Import throughput (issue 12): an 11.1 MB GLB with 200 channels × 5,000 keys (100
 //! translations, 50 rotations, 50 morph weights; one input accessor shared by every
 //! sampler, as Blender writes them) and a 100,000-row CSV (a Vec3, a Vec4 and a Scalar
-//! column group, 14 MB). Both are generated here and imported from memory; the import
+//! column group, 15.7 MB). Both are generated here and imported from memory; the import
 //! checks every accessor, reads with the `gltf` crate's reader, and validates every track.
 //!
-//! `cargo bench --bench import`
+//! `cargo bench --bench import`; with `TANGENT_BENCH_GLB=FILE` the GLB is also written to
+//! FILE (to time another importer on it).
 
 #[path = "../tests/common/rng.rs"]
 mod rng;
@@ -99,6 +100,9 @@ fn csv() -> Vec<u8> {
 
 fn bench(c: &mut Criterion) {
     let (glb, csv) = (glb(), csv());
+    if let Some(path) = std::env::var_os("TANGENT_BENCH_GLB") {
+        std::fs::write(path, &glb).unwrap();
+    }
     let options = ImportOptions::default();
     let n = import_bytes(&glb, ImportFormat::Glb, "big.glb", None, &options).unwrap().project.tracks.len();
     assert_eq!(n, CHANNELS);

@@ -494,3 +494,32 @@ fn progress_is_reported_and_can_cancel() {
     let cancelled = tangent::import::import_path_with_progress(&path, &ImportOptions::default(), &|_, _| false);
     assert!(matches!(cancelled, Err(ImportError::Cancelled)));
 }
+
+#[test]
+fn edited_channel_members_are_written_together_or_apart() {
+    // glTF: a key added to one morph weight; the channel is sampled at the union of the key
+    // times (both Linear: exact), so it stays one weights channel on the node.
+    let mut p = import("blender_weights_separate.gltf").project;
+    let w0 = p.tracks.iter().position(|t| t.name == "KeyAction/Blob.weights[0]").unwrap();
+    p.tracks[w0].keys.insert(1, tangent::Key::new(0.25, vec![0.9]));
+    let (out, report) = export(&p, Format::Glb, &ExportOptions::default(), &no_progress).unwrap();
+    let weights: Vec<_> = report.iter().filter(|r| r.name.contains("weights")).collect();
+    assert!(weights.iter().all(|r| r.keys == 5 && r.max_error == 0.0 && r.form.to_string() == "LINEAR"), "{weights:?}");
+    let back = raw_channels(&out, None);
+    let ch = &back[&("KeyAction".into(), Some("Blob".into()), 0, "weights".into())];
+    assert_eq!((ch.times.len(), ch.values.len(), ch.interpolation.as_str()), (5, 10, "LINEAR"));
+    assert_eq!(ch.values[2], 0.9, "the new key of weight 0, interleaved");
+    let w1 = TrackCurve::new(p.track("KeyAction/Blob.weights[1]").unwrap()).unwrap();
+    assert!((f64::from(ch.values[3]) - w1.evaluator().value_at(0.25)[0]).abs() < 1e-7, "weight 1 sampled on its line");
+    // three.js: members that no longer share keys go to their own paths.
+    let mut p = import("three_all_interpolations.json").project;
+    let f1 = p.tracks.iter().position(|t| t.name == "Face.morphTargetInfluences[1]").unwrap();
+    p.tracks[f1].keys.pop();
+    let (out, _) = export(&p, Format::ThreeJson, &ExportOptions::default(), &no_progress).unwrap();
+    let names: Vec<String> = three_tracks(&serde_json::from_slice(&out).unwrap()).into_keys().collect();
+    assert!(names.contains(&"Face.morphTargetInfluences[1]".to_owned()) && !names.contains(&"Face.morphTargetInfluences".to_owned()), "{names:?}");
+    // Two clips' tracks for one path: the second goes to an object named after its track.
+    let (out, _) = export(&import("three_two_clips.json").project, Format::ThreeJson, &ExportOptions::default(), &no_progress).unwrap();
+    let names: Vec<String> = three_tracks(&serde_json::from_slice(&out).unwrap()).into_keys().collect();
+    assert_eq!(names, ["Arm.rotation[z]", "Hips.position", "WaveHipsposition.position"]);
+}
