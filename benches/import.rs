@@ -43,7 +43,9 @@ fn glb() -> Vec<u8> {
     let times: Vec<f32> = (0..KEYS).map(|k| k as f32 / 30.0).collect();
     let input = push(&mut bin, &times, "SCALAR");
     let (mut samplers, mut channels, mut nodes) = (Vec::new(), Vec::new(), Vec::new());
-    let mesh = json!({"primitives": [{"attributes": {"POSITION": 0}, "targets": [{"POSITION": 0}]}], "weights": [0.0]});
+    let position = push(&mut bin, &[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0], "VEC3");
+    let target = push(&mut bin, &[0.0, 0.0, 0.0, 0.0, 0.0, 0.5, 0.0, 0.0, 0.0], "VEC3");
+    let mesh = json!({"primitives": [{"attributes": {"POSITION": position}, "targets": [{"POSITION": target}]}], "weights": [0.0]});
     for c in 0..CHANNELS {
         let (path, ty, data): (&str, &str, Vec<f32>) = match c {
             0..100 => ("translation", "VEC3", (0..KEYS * 3).map(|_| r() as f32 * 10.0).collect()),
@@ -59,6 +61,12 @@ fn glb() -> Vec<u8> {
         channels.push(json!({"sampler": c, "target": {"node": c, "path": path}}));
         nodes.push(if path == "weights" { json!({"name": format!("n{c}"), "mesh": 0}) } else { json!({"name": format!("n{c}")}) });
     }
+    accessors[input]["min"] = json!([times[0]]);
+    accessors[input]["max"] = json!([times[KEYS - 1]]);
+    accessors[position]["min"] = json!([0.0, 0.0, 0.0]);
+    accessors[position]["max"] = json!([1.0, 1.0, 0.0]);
+    accessors[target]["min"] = json!([0.0, 0.0, 0.0]);
+    accessors[target]["max"] = json!([0.0, 0.0, 0.5]);
     let root = json!({
         "asset": {"version": "2.0"},
         "buffers": [{"byteLength": bin.len()}],
