@@ -49,11 +49,17 @@ fn glb() -> Vec<u8> {
     for c in 0..CHANNELS {
         let (path, ty, data): (&str, &str, Vec<f32>) = match c {
             0..100 => ("translation", "VEC3", (0..KEYS * 3).map(|_| r() as f32 * 10.0).collect()),
-            100..150 => ("rotation", "VEC4", (0..KEYS).flat_map(|_| {
-                let q = [r() - 0.5, r() - 0.5, r() - 0.5, r() + 0.5];
-                let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-                q.map(|x| (x / n) as f32)
-            }).collect()),
+            100..150 => (
+                "rotation",
+                "VEC4",
+                (0..KEYS)
+                    .flat_map(|_| {
+                        let q = [r() - 0.5, r() - 0.5, r() - 0.5, r() + 0.5];
+                        let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
+                        q.map(|x| (x / n) as f32)
+                    })
+                    .collect(),
+            ),
             _ => ("weights", "SCALAR", (0..KEYS).map(|_| r() as f32).collect()),
         };
         let output = push(&mut bin, &data, ty);

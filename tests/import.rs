@@ -116,7 +116,11 @@ fn read_accessor(json: &Value, buffers: &[Vec<u8>], index: usize) -> Vec<f32> {
             5123 => 2,
             _ => 4,
         };
-        let values = elements(&json["bufferViews"][sparse["values"]["bufferView"].as_u64().unwrap() as usize], sparse["values"]["byteOffset"].as_u64().unwrap_or(0) as usize, n);
+        let values = elements(
+            &json["bufferViews"][sparse["values"]["bufferView"].as_u64().unwrap() as usize],
+            sparse["values"]["byteOffset"].as_u64().unwrap_or(0) as usize,
+            n,
+        );
         for k in 0..n {
             let b = &idata[ioff + k * isize..];
             let i = match isize {
@@ -315,7 +319,8 @@ fn gltf_round_trip_keeps_every_sampler() {
                 assert_eq!(b.values, raw.values, "{file} {key:?}: values as float32");
             }
             // Read back by the same importer: the same tracks.
-            let again = import_bytes(&out, if format == Format::Glb { ImportFormat::Glb } else { ImportFormat::Gltf }, file, None, &ImportOptions::default()).unwrap();
+            let again =
+                import_bytes(&out, if format == Format::Glb { ImportFormat::Glb } else { ImportFormat::Gltf }, file, None, &ImportOptions::default()).unwrap();
             let strip = |p: &tangent::Project| p.tracks.iter().map(|t| (t.name.clone(), t.interpolation, t.keys.clone())).collect::<Vec<_>>();
             if !file.starts_with("synthetic") {
                 assert_eq!(strip(&again.project), strip(&imported.project), "{file}");
@@ -335,7 +340,9 @@ fn three_tracks(json: &Value) -> BTreeMap<String, (Vec<f64>, Vec<f64>, i64, Opti
             continue;
         }
         let (times, values): (Vec<f64>, Vec<f64>) = match t.get("times") {
-            Some(times) => (times.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() * scale).collect(), t["values"].as_array().unwrap().iter().map(num).collect()),
+            Some(times) => {
+                (times.as_array().unwrap().iter().map(|x| x.as_f64().unwrap() * scale).collect(), t["values"].as_array().unwrap().iter().map(num).collect())
+            }
             None => {
                 let keys: Vec<&Value> = t["keys"].as_array().unwrap().iter().filter(|k| k.get("value").is_some()).collect();
                 let times = keys.iter().map(|k| k["time"].as_f64().unwrap() * scale).collect();
@@ -345,7 +352,9 @@ fn three_tracks(json: &Value) -> BTreeMap<String, (Vec<f64>, Vec<f64>, i64, Opti
         };
         let default = if t["type"] == "bool" { 2300 } else { 2301 };
         let settings = t.get("settings").map(|s| {
-            let scaled = |a: &Value| json!(a.as_array().unwrap().iter().enumerate().map(|(i, x)| x.as_f64().unwrap() * if i % 2 == 0 { scale } else { 1.0 }).collect::<Vec<_>>());
+            let scaled = |a: &Value| {
+                json!(a.as_array().unwrap().iter().enumerate().map(|(i, x)| x.as_f64().unwrap() * if i % 2 == 0 { scale } else { 1.0 }).collect::<Vec<_>>())
+            };
             json!({"in": scaled(&s["inTangents"]), "out": scaled(&s["outTangents"])})
         });
         out.insert(t["name"].as_str().unwrap().to_owned(), (times, values, t["interpolation"].as_i64().unwrap_or(default), settings));
@@ -426,7 +435,9 @@ fn gltf_error(bytes: &[u8]) -> String {
 #[test]
 fn bad_gltf_is_an_error_that_says_where() {
     let (t, v) = ([0.0, 1.0, 2.0], [0.0; 9]);
-    assert!(!tiny_gltf(&t, &v, |_| {}).is_empty() && import_bytes(&tiny_gltf(&t, &v, |_| {}), ImportFormat::Gltf, "ok", None, &ImportOptions::default()).is_ok());
+    assert!(
+        !tiny_gltf(&t, &v, |_| {}).is_empty() && import_bytes(&tiny_gltf(&t, &v, |_| {}), ImportFormat::Gltf, "ok", None, &ImportOptions::default()).is_ok()
+    );
     let cases: Vec<(Vec<u8>, &str)> = vec![
         (tiny_gltf(&t, &v, |j| j["bufferViews"][1]["byteLength"] = json!(4000)), "bufferView 1 (bytes 12..4012) points past the end of buffer 0 (48 bytes)"),
         (tiny_gltf(&[0.0, 1.0, 1.0], &v, |_| {}), "animation \"animation0\", channel 0: the times do not increase: time 2 (1) is not after time 1 (1)"),

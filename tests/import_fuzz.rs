@@ -107,7 +107,14 @@ proptest! {
 fn extreme_numbers_in_gltf_json_never_panic() {
     let text = String::from_utf8(sample("mixed_interp.gltf")).unwrap();
     let json: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let extremes = [serde_json::json!(0), serde_json::json!(1), serde_json::json!(4294967295u64), serde_json::json!(18446744073709551615u64), serde_json::json!(-1), serde_json::json!(3)];
+    let extremes = [
+        serde_json::json!(0),
+        serde_json::json!(1),
+        serde_json::json!(4294967295u64),
+        serde_json::json!(18446744073709551615u64),
+        serde_json::json!(-1),
+        serde_json::json!(3),
+    ];
     let mut paths = Vec::new();
     collect_numbers(&json, String::new(), &mut paths);
     let mut imported = 0;

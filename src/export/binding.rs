@@ -209,7 +209,8 @@ fn channel_groups(tracks: &[Prepared]) -> Vec<Vec<usize>> {
 pub(super) fn harmonize(tracks: &mut [Prepared], project: &Project, fps: f64) {
     for group in channel_groups(tracks) {
         let first = &tracks[group[0]];
-        let same = group.iter().all(|&i| tracks[i].times == first.times && tracks[i].form == first.form && tracks[i].tangents.is_some() == first.tangents.is_some());
+        let same =
+            group.iter().all(|&i| tracks[i].times == first.times && tracks[i].form == first.form && tracks[i].tangents.is_some() == first.tangents.is_some());
         if same {
             continue;
         }
@@ -315,7 +316,9 @@ fn merge_group(members: Vec<Prepared>) -> Prepared {
             }
             if let Some((ins, outs)) = &mut tangents {
                 let at = 2 * (k * count + e);
-                let pair = |v: Option<&(Vec<f64>, Vec<f64>)>, side: usize| v.map_or([first.times[k], 0.0], |t| [[&t.0, &t.1][side][2 * k], [&t.0, &t.1][side][2 * k + 1]]);
+                let pair = |v: Option<&(Vec<f64>, Vec<f64>)>, side: usize| {
+                    v.map_or([first.times[k], 0.0], |t| [[&t.0, &t.1][side][2 * k], [&t.0, &t.1][side][2 * k + 1]])
+                };
                 ins[at..at + 2].copy_from_slice(&pair(p.and_then(|p| p.tangents.as_ref()), 0));
                 outs[at..at + 2].copy_from_slice(&pair(p.and_then(|p| p.tangents.as_ref()), 1));
             }

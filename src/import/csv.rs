@@ -57,7 +57,8 @@ pub(super) fn read(bytes: &[u8], ctx: &Ctx<'_>) -> Result<Read, ImportError> {
             return Err(cell(row, column, format!("the row has {} cells, the header {}", record.len(), headers.len())));
         }
         for (c, text) in record.iter().enumerate() {
-            let v: f64 = text.parse().map_err(|_| cell(row, c, if text.is_empty() { "empty cell".to_owned() } else { format!("\"{text}\" is not a number") }))?;
+            let v: f64 =
+                text.parse().map_err(|_| cell(row, c, if text.is_empty() { "empty cell".to_owned() } else { format!("\"{text}\" is not a number") }))?;
             if !v.is_finite() {
                 return Err(cell(row, c, format!("{text} is not a finite number")));
             }
@@ -122,7 +123,10 @@ fn groups(headers: &[String], warnings: &mut Vec<String>) -> Result<Vec<Group>, 
             ["x", "y", "z", "w"] => Some(TrackKind::Vec4),
             [_] => None,
             _ => {
-                warnings.push(format!("columns {} are not .x, .y[, .z[, .w]] in order; each is its own Scalar track", suffixes.iter().map(|s| format!("{name}.{s}")).collect::<Vec<_>>().join(", ")));
+                warnings.push(format!(
+                    "columns {} are not .x, .y[, .z[, .w]] in order; each is its own Scalar track",
+                    suffixes.iter().map(|s| format!("{name}.{s}")).collect::<Vec<_>>().join(", ")
+                ));
                 None
             }
         };

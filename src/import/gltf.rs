@@ -33,10 +33,10 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::path::Path;
 
-use gltf::animation::util::ReadOutputs;
-use gltf::json as gj;
 use gj::accessor::{ComponentType, Type};
 use gj::validation::Checked;
+use gltf::animation::util::ReadOutputs;
+use gltf::json as gj;
 use serde_json::Value;
 
 use super::gltf_check::Allowed;
@@ -117,7 +117,10 @@ fn split_glb<'a>(bytes: &'a [u8], ctx: &Ctx<'_>) -> Result<(&'a [u8], Option<&'a
         let (len, kind) = (word(at).unwrap_or(0), &bytes[at + 4..at + 8]);
         let start = at + 8;
         let end = start.checked_add(len).filter(|&e| e <= length).ok_or_else(|| {
-            ctx.invalid(format!("GLB chunk at byte {at} ({}) says {len} bytes, past the end of the file ({length} bytes)", String::from_utf8_lossy(kind).trim_end_matches('\0')))
+            ctx.invalid(format!(
+                "GLB chunk at byte {at} ({}) says {len} bytes, past the end of the file ({length} bytes)",
+                String::from_utf8_lossy(kind).trim_end_matches('\0')
+            ))
         })?;
         match kind {
             b"JSON" if json.is_none() => json = Some(&bytes[start..end]),
@@ -251,13 +254,22 @@ fn node_labels(root: &gj::Root) -> Vec<String> {
 
 /// The data of every buffer the planned channels read (`None` for the others), each cut to
 /// its declared `byteLength`.
-fn load_buffers<'a>(root: &gj::Root, plans: &[Plan], bin: Option<&'a [u8]>, base: Option<&Path>, ctx: &Ctx<'_>) -> Result<Vec<Option<Cow<'a, [u8]>>>, ImportError> {
+fn load_buffers<'a>(
+    root: &gj::Root,
+    plans: &[Plan],
+    bin: Option<&'a [u8]>,
+    base: Option<&Path>,
+    ctx: &Ctx<'_>,
+) -> Result<Vec<Option<Cow<'a, [u8]>>>, ImportError> {
     let mut needed = vec![false; root.buffers.len()];
     for plan in plans {
         let sampler = sampler_of(root, plan);
         for acc in [sampler.input.value(), sampler.output.value()] {
             for view in accessor_views(&root.accessors[acc]) {
-                let v = root.buffer_views.get(view).ok_or_else(|| ctx.invalid(format!("{}: accessor {acc} uses bufferView {view}, which does not exist", plan.label)))?;
+                let v = root
+                    .buffer_views
+                    .get(view)
+                    .ok_or_else(|| ctx.invalid(format!("{}: accessor {acc} uses bufferView {view}, which does not exist", plan.label)))?;
                 let b = v.buffer.value();
                 *needed.get_mut(b).ok_or_else(|| ctx.invalid(format!("{}: bufferView {view} uses buffer {b}, which does not exist", plan.label)))? = true;
             }
@@ -294,7 +306,9 @@ fn buffer_from_uri(uri: &str, i: usize, base: Option<&Path>, ctx: &Ctx<'_>) -> R
     use base64::Engine as _;
     if let Some(rest) = uri.strip_prefix("data:") {
         let (_, payload) = rest.split_once(";base64,").ok_or_else(|| ctx.invalid(format!("buffer {i}: a data URI that is not base64")))?;
-        return base64::engine::general_purpose::STANDARD.decode(payload.trim()).map_err(|e| ctx.invalid(format!("buffer {i}: the base64 data is not valid: {e}")));
+        return base64::engine::general_purpose::STANDARD
+            .decode(payload.trim())
+            .map_err(|e| ctx.invalid(format!("buffer {i}: the base64 data is not valid: {e}")));
     }
     let base = base.ok_or_else(|| ctx.invalid(format!("buffer {i} is in the file \"{uri}\", and there is no folder to read it from")))?;
     let file = base.join(percent_decode(uri));
@@ -487,8 +501,20 @@ fn keys(data: &ChannelData, first: usize, dim: usize, cubic: bool) -> Vec<Key> {
             if !cubic {
                 return Key::new(time, element(k));
             }
-            let before = if k > 0 { span(k - 1, k) } else if n > 1 { span(0, 1) } else { 1.0 };
-            let after = if k + 1 < n { span(k, k + 1) } else if n > 1 { span(n - 2, n - 1) } else { 1.0 };
+            let before = if k > 0 {
+                span(k - 1, k)
+            } else if n > 1 {
+                span(0, 1)
+            } else {
+                1.0
+            };
+            let after = if k + 1 < n {
+                span(k, k + 1)
+            } else if n > 1 {
+                span(n - 2, n - 1)
+            } else {
+                1.0
+            };
             let (a, v, b) = (element(3 * k), element(3 * k + 1), element(3 * k + 2));
             let left = a.iter().map(|a| (-before / 3.0, -a * before / 3.0)).collect();
             let right = b.iter().map(|b| (after / 3.0, b * after / 3.0)).collect();

@@ -5,10 +5,10 @@
 
 use std::borrow::Cow;
 
-use gltf::accessor::util::{ItemIter, SparseIndicesIter};
-use gltf::json as gj;
 use gj::accessor::{ComponentType, Type};
 use gj::validation::Checked;
+use gltf::accessor::util::{ItemIter, SparseIndicesIter};
+use gltf::json as gj;
 
 /// Element types allowed for an animation accessor: `(type, component, normalized)`.
 pub(super) type Allowed = &'static [(Type, ComponentType, bool)];

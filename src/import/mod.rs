@@ -350,9 +350,8 @@ mod tests {
 
     #[test]
     fn fps_is_guessed_from_key_times() {
-        let track = |times: &[f64]| {
-            Track::new("a", TrackKind::Scalar, Interpolation::Linear).with_keys(times.iter().map(|&t| Key::new(t, vec![0.0])).collect())
-        };
+        let track =
+            |times: &[f64]| Track::new("a", TrackKind::Scalar, Interpolation::Linear).with_keys(times.iter().map(|&t| Key::new(t, vec![0.0])).collect());
         // Blender's 24 fps frames, stored as f32.
         let blender = [1.0f32 / 24.0, 97.0 / 24.0].map(f64::from);
         assert_eq!(guess_fps(&[track(&blender)]), 24.0);

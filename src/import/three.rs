@@ -82,7 +82,11 @@ pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Resu
             _ => Vec::new(),
         },
         Value::Array(a) => a,
-        _ => return Err(ctx.invalid("not a three.js animation clip: expected AnimationClip.toJSON's object with \"tracks\", a list of them, or an object with \"animations\"")),
+        _ => {
+            return Err(ctx.invalid(
+                "not a three.js animation clip: expected AnimationClip.toJSON's object with \"tracks\", a list of them, or an object with \"animations\"",
+            ))
+        }
     };
     let clips: Vec<Clip> = clips
         .into_iter()
@@ -208,7 +212,12 @@ fn read_track(track: JsonTrack, time_scale: f64, warnings: &mut Vec<String>, her
         (BEZIER, Some(Settings { in_tangents: Some(i), out_tangents: Some(o) })) => {
             let want = times.len() * size * 2;
             if i.len() != want || o.len() != want {
-                return Err(format!("{at}: settings has {} inTangents and {} outTangents; {} keys of {size} values need {want} each", i.len(), o.len(), times.len()));
+                return Err(format!(
+                    "{at}: settings has {} inTangents and {} outTangents; {} keys of {size} values need {want} each",
+                    i.len(),
+                    o.len(),
+                    times.len()
+                ));
             }
             let scale = |v: &Vec<f64>| v.chunks(2).flat_map(|p| [p[0] * time_scale, p[1]]).collect::<Vec<f64>>();
             Some((scale(i), scale(o)))
