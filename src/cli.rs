@@ -201,3 +201,37 @@ pub fn reduce(file: &Path, tolerance: f64, angle: f64, names: &[String], output:
     }
     Ok(())
 }
+
+/// Files larger than this get a progress bar while they are imported.
+const IMPORT_BAR_BYTES: u64 = 1 << 20;
+
+/// `tangent import`: reads FILE, writes the project (to `output`, or FILE's name with `.ron`
+/// beside it, which must not exist yet), prints the report and where it wrote.
+pub fn import(file: &Path, output: Option<&Path>, animation: Option<String>) -> Result<()> {
+    use tangent::import::{import_path_with_progress, ImportOptions};
+    let out = match output {
+        Some(o) => o.to_path_buf(),
+        None => {
+            let o = file.with_extension("ron");
+            if o.exists() {
+                bail!("{} already exists; give -o {} to overwrite it", o.display(), o.display());
+            }
+            o
+        }
+    };
+    let large = std::fs::metadata(file).map_or(false, |m| m.len() >= IMPORT_BAR_BYTES);
+    let bar = if large { indicatif::ProgressBar::new(0) } else { indicatif::ProgressBar::hidden() };
+    bar.set_style(indicatif::ProgressStyle::with_template("importing {bar:30} {percent}%").expect("a valid template"));
+    let imported = import_path_with_progress(file, &ImportOptions { animation, format: None }, &|done, total| {
+        bar.set_length(total as u64);
+        bar.set_position(done as u64);
+        true
+    });
+    bar.finish_and_clear();
+    let imported = imported?;
+    tangent::io::save_project(&out, &imported.project)?;
+    let mut stdout = BufWriter::new(std::io::stdout().lock());
+    write!(stdout, "{}", imported.report)?;
+    writeln!(stdout, "wrote {} ({} tracks, {} fps)", out.display(), imported.project.tracks.len(), imported.project.fps)?;
+    Ok(())
+}

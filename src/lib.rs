@@ -45,6 +45,7 @@ pub mod edit;
 pub mod error;
 pub mod export;
 pub mod handles;
+pub mod import;
 pub mod reduce;
 pub mod io;
 pub mod model;
@@ -56,7 +57,7 @@ pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, PathCurve, PathError, SegmentSpeed, TrackCurve};
 pub use edit::{Document, Edit, EditError};
 pub use error::{FileError, ProjectError, TrackError};
-pub use model::{Ending, HandleType, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackKind};
+pub use model::{Binding, Ending, HandleType, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackKind};
 pub use search::{Located, SegmentCursor};
 
 /// The accuracy used where none is given: the error bound of arc-length tables (length

@@ -94,6 +94,17 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
     },
+    /// Import a glTF (.gltf, .glb), three.js clip (.json) or CSV file as a project; prints one
+    /// line per track (name, kind, interpolation, keys, target) and the warnings.
+    Import {
+        file: PathBuf,
+        /// The project to write; default: FILE's name with .ron, beside it (never overwritten).
+        #[arg(short = 'o', long = "output")]
+        output: Option<PathBuf>,
+        /// Of several animations (or clips), import only this one, without the NAME/ prefix.
+        #[arg(long)]
+        animation: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -109,6 +120,7 @@ fn main() -> ExitCode {
             cli::bake(&file, cli::BakeArgs { fps, adaptive, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map }, &output)
         }
         Some(Command::Reduce { file, tolerance, tracks, angle, output }) => cli::reduce(&file, tolerance, angle, &tracks, &output),
+        Some(Command::Import { file, output, animation }) => cli::import(&file, output.as_deref(), animation),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -303,6 +303,10 @@ pub struct Track {
     /// Locked tracks refuse edits in the editor.
     #[serde(default, skip_serializing_if = "is_default")]
     pub locked: bool,
+    /// Where an imported track came from, so export writes it back there (SPEC §11);
+    /// `None` for tracks made in Tangent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub binding: Option<Binding>,
     pub keys: Vec<Key>,
 }
 
@@ -322,6 +326,7 @@ impl Track {
             color: None,
             visible: true,
             locked: false,
+            binding: None,
             keys: Vec::new(),
         }
     }
@@ -337,6 +342,85 @@ impl Track {
     #[must_use]
     pub fn time_range(&self) -> Option<(f64, f64)> {
         Some((self.keys.first()?.time, self.keys.last()?.time))
+    }
+}
+
+/// The property a glTF channel animates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GltfProperty {
+    Translation,
+    Rotation,
+    Scale,
+    /// Morph target weights (one track per target, see [`Element`]).
+    Weights,
+}
+
+/// The value type of a three.js keyframe track (`ValueTypeName`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ThreeValueType {
+    Number,
+    Vector,
+    Color,
+    Quaternion,
+    /// Booleans, held as 0 and 1 on a Step track.
+    Bool,
+}
+
+/// One value of several per key in the source: morph target `index` of `count` (a glTF
+/// `weights` channel, a three.js number track with several values per key). Export puts the
+/// tracks of one source channel back together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Element {
+    pub index: usize,
+    pub count: usize,
+}
+
+/// Where an imported track came from (SPEC §11): export writes the track back to it unless
+/// told otherwise.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Binding {
+    /// A glTF animation channel: the animation's name (`animation<i>` if it had none), the
+    /// node's index in the source file and its name (if it had one), the property.
+    Gltf {
+        animation: String,
+        node: usize,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        node_name: Option<String>,
+        property: GltfProperty,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        element: Option<Element>,
+    },
+    /// A three.js keyframe track: its property path (`Hips.position`) and value type.
+    Three {
+        path: String,
+        value_type: ThreeValueType,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        element: Option<Element>,
+    },
+}
+
+impl Binding {
+    /// The morph target (or value) this track holds, if its source had several per key.
+    #[must_use]
+    pub fn element(&self) -> Option<Element> {
+        match self {
+            Self::Gltf { element, .. } | Self::Three { element, .. } => *element,
+        }
+    }
+}
+
+impl std::fmt::Display for Binding {
+    /// `glTF node 3 "Hips" rotation (animation "Walk")`, `three.js Hips.position (vector)`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let element = |e: &Option<Element>| e.map(|e| format!("[{}]", e.index)).unwrap_or_default();
+        match self {
+            Self::Gltf { animation, node, node_name, property, element: e } => {
+                let name = node_name.as_ref().map(|n| format!(" {n:?}")).unwrap_or_default();
+                let property = format!("{property:?}").to_lowercase();
+                write!(f, "glTF node {node}{name} {property}{} (animation {animation:?})", element(e))
+            }
+            Self::Three { path, value_type, element: e } => write!(f, "three.js {path}{} ({})", element(e), format!("{value_type:?}").to_lowercase()),
+        }
     }
 }
 

@@ -240,3 +240,61 @@ fn eval_refuses_times_that_are_not_finite() {
         assert!(text(&out.stderr).contains("not a finite number"), "{}", text(&out.stderr));
     }
 }
+
+fn import_sample(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import-samples").join(name)
+}
+
+#[test]
+fn import_writes_the_project_beside_the_file_and_reports_each_track() {
+    let dir = std::env::temp_dir().join(format!("tangent-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let glb = dir.join("walk cycle.glb");
+    std::fs::copy(import_sample("bezier_mover.glb"), &glb).unwrap();
+    let o = tangent(&["import", &glb.display().to_string()], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(o.stderr.is_empty(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "Mover.translation\tVec3\tBezier\t7 keys\tglTF node 0 \"Mover\" translation (animation \"MoverAction\")");
+    assert_eq!(lines.len(), 4, "{out}");
+    let ron = dir.join("walk cycle.ron");
+    assert_eq!(lines[3], format!("wrote {} (3 tracks, 24 fps)", ron.display()));
+    let check = tangent(&["check", &ron.display().to_string()], "");
+    assert!(text(&check.stdout).contains("ok, version 2, 3 tracks, 15 keys, 24 fps"), "{}", text(&check.stdout));
+    // Without -o an existing project is never overwritten; with -o it is.
+    let again = tangent(&["import", &glb.display().to_string()], "");
+    assert!(!again.status.success() && again.stdout.is_empty());
+    assert!(text(&again.stderr).contains("already exists; give -o"), "{}", text(&again.stderr));
+    let forced = tangent(&["import", &glb.display().to_string(), "-o", &ron.display().to_string()], "");
+    assert!(forced.status.success(), "{}", text(&forced.stderr));
+}
+
+#[test]
+fn import_prints_warnings_and_picks_an_animation() {
+    let dir = std::env::temp_dir().join(format!("tangent-import-anim-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("s.ron").display().to_string();
+    let o = tangent(&["import", &import_sample("synthetic_quantized_sparse.glb").display().to_string(), "-o", &out], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert!(stdout.contains("warning: animation \"animation0\", channel 4: it targets KHR_animation_pointer"), "{stdout}");
+    assert!(stdout.contains("animation0/Morph.weights[2]\tScalar\tLinear\t4 keys\t"), "{stdout}");
+    let o = tangent(&["import", &import_sample("synthetic_quantized_sparse.glb").display().to_string(), "-o", &out, "--animation", "Second"], "");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(text(&o.stdout).starts_with("node0.rotation\tQuat\tBezier\t3 keys\t"), "{}", text(&o.stdout));
+    // The imported tracks evaluate like any project's: at the keys (f32 times), their values.
+    let e = tangent(&["eval", &out, "--track", "Sparse.scale", "--times", &format!("{:?},{:?}", f64::from(0.1f32), f64::from(0.6f32))], "");
+    assert_eq!(text(&e.stdout), "1.0 1.0 1.0\n2.0 0.5 1.5\n");
+}
+
+#[test]
+fn import_errors_name_the_file_and_write_nothing() {
+    let bad = scratch("ragged.csv", "time,a,b\n0,1,2\n1,3\n");
+    let o = tangent(&["import", &bad], "");
+    assert!(!o.status.success() && o.stdout.is_empty());
+    assert_eq!(text(&o.stderr).trim(), format!("tangent: {bad}: row 3, column 3 (\"b\"): the row has 2 cells, the header 3"));
+    assert!(!PathBuf::from(bad.replace(".csv", ".ron")).exists());
+    let o = tangent(&["import", &import_sample("mixed_interp.gltf").display().to_string(), "-o", "/tmp/x.ron", "--animation", "Nope"], "");
+    assert!(text(&o.stderr).contains("no animation named \"Nope\""), "{}", text(&o.stderr));
+}

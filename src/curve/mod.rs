@@ -79,7 +79,9 @@ enum Segments {
 }
 
 impl TrackCurve {
-    /// Validates `track` ([`validate`]) and compiles it. Quaternion keys are normalised.
+    /// Validates `track` ([`validate`]) and compiles it. Quaternion keys are normalised,
+    /// except on Bezier tracks, which interpolate the stored components with their handles
+    /// and normalise the result (SPEC §3, as glTF plays CUBICSPLINE rotations).
     pub fn new(track: &Track) -> Result<Self, TrackError> {
         validate(track)?;
         let kind = track.kind;
@@ -87,7 +89,7 @@ impl TrackCurve {
         let times: Vec<f64> = track.keys.iter().map(|k| k.time).collect();
         let mut values: Vec<f64> = Vec::with_capacity(times.len() * dim);
         for key in &track.keys {
-            if kind == TrackKind::Quat {
+            if kind == TrackKind::Quat && track.interpolation != Interpolation::Bezier {
                 values.extend_from_slice(&quat::normalize(&[key.value[0], key.value[1], key.value[2], key.value[3]]));
             } else {
                 values.extend_from_slice(&key.value);
@@ -156,7 +158,8 @@ impl TrackCurve {
     pub fn times(&self) -> &[f64] {
         &self.keys.times
     }
-    /// Value of key `i` (normalised for quaternion tracks, sign-aligned for squad).
+    /// Value of key `i` (normalised for quaternion tracks other than Bezier, sign-aligned for
+    /// squad).
     #[must_use]
     pub fn key_value(&self, i: usize) -> &[f64] {
         self.keys.value(i)
@@ -243,9 +246,18 @@ impl TrackCurve {
     #[inline]
     fn sample_keyed(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
         match cursor.locate(&self.keys.times, t) {
-            Located::Before => out.copy_from_slice(self.keys.value(0)),
-            Located::After => out.copy_from_slice(self.keys.value(self.keys.len() - 1)),
+            Located::Before => self.held_key(0, out),
+            Located::After => self.held_key(self.keys.len() - 1, out),
             Located::Inside(seg) => self.segment_value(seg, t, out),
+        }
+    }
+
+    /// Key `i`'s value as the curve holds it beyond the ends (a Bezier quaternion, stored as
+    /// it is, normalised like the rest of its curve).
+    fn held_key(&self, i: usize, out: &mut [f64]) {
+        out.copy_from_slice(self.keys.value(i));
+        if self.kind == TrackKind::Quat && self.interpolation == Interpolation::Bezier {
+            out.copy_from_slice(&quat::normalize(&[out[0], out[1], out[2], out[3]]));
         }
     }
 

@@ -11,7 +11,7 @@
 use crate::bezier::corrected;
 use crate::convert::to_bezier;
 use crate::curve::TrackCurve;
-use crate::model::{Interpolation, Track, TrackKind};
+use crate::model::{HandleType, Interpolation, Track, TrackKind};
 use crate::bake::Bound;
 use crate::curve::PathCurve;
 
@@ -57,15 +57,22 @@ pub(super) fn three_tangents(curve: &TrackCurve) -> (Vec<f64>, Vec<f64>) {
 
 /// glTF CUBICSPLINE `[in-tangent, value, out-tangent]` per key (per second), if every used
 /// handle sits at a third of its segment in time (within 1e-12 of the segment): then each
-/// segment is the Hermite cubic glTF plays, with tangent `3·dv/Δt`.
-pub(super) fn cubic_spline_from_handles(curve: &TrackCurve) -> Option<Vec<f64>> {
+/// segment is the Hermite cubic glTF plays, with tangent `3·dv/Δt`. The two end tangents
+/// glTF never plays are 0, unless the end handle is Free and a third of the neighbouring
+/// segment (of 1 s for a lone key) long: then its tangent, as glTF import stored it, so an
+/// imported channel is written back unchanged.
+pub(super) fn cubic_spline_from_handles(track: &Track, curve: &TrackCurve) -> Option<Vec<f64>> {
     let (times, dim) = (curve.times(), curve.dim());
     let n = times.len();
     let third = |dt: f64, len: f64| (dt.abs() - len / 3.0).abs() <= 1e-12 * len;
+    let free = |i: usize, left: bool| track.keys.get(i).is_some_and(|k| (if left { k.handles.0 } else { k.handles.1 }) == HandleType::Free);
     let mut values = Vec::with_capacity(3 * n * dim);
     for i in 0..n {
         let before = (i > 0).then(|| times[i] - times[i - 1]);
         let after = (i + 1 < n).then(|| times[i + 1] - times[i]);
+        let lone = (n == 1).then_some(1.0);
+        let end_in = if before.is_none() && free(i, true) { after.or(lone) } else { None };
+        let end_out = if after.is_none() && free(i, false) { before.or(lone) } else { None };
         let mut ins = vec![0.0; dim];
         let mut outs = vec![0.0; dim];
         for c in 0..dim {
@@ -75,11 +82,15 @@ pub(super) fn cubic_spline_from_handles(curve: &TrackCurve) -> Option<Vec<f64>> 
                     return None;
                 }
                 ins[c] = 3.0 * -left.1 / len;
+            } else if let Some(len) = end_in.filter(|&len| third(left.0, len)) {
+                ins[c] = 3.0 * -left.1 / len;
             }
             if let Some(len) = after {
                 if !(len > 0.0 && third(right.0, len)) {
                     return None;
                 }
+                outs[c] = 3.0 * right.1 / len;
+            } else if let Some(len) = end_out.filter(|&len| third(right.0, len)) {
                 outs[c] = 3.0 * right.1 / len;
             }
         }
@@ -116,7 +127,7 @@ pub(super) fn fitted_form(track: &Track, curve: &TrackCurve, format: Format, opt
         let values = (0..times.len()).flat_map(|i| fc.key_value(i).iter().copied()).collect();
         Exact { form: Form::Bezier, times, values, tangents: Some(three_tangents(&fc)), max_error: fitted.max_error }
     } else {
-        let Some(values) = cubic_spline_from_handles(&fc) else { return Ok(None) };
+        let Some(values) = cubic_spline_from_handles(&fitted.track, &fc) else { return Ok(None) };
         Exact { form: Form::CubicSpline, times, values, tangents: None, max_error: fitted.max_error }
     };
     Ok(Some(exact))

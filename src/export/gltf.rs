@@ -1,7 +1,8 @@
-//! glTF 2.0 export: one node per track, one animation, a buffer embedded as a data URI
-//! (`.gltf`) or in a GLB container (`.glb`).
+//! glTF 2.0 export: a node per track (or per imported node), an animation per imported
+//! animation (else one), a buffer embedded as a data URI (`.gltf`) or in a GLB container
+//! (`.glb`).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use base64::Engine as _;
 use gj::validation::{Checked::Valid, USize64};
@@ -9,6 +10,7 @@ use gltf_json as gj;
 
 use gj::accessor::{ComponentType, GenericComponentType, Type};
 
+use super::binding::{Dest, NodeKey};
 use super::{Form, Prepared, Target};
 
 /// Appends little-endian f32s, returning (offset, length in bytes).
@@ -108,36 +110,75 @@ fn morph_mesh(root: &mut gj::Root, bin: &mut Vec<u8>, name: &str, dim: usize) ->
     })
 }
 
-/// The glTF document and its binary buffer; `embed` puts the buffer in a data URI.
+/// The animation of tracks that were not imported from one.
+pub(super) const DEFAULT_ANIMATION: &str = "Tangent";
+
+/// The node a track animates.
+fn node_key(p: &Prepared) -> NodeKey {
+    match &p.dest {
+        Dest::Gltf { node, .. } => node.clone(),
+        _ => NodeKey::Own(p.name.clone()),
+    }
+}
+
+/// The scene's nodes, in order of first use: a node some track's weights animate gets a
+/// morph mesh with as many targets as its widest weights channel.
+fn nodes(root: &mut gj::Root, bin: &mut Vec<u8>, tracks: &[Prepared]) -> HashMap<NodeKey, gj::Index<gj::Node>> {
+    let mut order: Vec<(NodeKey, usize)> = Vec::new();
+    for p in tracks {
+        let key = node_key(p);
+        let morph = if p.target == Target::Weights { p.width } else { 0 };
+        match order.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = entry.1.max(morph),
+            None => order.push((key, morph)),
+        }
+    }
+    order
+        .into_iter()
+        .map(|(key, morph)| {
+            let name = key.name();
+            let mut node = gj::Node { name: name.clone(), ..Default::default() };
+            if morph > 0 {
+                node.mesh = Some(morph_mesh(root, bin, name.as_deref().unwrap_or("node"), morph));
+            }
+            (key, root.push(node))
+        })
+        .collect()
+}
+
+/// The glTF document and its binary buffer; `embed` puts the buffer in a data URI. Tracks
+/// go to the node and animation their destination names (imported tracks to the node and
+/// animation they came from), others to a node named after the track in the animation
+/// called [`DEFAULT_ANIMATION`].
 pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>) {
     use gj::animation::{Channel, Interpolation as GI, Property, Sampler, Target as GT};
     let mut root = gj::Root { asset: gj::Asset { generator: Some("Tangent".into()), ..Default::default() }, ..Default::default() };
     let mut bin = Vec::new();
-    let mut nodes = Vec::new();
-    let mut channels = Vec::new();
-    let mut samplers = Vec::new();
+    let node_index = nodes(&mut root, &mut bin, tracks);
+    let mut animations: Vec<(String, Vec<Channel>, Vec<Sampler>)> = Vec::new();
     for p in tracks {
-        let dim = p.kind.dim();
-        let mut node = gj::Node { name: Some(p.name.clone()), ..Default::default() };
-        if p.target == Target::Weights {
-            node.mesh = Some(morph_mesh(&mut root, &mut bin, &p.name, dim));
-        }
-        let node_index = root.push(node);
-        nodes.push(node_index);
-        let input = accessor(&mut root, &mut bin, f32_times(&p.times), Type::Scalar, 1, true);
-        let ty = match (p.target, dim) {
-            (Target::Weights, _) => Type::Scalar,
-            (_, 3) => Type::Vec3,
-            _ => Type::Vec4,
+        let name = match &p.dest {
+            Dest::Gltf { animation: Some(a), .. } => a.clone(),
+            _ => DEFAULT_ANIMATION.to_owned(),
         };
-        let comps = if p.target == Target::Weights { 1 } else { dim };
+        let a = animations.iter().position(|(n, ..)| *n == name).unwrap_or_else(|| {
+            animations.push((name, Vec::new(), Vec::new()));
+            animations.len() - 1
+        });
+        let input = accessor(&mut root, &mut bin, f32_times(&p.times), Type::Scalar, 1, true);
+        let (ty, comps) = match (p.target, p.width) {
+            (Target::Weights, _) => (Type::Scalar, 1),
+            (_, 3) => (Type::Vec3, 3),
+            _ => (Type::Vec4, 4),
+        };
         let output = accessor(&mut root, &mut bin, p.values.iter().map(|v| *v as f32).collect(), ty, comps, false);
         let interpolation = match p.form {
             Form::Step => GI::Step,
             Form::CubicSpline => GI::CubicSpline,
             Form::Linear | Form::Baked => GI::Linear,
-            Form::Bezier => unreachable!("the Bezier form is chosen for three.js JSON only (exact_form)"),
+            Form::Bezier | Form::Smooth => unreachable!("Bezier and Smooth forms are chosen for three.js JSON only (exact_form)"),
         };
+        let (_, channels, samplers) = &mut animations[a];
         let sampler = gj::Index::new(samplers.len() as u32);
         samplers.push(Sampler { extensions: None, extras: Default::default(), input, interpolation: Valid(interpolation), output });
         let path = match p.target {
@@ -146,14 +187,19 @@ pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>)
             Target::Scale => Property::Scale,
             _ => Property::MorphTargetWeights,
         };
+        let node = node_index[&node_key(p)];
         channels.push(Channel {
             sampler,
-            target: GT { extensions: None, extras: Default::default(), node: node_index, path: Valid(path) },
+            target: GT { extensions: None, extras: Default::default(), node, path: Valid(path) },
             extensions: None,
             extras: Default::default(),
         });
     }
-    root.push(gj::Animation { extensions: None, extras: Default::default(), channels, name: Some("Tangent".into()), samplers });
+    for (name, channels, samplers) in animations {
+        root.push(gj::Animation { extensions: None, extras: Default::default(), channels, name: Some(name), samplers });
+    }
+    let mut nodes: Vec<gj::Index<gj::Node>> = node_index.into_values().collect();
+    nodes.sort_by_key(|n| n.value());
     let scene = root.push(gj::Scene { extensions: None, extras: Default::default(), name: None, nodes });
     root.scene = Some(scene);
     let uri = embed.then(|| format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&bin)));

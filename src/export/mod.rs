@@ -16,9 +16,12 @@
 //! one f32 step apart so they stay strictly increasing, as glTF requires.
 
 mod bezier;
+mod binding;
 mod csv;
 mod gltf;
 mod three;
+
+pub use binding::bound_target;
 
 use std::collections::BTreeMap;
 
@@ -30,7 +33,8 @@ use crate::arclen::{ArcLengthError, ArcLengthTable};
 use crate::bake::{bake_range, Baked, Bound, Fps, Motion, Rate};
 use crate::curve::{PathCurve, TrackCurve};
 use crate::error::TrackError;
-use crate::model::{Infinity, Interpolation, Project, Track, TrackKind};
+use crate::model::{Binding, Ending, Infinity, Interpolation, Project, ThreeValueType, Track, TrackKind};
+use binding::Dest;
 
 /// An output format (on the command line: `csv`, `json`, `gltf`, `glb`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, ValueEnum)]
@@ -130,6 +134,9 @@ pub enum Form {
     CubicSpline,
     /// The keys with Bézier control points (three.js r187 `InterpolateBezier`).
     Bezier,
+    /// The keys, played by three.js' `CubicInterpolant` (`InterpolateSmooth`): Cubic tracks
+    /// imported from three.js, written back as they came.
+    Smooth,
     /// Keys baked from the curve, played linearly.
     Baked,
 }
@@ -141,6 +148,7 @@ impl std::fmt::Display for Form {
             Self::Linear => "LINEAR",
             Self::CubicSpline => "CUBICSPLINE",
             Self::Bezier => "BEZIER",
+            Self::Smooth => "SMOOTH",
             Self::Baked => "baked",
         })
     }
@@ -207,6 +215,8 @@ pub struct TrackReport {
     pub keys: usize,
     /// Largest error against the curve of what was written (0 for exact forms).
     pub max_error: f64,
+    /// Where it went: `node 2 "Hips" rotation in animation "Walk"`, `Hips.position (vector)`.
+    pub destination: String,
 }
 
 #[derive(Debug, Error)]
@@ -239,10 +249,45 @@ struct Prepared {
     /// For [`Form::Bezier`]: three.js' `(inTangents, outTangents)`.
     tangents: Option<(Vec<f64>, Vec<f64>)>,
     max_error: f64,
+    /// Where it is written.
+    dest: Dest,
+    /// Values per key (not counting CUBICSPLINE tangents): the kind's dim, or the number of
+    /// morph targets of a merged weights channel.
+    width: usize,
+}
+
+impl Target {
+    /// The target a track goes to unless the user maps it: where it was imported from
+    /// ([`bound_target`]) if that fits, else [`Target::default_for`].
+    #[must_use]
+    pub fn for_track(track: &Track, format: Format) -> Self {
+        bound_target(track, format).unwrap_or_else(|| Self::default_for(track.kind, format))
+    }
 }
 
 fn target_of(options: &ExportOptions, track: &Track, format: Format) -> Target {
-    options.targets.get(&track.name).copied().unwrap_or_else(|| Target::default_for(track.kind, format))
+    options.targets.get(&track.name).copied().unwrap_or_else(|| Target::for_track(track, format))
+}
+
+/// Where `track` will be written in `format` with `options`, for the Export window: the
+/// same text as [`TrackReport::destination`].
+#[must_use]
+pub fn destination(track: &Track, format: Format, options: &ExportOptions) -> String {
+    let target = target_of(options, track, format);
+    let dest = binding::dest(track, target, format, options.targets.contains_key(&track.name));
+    let p = Prepared {
+        name: track.name.clone(),
+        kind: track.kind,
+        target,
+        form: Form::Baked,
+        times: Vec::new(),
+        values: Vec::new(),
+        tangents: None,
+        max_error: 0.0,
+        dest,
+        width: track.kind.dim(),
+    };
+    binding::describe(&p)
 }
 
 /// A track in a form the output plays as is.
@@ -270,19 +315,29 @@ fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &Expor
         tangents: None,
         max_error: 0.0,
     };
+    // An imported track's keys go back as they were read (a quaternion is not normalised).
+    let stored = || track.binding.is_some().then(|| track.keys.iter().flat_map(|k| k.value.iter().copied()).collect());
     let smooth = !jumps && track.keys.len() > 1;
     let no_ease = track.keys.iter().all(|k| k.ease_to == 0.0 && k.ease_from == 0.0);
+    // Tracks imported from three.js go back as they came: Smooth stays Smooth, Bezier
+    // quaternions stay Bezier (three.js does not normalise them; Tangent does).
+    let three_bound = matches!(track.binding, Some(Binding::Three { .. }));
+    let three_quat = matches!(track.binding, Some(Binding::Three { value_type: ThreeValueType::Quaternion, .. }));
+    let zero_curvature = track.ending_start == Ending::ZeroCurvature && track.ending_end == Ending::ZeroCurvature;
     match (format, track.interpolation) {
         (Format::Csv, _) => None,
-        (_, Interpolation::Step) => Some(of(Form::Step, curve, None)),
-        (_, Interpolation::Linear | Interpolation::Slerp) => Some(of(Form::Linear, curve, None)),
+        (_, Interpolation::Step) => Some(of(Form::Step, curve, stored())),
+        (_, Interpolation::Linear | Interpolation::Slerp) => Some(of(Form::Linear, curve, stored())),
         (Format::Gltf | Format::Glb, Interpolation::Tcb) if smooth && no_ease => Some(of(Form::CubicSpline, curve, Some(cubic_spline_values(curve)))),
-        (Format::Gltf | Format::Glb, Interpolation::Bezier) if smooth && track.kind != TrackKind::Quat => {
-            bezier::cubic_spline_from_handles(curve).map(|v| of(Form::CubicSpline, curve, Some(v)))
+        (Format::Gltf | Format::Glb, Interpolation::Bezier) if !jumps => {
+            bezier::cubic_spline_from_handles(track, curve).map(|v| of(Form::CubicSpline, curve, Some(v)))
         }
-        (Format::ThreeJson, Interpolation::Tcb | Interpolation::Cubic | Interpolation::Bezier)
-            if options.three_bezier && smooth && track.kind != TrackKind::Quat =>
-        {
+        (Format::ThreeJson, Interpolation::Cubic) if three_bound && zero_curvature && !jumps => Some(of(Form::Smooth, curve, None)),
+        (Format::ThreeJson, Interpolation::Bezier) if options.three_bezier && !jumps && (track.kind != TrackKind::Quat || three_quat) => {
+            let (b, max_error) = bezier::bezier_curve(track, curve, crate::DEFAULT_ACCURACY)?;
+            Some(Exact { tangents: Some(bezier::three_tangents(&b)), max_error, ..of(Form::Bezier, &b, None) })
+        }
+        (Format::ThreeJson, Interpolation::Tcb | Interpolation::Cubic) if options.three_bezier && smooth && track.kind != TrackKind::Quat => {
             let bound = options.adaptive.map_or(crate::DEFAULT_ACCURACY, Bound::get);
             let (b, max_error) = bezier::bezier_curve(track, curve, bound)?;
             Some(Exact { tangents: Some(bezier::three_tangents(&b)), max_error, ..of(Form::Bezier, &b, None) })
@@ -324,6 +379,8 @@ fn prepare(track: &Track, target: Target, format: Format, options: &ExportOption
         values: Vec::new(),
         tangents: None,
         max_error: 0.0,
+        dest: binding::dest(track, target, format, options.targets.contains_key(&track.name)),
+        width: track.kind.dim(),
     };
     // Pre/post infinity other than Constant is baked over the whole clip, so engines play
     // what the editor shows beyond the keys.
@@ -400,7 +457,10 @@ fn prepare_all(
     if cancelled.load(Ordering::Relaxed) {
         return Err(ExportError::Cancelled);
     }
-    out.into_iter().collect()
+    let mut prepared: Vec<Prepared> = out.into_iter().collect::<Result<_, _>>()?;
+    binding::separate_collisions(&mut prepared);
+    binding::harmonize(&mut prepared, project, options.fps.get());
+    Ok(prepared)
 }
 
 /// Exports `project` to bytes in `format`, with a report per track.
@@ -411,6 +471,18 @@ pub fn export(
     progress: &(dyn Fn(usize, usize) -> bool + Sync),
 ) -> Result<(Vec<u8>, Vec<TrackReport>), ExportError> {
     let tracks = prepare_all(project, format, options, progress)?;
+    let report = tracks
+        .iter()
+        .map(|p| TrackReport {
+            name: p.name.clone(),
+            target: p.target,
+            form: p.form,
+            keys: p.times.len(),
+            max_error: p.max_error,
+            destination: binding::describe(p),
+        })
+        .collect();
+    let tracks = binding::merge(tracks);
     let bytes = match format {
         Format::Csv => csv::csv(project, &tracks, options.fps),
         Format::ThreeJson => three::three_json(&tracks)?,
@@ -427,8 +499,6 @@ pub fn export(
             gltf::glb(&root.to_vec().map_err(|e| ExportError::Encode(e.to_string()))?, &bin)
         }
     };
-    let report =
-        tracks.iter().map(|p| TrackReport { name: p.name.clone(), target: p.target, form: p.form, keys: p.times.len(), max_error: p.max_error }).collect();
     Ok((bytes, report))
 }
 
@@ -453,131 +523,4 @@ pub fn three_node_name(name: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::Key;
-
-    fn project(tracks: Vec<Track>) -> Project {
-        Project { tracks, ..Project::default() }
-    }
-
-    fn no_progress(_: usize, _: usize) -> bool {
-        true
-    }
-
-    #[test]
-    fn mapping_rules() {
-        assert_eq!(Target::default_for(TrackKind::Vec3, Format::Gltf), Target::Translation);
-        assert_eq!(Target::default_for(TrackKind::Quat, Format::Glb), Target::Rotation);
-        assert_eq!(Target::default_for(TrackKind::Vec2, Format::Gltf), Target::Weights);
-        assert_eq!(Target::default_for(TrackKind::Vec2, Format::ThreeJson), Target::Property);
-        assert!(!Target::Rotation.fits(TrackKind::Vec3, Format::Gltf));
-        assert!(!Target::Property.fits(TrackKind::Vec2, Format::Glb));
-        assert!(Target::Property.fits(TrackKind::Vec2, Format::ThreeJson));
-        let v2 = Track::new("v", TrackKind::Vec2, Interpolation::Linear).with_keys(vec![Key::new(0.0, vec![0.0, 0.0])]);
-        let mut options = ExportOptions::default();
-        options.targets.insert("v".into(), Target::Property);
-        let err = export(&project(vec![v2]), Format::Gltf, &options, &no_progress).unwrap_err();
-        assert!(err.to_string().contains("cannot go to Property in Gltf"), "{err}");
-    }
-
-    /// Hermite tangents per unit segment time become glTF's per-second tangents: with keys
-    /// (0, 0), (2, 4), (3, 4), seed TCB gives rb₀ = 1.5·4 − 0.5·ra₁ with ra₁ = ½(4 + 0) = 2,
-    /// so rb₀ = 5 over a 2 s segment: out-tangent 2.5 per second.
-    #[test]
-    fn cubicspline_tangents_are_rescaled_by_segment_duration() {
-        let t = Track::new("s", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![
-            Key::new(0.0, vec![0.0]),
-            Key::new(2.0, vec![4.0]),
-            Key::new(3.0, vec![4.0]),
-        ]);
-        let p = prepare(&t, Target::Weights, Format::Gltf, &ExportOptions::default(), (0.0, 3.0)).unwrap();
-        assert_eq!(p.form, Form::CubicSpline);
-        // key 0: [in, value, out] = [0, 0, 2.5]; key 1: in = ra₁/2 = 1, out = rb₁/1 = 2.
-        assert_eq!(&p.values[0..3], &[0.0, 0.0, 2.5]);
-        assert_eq!(&p.values[3..6], &[1.0, 4.0, 2.0]);
-        // glTF's Hermite with these tangents reproduces the curve mid-segment.
-        let c = TrackCurve::new(&t).unwrap();
-        let (s, td) = (0.5, 2.0);
-        let h = |v0: f64, b0: f64, v1: f64, a1: f64| {
-            (2.0 * s * s * s - 3.0 * s * s + 1.0) * v0
-                + td * (s * s * s - 2.0 * s * s + s) * b0
-                + (-2.0 * s * s * s + 3.0 * s * s) * v1
-                + td * (s * s * s - s * s) * a1
-        };
-        assert!((h(0.0, 2.5, 4.0, 1.0) - c.evaluator().value_at(1.0)[0]).abs() < 1e-12);
-    }
-
-    #[test]
-    fn exact_forms_and_baking_per_format() {
-        let form = |t: &Track, format: Format, options: &ExportOptions| exact_form(t, &TrackCurve::new(t).unwrap(), format, options).map(|f| f.form);
-        let (plain_options, constant) = (ExportOptions::default(), ExportOptions { constant_speed: true, ..ExportOptions::default() });
-        let legacy = ExportOptions { three_bezier: false, ..ExportOptions::default() };
-        let tcb =
-            Track::new("a", TrackKind::Vec3, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![0.0; 3]), Key::new(1.0, vec![1.0; 3]).with_ease(0.5, 0.0)]);
-        assert_eq!(form(&tcb, Format::Gltf, &plain_options), None, "ease needs baking");
-        assert_eq!(form(&tcb, Format::ThreeJson, &plain_options), Some(Form::Bezier), "eased segments fitted with Bézier keys");
-        let fitted = exact_form(&tcb, &TrackCurve::new(&tcb).unwrap(), Format::ThreeJson, &plain_options).unwrap();
-        assert!(
-            fitted.times.len() > 2 && fitted.max_error <= crate::DEFAULT_ACCURACY && fitted.max_error > 0.0,
-            "{} keys, error {}",
-            fitted.times.len(),
-            fitted.max_error
-        );
-        let mut plain = tcb.clone();
-        plain.keys[1].ease_to = 0.0;
-        assert_eq!(form(&plain, Format::Gltf, &plain_options), Some(Form::CubicSpline));
-        assert_eq!(form(&plain, Format::ThreeJson, &plain_options), Some(Form::Bezier));
-        assert_eq!(form(&plain, Format::ThreeJson, &legacy), None, "three.js before r187 gets baked keys");
-        assert_eq!(form(&plain, Format::Gltf, &constant), None, "constant speed is baked");
-        let step = Track::new("b", TrackKind::Scalar, Interpolation::Step).with_keys(vec![Key::new(0.0, vec![1.0])]);
-        assert_eq!(form(&step, Format::ThreeJson, &plain_options), Some(Form::Step));
-        // Bezier: AutoClamped handles are not at thirds (glTF bakes), Vector handles are.
-        let keys = vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![2.0]), Key::new(3.0, vec![1.0])];
-        let auto = Track::new("c", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys.clone());
-        assert_eq!(form(&auto, Format::Gltf, &plain_options), None);
-        assert_eq!(form(&auto, Format::ThreeJson, &plain_options), Some(Form::Bezier));
-        let vector = keys.into_iter().map(|k| k.with_handles((crate::model::HandleType::Vector, crate::model::HandleType::Vector), vec![], vec![])).collect();
-        assert_eq!(form(&auto.clone().with_keys(vector), Format::Gltf, &plain_options), Some(Form::CubicSpline));
-    }
-
-    /// Keys (0, 0) and (3, 6) with Vector handles: control points a third of the way along,
-    /// (1, 2) and (2, 4); glTF tangents 3·2/3 = 2 per second at both ends.
-    #[test]
-    fn bezier_control_points_hand_values() {
-        let keys = vec![Key::new(0.0, vec![0.0]), Key::new(3.0, vec![6.0])]
-            .into_iter()
-            .map(|k| k.with_handles((crate::model::HandleType::Vector, crate::model::HandleType::Vector), vec![], vec![]))
-            .collect();
-        let t = Track::new("v", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys);
-        let curve = TrackCurve::new(&t).unwrap();
-        let (ins, outs) = bezier::three_tangents(&curve);
-        assert_eq!(&outs[0..2], &[1.0, 2.0]);
-        assert_eq!(&ins[2..4], &[2.0, 4.0]);
-        assert_eq!(bezier::cubic_spline_from_handles(&curve).unwrap(), vec![0.0, 0.0, 2.0, 2.0, 6.0, 0.0]);
-    }
-
-    #[test]
-    fn glb_container_is_well_formed() {
-        let p = crate::io::demo_project();
-        let mut options = ExportOptions::default();
-        options.targets.insert("path".into(), Target::Skip);
-        options.targets.insert("path (time-adjusted)".into(), Target::Skip);
-        options.targets.insert("tint".into(), Target::Weights);
-        let (bytes, report) = export(&p, Format::Glb, &options, &no_progress).unwrap();
-        assert_eq!(&bytes[0..4], b"glTF");
-        assert_eq!(u32::from_le_bytes(bytes[8..12].try_into().unwrap()) as usize, bytes.len());
-        assert_eq!(bytes.len() % 4, 0);
-        assert_eq!(report.len(), p.tracks.len() - 2);
-        let (bytes, _) = export(&p, Format::Gltf, &options, &no_progress).unwrap();
-        let root: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-        assert!(root["buffers"][0]["uri"].as_str().unwrap().starts_with("data:application/octet-stream;base64,"));
-    }
-
-    #[test]
-    fn cancelling_stops_the_export() {
-        let p = crate::io::demo_project();
-        let err = export(&p, Format::ThreeJson, &ExportOptions::default(), &|_, _| false).unwrap_err();
-        assert!(matches!(err, ExportError::Cancelled));
-    }
-}
+mod tests;

@@ -1,18 +1,21 @@
-//! three.js `AnimationClip` JSON export, bound to objects named after the tracks.
+//! three.js `AnimationClip` JSON export: each track under the path its destination gives
+//! (its imported three.js path, or an object named after the track, `docs/export.md`).
 
-use super::{three_node_name, ExportError, Form, Prepared, Target};
-use crate::model::TrackKind;
+use super::binding::Dest;
+use super::{ExportError, Form, Prepared};
+use crate::model::ThreeValueType;
 
+/// The track's name and `ValueTypeName`.
 fn three_binding(p: &Prepared) -> (String, &'static str) {
-    let kind_type = |k: TrackKind| if k == TrackKind::Scalar { "number" } else { "vector" };
-    let node = three_node_name(&p.name);
-    match p.target {
-        Target::Translation => (format!("{node}.position"), "vector"),
-        Target::Scale => (format!("{node}.scale"), "vector"),
-        Target::Rotation => (format!("{node}.quaternion"), "quaternion"),
-        Target::Weights => (format!("{node}.morphTargetInfluences"), "number"),
-        Target::Property | Target::Skip => (format!("{node}.value"), kind_type(p.kind)),
-    }
+    let Dest::Three { path, value_type, .. } = &p.dest else { unreachable!("three.js tracks have three.js destinations (binding::dest)") };
+    let ty = match value_type {
+        ThreeValueType::Number => "number",
+        ThreeValueType::Vector => "vector",
+        ThreeValueType::Color => "color",
+        ThreeValueType::Quaternion => "quaternion",
+        ThreeValueType::Bool => "bool",
+    };
+    (path.clone(), ty)
 }
 
 /// three.js `AnimationClip.toJSON()`: `{name, duration, tracks: [{name, times, values, type,
@@ -23,14 +26,17 @@ pub(super) fn three_json(tracks: &[Prepared]) -> Result<Vec<u8>, ExportError> {
         .iter()
         .map(|p| {
             let (name, ty) = three_binding(p);
-            let mut t = serde_json::json!({ "name": name, "times": p.times, "values": p.values, "type": ty });
-            if p.form == Form::Step {
-                t["interpolation"] = serde_json::json!(2300);
-            }
-            if let (Form::Bezier, Some((ins, outs))) = (p.form, &p.tangents) {
-                // three.js r187 InterpolateBezier, with its control points.
-                t["interpolation"] = serde_json::json!(2303);
-                t["settings"] = serde_json::json!({ "inTangents": ins, "outTangents": outs });
+            let values = if ty == "bool" { serde_json::json!(p.values.iter().map(|v| *v != 0.0).collect::<Vec<bool>>()) } else { serde_json::json!(p.values) };
+            let mut t = serde_json::json!({ "name": name, "times": p.times, "values": values, "type": ty });
+            match (p.form, &p.tangents) {
+                (Form::Step, _) => t["interpolation"] = serde_json::json!(2300),
+                (Form::Smooth, _) => t["interpolation"] = serde_json::json!(2302),
+                (Form::Bezier, Some((ins, outs))) => {
+                    // three.js r187 InterpolateBezier, with its control points.
+                    t["interpolation"] = serde_json::json!(2303);
+                    t["settings"] = serde_json::json!({ "inTangents": ins, "outTangents": outs });
+                }
+                _ => {}
             }
             t
         })
