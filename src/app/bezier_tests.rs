@@ -1,6 +1,6 @@
-//! Bézier editing driven like a user drives it (egui_kittest): select a key, drag its handle
-//! dot, press `V` and pick a type in the menu at the pointer, undo each; drag the key and its
-//! handles follow.
+//! Bézier editing, Simplify and Import driven like a user drives them (egui_kittest): select a
+//! key, drag its handle dot, press `V` and pick a type in the menu at the pointer, undo each;
+//! drag the key and its handles follow; Simplify and a dropped `.glb` as one undo step each.
 
 use eframe::egui::{Key as K, Modifiers};
 use egui_kittest::kittest::Queryable;
@@ -153,4 +153,50 @@ fn simplify_previews_then_applies_as_one_step() {
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert_eq!(app(&h).project(), &original);
+}
+
+/// A file dropped on the window, as the windowing layer would hand it over.
+#[derive(Debug)]
+struct Dropped(std::path::PathBuf);
+
+impl eframe::egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+/// Dropping a `.glb` on the window opens File > Import… on it; "add to this project" adds
+/// its tracks (Bezier keys, from Blender's exporter) as one undo step, with the report shown.
+#[test]
+fn a_dropped_glb_is_imported_into_the_open_project_as_one_step() {
+    let mut h = harness(bezier_project());
+    let original = app(&h).project().clone();
+    let glb = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import-samples/bezier_mover.glb");
+    h.input_mut().dropped_files.push(std::sync::Arc::new(Dropped(glb)));
+    h.run();
+    assert!(h.state().panels.import.open, "the drop opens the Import window");
+    h.get_by_label("add to this project").click();
+    h.run();
+    h.get_by_label("Import").click();
+    for _ in 0..300 {
+        h.step();
+        if app(&h).project().tracks.len() > original.tracks.len() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run();
+    let p = app(&h).project().clone();
+    assert_eq!(p.tracks.len(), original.tracks.len() + 3, "{}", app(&h).ui.status.text);
+    assert_eq!(p.tracks[1].name, "Mover.translation");
+    assert_eq!(p.tracks[1].interpolation, Interpolation::Bezier);
+    assert!(app(&h).ui.status.text.starts_with("Added 3 tracks from"), "{}", app(&h).ui.status.text);
+    assert!(h.state().panels.import.report.as_deref().is_some_and(|r| r.contains("Mover.translation")));
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &original, "one undo step");
 }

@@ -5,7 +5,7 @@
 use eframe::egui;
 
 use super::commands::{AppCommand, Command};
-use super::doc_bezier::ConvertPreview;
+use super::doc_edits::ConvertPreview;
 use super::{Panel, PanelContext};
 
 /// The `V` menu: open until a type is chosen, Escape is pressed or the pointer clicks

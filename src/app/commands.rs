@@ -46,6 +46,13 @@ pub enum AppCommand {
     Status(Status),
     /// Open a file (asking first about unsaved changes).
     Open(PathBuf),
+    /// Show the Import window on this file (a dropped `.glb`, `.gltf`, `.json`, `.csv`).
+    ImportPath(PathBuf),
+    /// An import finished: open it as a new project or add its tracks.
+    Imported {
+        imported: Box<crate::import::Imported>,
+        mode: super::import_window::ImportMode,
+    },
     /// Save to a typed path (the Save as window).
     SaveTo(PathBuf),
     /// The unsaved-changes question was answered.
@@ -111,6 +118,7 @@ pub enum Command {
     OpenPath,
     Save,
     SaveAs,
+    Import,
     Export,
     Quit,
     Undo,
@@ -137,7 +145,7 @@ pub enum Command {
 }
 
 impl Command {
-    pub const FILE: [Command; 7] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Export, Self::Quit];
+    pub const FILE: [Command; 8] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Import, Self::Export, Self::Quit];
     /// Simplify is in the Edit menu (where the issue and Blender users look for it) and in Key.
     pub const EDIT: [Command; 8] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::Simplify];
     pub const KEY: [Command; 4] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu, Self::Simplify];
@@ -159,6 +167,7 @@ impl Command {
             Self::OpenPath => "Open path…",
             Self::Save => "Save",
             Self::SaveAs => "Save as…",
+            Self::Import => "Import…",
             Self::Export => "Export…",
             Self::Quit => "Quit",
             Self::Undo => "Undo",
@@ -197,6 +206,7 @@ impl Command {
             Self::OpenPath => "Open a project by typing its path (works where no file dialog can open)",
             Self::Save => "Save the project to its file (atomically: a crash never leaves half a file)",
             Self::SaveAs => "Save the project to a new file",
+            Self::Import => "Open glTF (.gltf, .glb), a three.js clip (.json) or CSV with its exact values and tangents, as a new project or added to this one",
             Self::Export => "Bake and export the tracks for an engine: CSV, three.js JSON, glTF or GLB",
             Self::Quit => "Close Tangent (asks before discarding unsaved changes)",
             Self::Undo => "Undo the last edit; a whole drag or slider gesture is one step",
@@ -239,6 +249,7 @@ impl Command {
             Self::OpenPath => k(cmd.plus(Modifiers::SHIFT), Key::O),
             Self::Save => k(cmd, Key::S),
             Self::SaveAs => k(cmd.plus(Modifiers::SHIFT), Key::S),
+            Self::Import => k(cmd, Key::I),
             Self::Export => k(cmd, Key::E),
             Self::Quit => k(cmd, Key::Q),
             Self::Undo => k(cmd, Key::Z),

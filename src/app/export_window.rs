@@ -127,7 +127,7 @@ impl ExportWindow {
         egui::Grid::new("export targets").num_columns(2).show(ui, |ui| {
             for track in &project.tracks {
                 ui.label(&track.name);
-                let current = self.targets.get(&track.name).copied().unwrap_or_else(|| Target::default_for(track.kind, self.format));
+                let current = self.targets.get(&track.name).copied().unwrap_or_else(|| Target::for_track(track, self.format));
                 let mut t = current;
                 let r = egui::ComboBox::from_id_salt(("export target", &track.name)).selected_text(format!("{t:?}")).show_ui(ui, |ui| {
                     for option in Target::ALL.into_iter().filter(|o| o.fits(track.kind, self.format)) {
@@ -174,7 +174,7 @@ impl ExportWindow {
         };
         let project = project.clone();
         // Skipped tracks are not exported, so the progress bar does not count them.
-        let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::default_for(t.kind, self.format));
+        let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::for_track(t, self.format));
         let total = project.tracks.iter().filter(|t| target(t) != Target::Skip).count();
         let format = self.format;
         let done = Arc::new(AtomicUsize::new(0));

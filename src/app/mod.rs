@@ -9,9 +9,10 @@ mod bezier_tests;
 mod bezier_windows;
 mod commands;
 mod dialogs;
-mod doc_bezier;
+mod doc_edits;
 mod export_window;
 mod graph;
+mod import_window;
 mod inspector;
 mod inspector_handles;
 mod menu;
@@ -90,6 +91,7 @@ pub struct Panels {
     pub handle_menu: bezier_windows::HandleMenu,
     pub convert: bezier_windows::ConvertWindow,
     pub simplify: simplify::SimplifyWindow,
+    pub import: import_window::ImportWindow,
 }
 
 /// Opens the editor on `file`, or on the demo project.
@@ -165,6 +167,7 @@ impl TangentApp {
         p.handle_menu.ui(ui, &cx, &mut out);
         p.convert.ui(ui, &cx, &mut out);
         p.simplify.ui(ui, &cx, &mut out);
+        p.import.ui(ui, &cx, &mut out);
         let mut changed = false;
         for command in out.drain(..) {
             changed |= run::run_command(&ctx, &mut self.state, &mut self.panels, command);

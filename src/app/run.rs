@@ -30,8 +30,13 @@ pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppComm
         }
     }
     let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());
-    if let Some(path) = dropped.into_iter().find(|p| p.extension().is_some_and(|e| e == "ron")) {
-        out.push(AppCommand::Open(path));
+    for path in dropped {
+        let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
+        if ext == "ron" {
+            out.push(AppCommand::Open(path));
+        } else if super::import_window::EXTENSIONS.contains(&ext.as_str()) {
+            out.push(AppCommand::ImportPath(path));
+        }
     }
     if ctx.input(|i| i.viewport().close_requested()) && state.doc.document.is_dirty() && !state.ui.quit_confirmed {
         ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
@@ -94,6 +99,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             state.confirm_or_run(AfterDiscard::Open(Some(path)));
             true
         }
+        c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. }) => import_command(state, panels, c),
         AppCommand::SaveTo(mut path) => {
             if path.extension().is_none() {
                 path.set_extension("ron");
@@ -112,6 +118,40 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
     };
     state.follow_range();
     changed
+}
+
+/// A file to import, or a finished import.
+fn import_command(state: &mut AppState, panels: &mut Panels, command: AppCommand) -> bool {
+    match command {
+        AppCommand::ImportPath(path) => {
+            panels.import.show_path(path);
+            true
+        }
+        AppCommand::Imported { imported, mode } => {
+            end_gesture(state);
+            let summary = imported.report.summary();
+            match mode {
+                super::import_window::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(imported.project), summary)),
+                super::import_window::ImportMode::AddTracks => {
+                    let s = state.doc.add_imported(imported.project, &summary);
+                    state.set_status(s);
+                    state.follow_range();
+                }
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// File > Import…: the window, and the system's file dialog when no file is chosen yet.
+fn open_import(panels: &mut Panels) {
+    panels.import.open = true;
+    if panels.import.path.is_empty() {
+        if let Some(p) = rfd::FileDialog::new().add_filter("Animation", &super::import_window::EXTENSIONS).pick_file() {
+            panels.import.show_path(p);
+        }
+    }
 }
 
 /// The commands of the Key menu's windows (Simplify, Convert to Bézier).
@@ -203,6 +243,7 @@ fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
             save_as_interactive(state);
         }
         Command::Export => panels.export.open = true,
+        Command::Import => open_import(panels),
         Command::Quit => state.confirm_or_run(AfterDiscard::Quit),
         Command::Undo => {
             end_gesture(state);
@@ -288,6 +329,10 @@ fn decide(ctx: &egui::Context, state: &mut AppState, d: Decision) {
 pub fn run_after_discard(ctx: &egui::Context, state: &mut AppState, after: AfterDiscard) {
     match after {
         AfterDiscard::New => state.new_document(),
+        AfterDiscard::Imported(project, summary) => {
+            state.replace_document(*project, None);
+            state.set_status(Status::message(format!("Imported {summary}; File > Save as… to keep it")));
+        }
         AfterDiscard::Open(Some(path)) => state.open(&path),
         AfterDiscard::Open(None) => match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).pick_file() {
             Some(path) => state.open(&path),

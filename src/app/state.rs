@@ -139,6 +139,8 @@ impl From<intent::IntentError> for Status {
 pub enum AfterDiscard {
     New,
     Open(Option<PathBuf>),
+    /// An imported project, and the import's one-line summary.
+    Imported(Box<Project>, String),
     Quit,
 }
 

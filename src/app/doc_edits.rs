@@ -1,7 +1,8 @@
-//! The document side of Bézier editing, without egui: which tracks Key > Convert to Bézier
-//! acts on, converting them (one undo step), and setting the handle type of the selected keys
-//! (the `V` menu, one undo step). The rules themselves are the engine's ([`crate::convert`],
-//! [`crate::handles`]).
+//! Document-side commands of the Key and File windows, without egui, each one undo step:
+//! which tracks Convert to Bézier acts on and converting them, the handle types of the
+//! selected keys (the `V` menu), Simplify's reduced tracks, and an import's tracks added to the
+//! open project. The rules themselves are the engine's ([`crate::convert`],
+//! [`crate::handles`], [`crate::reduce`], [`crate::import`]).
 
 use std::collections::BTreeSet;
 
@@ -107,6 +108,23 @@ impl DocState {
         }
         let worst = reports.iter().filter_map(|r| r.result.as_ref().ok()).filter(|x| x.kept.is_none()).map(|x| x.max_error).fold(0.0, f64::max);
         Status::message(format!("Simplified {done} tracks: {before} -> {after} keys, largest error {worst:.2e}"))
+    }
+
+    /// Adds the tracks of an imported project to the open one, as one undo step; names that are
+    /// taken get a number.
+    pub fn add_imported(&mut self, imported: crate::Project, summary: &str) -> Status {
+        let n = imported.tracks.len();
+        self.document.begin_gesture("Import");
+        for mut track in imported.tracks {
+            track.name = crate::edit::intent::unique_name(self.project(), &track.name);
+            let index = self.project().tracks.len();
+            if let Err(s) = self.apply("Import", Edit::InsertTrack { index, track }) {
+                self.document.end_gesture();
+                return s;
+            }
+        }
+        self.document.end_gesture();
+        Status::message(format!("Added {n} tracks from {summary}"))
     }
 
     /// Sets both handles of every selected key on a Bezier track to `kind`
