@@ -108,12 +108,15 @@ impl Bezier {
     pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {
         let sg = &self.segs[seg];
         let u = (t - keys.times[seg]) * sg.inv_dt;
-        let mut s = sg.time.parameter_at(&sg.comps[0], u);
-        for (c, o) in out.iter_mut().enumerate() {
-            if c > 0 && !sg.shared_time {
-                s = self.parameter(sg, c, u);
+        let s = sg.time.parameter_at(&sg.comps[0], u);
+        if sg.shared_time {
+            for (o, k) in out.iter_mut().zip(&sg.comps) {
+                *o = k.value(s);
             }
-            *o = sg.comps[c].value(s);
+        } else {
+            for (c, (o, k)) in out.iter_mut().zip(&sg.comps).enumerate() {
+                *o = k.value(if c == 0 { s } else { self.parameter(sg, c, u) });
+            }
         }
         if self.normalize {
             let q = quat::normalize(&[out[0], out[1], out[2], out[3]]);
