@@ -3,18 +3,28 @@
 //! run is TCB evaluated with a fresh cursor per sample (plain binary search, no cache).
 //!
 //! `cargo bench --bench eval`; each figure is for 10,000 samples, so ns/sample = time / 10⁴.
+//!
+//! It also writes the Bezier and Cubic Vec3 tracks, their query times and Tangent's values
+//! there as JSON (`$TANGENT_BENCH_TRACKS`, default `target/bench-tracks/eval-vec3.json`) for
+//! `conformance/bench.mjs`, which times three.js r187's interpolants on the same curves;
+//! `tools/bench_vs_three.sh` runs both and prints the ratios.
 
 #[path = "../tests/common/rng.rs"]
 mod rng;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use tangent::{Interpolation, Key, SegmentCursor, TangentMode, Track, TrackCurve, TrackKind};
+use tangent::export::{export, ExportOptions, Format};
+use tangent::{Interpolation, Key, Project, SegmentCursor, TangentMode, Track, TrackCurve, TrackKind};
 
 const KEYS: usize = 1000;
 const SAMPLES: usize = 10_000;
 
 fn track(kind: TrackKind, mode: Interpolation, ease: bool) -> TrackCurve {
+    TrackCurve::new(&track_def(kind, mode, ease)).unwrap()
+}
+
+fn track_def(kind: TrackKind, mode: Interpolation, ease: bool) -> Track {
     let mut r = rng::uniform(7);
     let mut t = 0.0;
     let keys = (0..KEYS)
@@ -34,7 +44,7 @@ fn track(kind: TrackKind, mode: Interpolation, ease: bool) -> TrackCurve {
         .collect();
     let mut tr = Track::new("bench", kind, mode).with_keys(keys);
     tr.tangents = TangentMode::TimeAdjusted;
-    TrackCurve::new(&tr).unwrap()
+    tr
 }
 
 fn times(curve: &TrackCurve, random: bool) -> Vec<f64> {
@@ -43,7 +53,59 @@ fn times(curve: &TrackCurve, random: bool) -> Vec<f64> {
     (0..SAMPLES).map(|i| if random { t0 + r() * (t1 - t0) } else { t0 + (t1 - t0) * i as f64 / SAMPLES as f64 }).collect()
 }
 
+/// Tangent's values at `ts`, flattened.
+fn values_at(curve: &TrackCurve, ts: &[f64]) -> Vec<f64> {
+    let (mut cursor, mut out) = (SegmentCursor::new(), vec![0.0; curve.dim()]);
+    ts.iter()
+        .flat_map(|&t| {
+            curve.sample(&mut cursor, t, &mut out);
+            out.clone()
+        })
+        .collect()
+}
+
+/// Writes what `conformance/bench.mjs` needs to time three.js r187 on the same curves: the
+/// Bezier track as Tangent's three.js exporter writes it (an `InterpolateBezier` track with
+/// `settings.inTangents/outTangents`), the Cubic track's keys (three.js `InterpolateSmooth`,
+/// zero-curvature endings, as Tangent's Cubic), the query times of both orders, and
+/// Tangent's values there.
+fn write_three_tracks() -> std::io::Result<()> {
+    let path = std::env::var_os("TANGENT_BENCH_TRACKS").map_or_else(|| "target/bench-tracks/eval-vec3.json".into(), std::path::PathBuf::from);
+    let bezier = Track { name: "bezier".into(), ..track_def(TrackKind::Vec3, Interpolation::Bezier, false) };
+    let cubic = track_def(TrackKind::Vec3, Interpolation::Cubic, false);
+    let project = Project { version: 2, tracks: vec![bezier.clone()], ..Project::default() };
+    let (clip, _) = export(&project, Format::ThreeJson, &ExportOptions::default(), &|_, _| true).expect("the bench track exports");
+    let clip: serde_json::Value = serde_json::from_slice(&clip).expect("the export is JSON");
+    let case = |name: &str, track: &Track, three: serde_json::Value| {
+        let curve = TrackCurve::new(track).unwrap();
+        let (seq, random) = (times(&curve, false), times(&curve, true));
+        serde_json::json!({
+            "name": name,
+            "three": three,
+            "times": { "sequential": seq, "random": random },
+            "tangent": { "sequential": values_at(&curve, &seq), "random": values_at(&curve, &random) },
+        })
+    };
+    let cubic_curve = TrackCurve::new(&cubic).unwrap();
+    let cubic_values: Vec<f64> = (0..cubic_curve.times().len()).flat_map(|i| cubic_curve.key_value(i).to_vec()).collect();
+    let doc = serde_json::json!({
+        "keys": KEYS,
+        "samples": SAMPLES,
+        "cases": [
+            case("Bezier Vec3 (AutoClamped)", &bezier, serde_json::json!({ "clip": clip, "track": "bezier.position" })),
+            case("Cubic Vec3", &cubic, serde_json::json!({ "times": cubic_curve.times(), "values": cubic_values, "interpolation": "smooth" })),
+        ],
+    });
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&path, serde_json::to_vec(&doc).expect("JSON"))
+}
+
 fn bench(c: &mut Criterion) {
+    if let Err(e) = write_three_tracks() {
+        eprintln!("could not write the tracks for conformance/bench.mjs: {e}");
+    }
     let cases = [
         ("Step Vec3", track(TrackKind::Vec3, Interpolation::Step, false)),
         ("Linear Vec3", track(TrackKind::Vec3, Interpolation::Linear, false)),

@@ -33,8 +33,9 @@
 //! `u = (t − t0)/(t1 − t0)` and the handle times as fractions `a1, a2 ∈ [0, 1]`,
 //! `x̂(s) = 3a1·s(1−s)² + 3a2·s²(1−s) + s³` is non-decreasing (its derivative is a
 //! quadratic in `s` that is non-negative at every corner of `[0,1]²` of `(a1, a2)`), so
-//! `x̂(s) = u` has one solution, found by safeguarded Newton to full f64 accuracy; the value
-//! is `y(s)`.
+//! `x̂(s) = u` has one solution; the value is `y(s)`. [`TimeSolver`] (in `bezier/solve.rs`)
+//! finds it within a few ulps: a guess built at compile time and a fixed number of Halley
+//! steps, falling back to the safeguarded Newton of [`SegmentComponent::parameter_at`].
 //!
 //! Free and Aligned handles may be vertical (no extent in time) or reach across their
 //! segment; there `x̂′(s) = 0` and the slope in time is infinite. Values stay exact and finite;
@@ -42,6 +43,9 @@
 //! which automatic handles (strictly inside their segment in time) always give.
 
 use crate::model::HandleType;
+
+mod solve;
+pub use solve::{SolvePath, TimeSolver, MAX_STEPS, MIN_FAST_SLOPE, RESIDUAL_BOUND};
 
 /// A handle as `(dt, dv)` from its key.
 pub type Offset = (f64, f64);
@@ -281,7 +285,9 @@ impl SegmentComponent {
 
     /// The `s ∈ [0, 1]` with `x̂(s) = u`: Newton from `s = u` (exact when the handles sit at
     /// thirds), kept inside a bracket that bisection shrinks when a step would leave it.
-    /// Stops when `x̂(s) = u` exactly or the step no longer changes `s`.
+    /// Stops when `x̂(s) = u` exactly or the step no longer changes `s`. This safeguarded
+    /// solver serves any handles; evaluation goes through [`TimeSolver`], which is faster and
+    /// falls back to it.
     #[inline]
     #[must_use]
     pub fn parameter_at(&self, u: f64) -> f64 {

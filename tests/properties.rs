@@ -91,6 +91,12 @@ fn finite_speed(track: &Track) -> bool {
     track.interpolation != Interpolation::Bezier || track.keys.iter().all(|k| k.handles.0.is_automatic() && k.handles.1.is_automatic())
 }
 
+/// A Bézier handle's extent in time on a 3-long segment: zero (vertical or zero-length), a
+/// third, beyond the segment (corrected to reach the other key), tiny, or anywhere.
+fn bezier_handle_time() -> impl Strategy<Value = f64> {
+    prop_oneof![Just(0.0), Just(1.0), 3.0f64..9.0, 0.0f64..0.01, 0.0f64..3.0, 0.0f64..3.0]
+}
+
 fn sample(curve: &TrackCurve, cursor: &mut SegmentCursor, t: f64) -> Vec<f64> {
     let mut out = vec![0.0; curve.dim()];
     curve.sample(cursor, t, &mut out);
@@ -179,6 +185,27 @@ proptest! {
             for c in 0..curve.dim() {
                 let fd = (q[c] - p[c]) / (2.0 * h * (b - a));
                 prop_assert!((fd - v[c]).abs() <= 1e-4 * (1.0 + v[c].abs()), "seg {seg} c {c}: {fd} vs {}", v[c]);
+            }
+        }
+    }
+
+    /// The fast solve (`TimeSolver`: guess, Halley steps, residual check) meets its contract
+    /// on any handles: zero-length, vertical, at thirds, overlapping (then corrected), nearly
+    /// vertical, anywhere. Both it and the safeguarded solver it falls back to leave
+    /// |x̂(s) − u| ≤ 4ε, and where x̂′ ≥ m they agree within 4·4ε/m.
+    #[test]
+    fn fast_bezier_solve_meets_its_contract(r in bezier_handle_time(), l in bezier_handle_time(), dv in prop::array::uniform2(-10.0f64..10.0), us in prop::collection::vec(0.0f64..=1.0, 40)) {
+        use tangent::bezier::{SegmentComponent, TimeSolver, RESIDUAL_BOUND};
+        let seg = SegmentComponent::new((2.0, 1.0), (r, dv[0]), (-l, dv[1]), (5.0, -2.0));
+        let solver = TimeSolver::new(&seg);
+        let m = (0..=1000).map(|i| seg.time_derivatives(f64::from(i) / 1000.0).0).fold(f64::INFINITY, f64::min);
+        for &u in us.iter().chain(&[0.0, 1.0, 1e-300, 1e-9, 0.5, 1.0 - f64::EPSILON]) {
+            let (fast, safe) = (solver.parameter_at(&seg, u), seg.parameter_at(u));
+            prop_assert!((0.0..=1.0).contains(&fast), "{:?} u = {u}: s = {fast}", solver.path());
+            prop_assert!((seg.time(fast) - u).abs() <= RESIDUAL_BOUND, "{:?} u = {u}: x̂(s) − u = {:e}", solver.path(), seg.time(fast) - u);
+            prop_assert!((seg.time(safe) - u).abs() <= RESIDUAL_BOUND, "safe u = {u}: x̂(s) − u = {:e}", seg.time(safe) - u);
+            if m >= 1e-3 {
+                prop_assert!((fast - safe).abs() <= 4.0 * RESIDUAL_BOUND / m, "{:?} u = {u}: {fast} vs {safe}", solver.path());
             }
         }
     }
