@@ -49,6 +49,10 @@ const MAX_SPLIT: f64 = 64.0;
 
 /// Deepest split of one key segment; `2⁻⁴⁰` of a segment is far below any useful tolerance.
 const MAX_DEPTH: u32 = 40;
+/// The most pieces a table may have (64 bytes each). A curve that needs more to meet its
+/// tolerance (values near the limits of f64, speeds that change by hundreds of orders of
+/// magnitude) is refused rather than exhausting memory: [`ArcLengthError::TooComplex`].
+pub const MAX_PIECES: usize = 4_000_000;
 
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ArcLengthError {
@@ -56,6 +60,10 @@ pub enum ArcLengthError {
     NotAPath(#[from] PathError),
     #[error("the tolerance must be a positive finite length, got {0}")]
     Tolerance(f64),
+    #[error("no arc length: the curve needs more than {MAX_PIECES} table pieces to meet the tolerance (try a larger one)")]
+    TooComplex,
+    #[error("no arc length: the length is not a finite number (the path's values are too large)")]
+    Overflow,
 }
 
 /// `s(t)` and `t(s)` for one track, each within [`tolerance`](Self::tolerance) everywhere.
@@ -171,6 +179,8 @@ struct Builder<'a> {
     t: Vec<f64>,
     s: Vec<f64>,
     coef: Vec<[f64; 6]>,
+    /// Set when [`MAX_PIECES`] is reached: every refinement then stops at once.
+    exhausted: bool,
 }
 
 /// One key segment being tabulated: its index, start time and duration.
@@ -204,6 +214,9 @@ impl Builder<'_> {
     /// plain bisection would try.
     #[allow(clippy::too_many_arguments)]
     fn refine(&mut self, seg: Seg, ua: f64, ub: f64, whole: f64, da: Deriv, db: Deriv, depth: u32) {
+        if self.exhausted {
+            return;
+        }
         let w = ub - ua;
         let q = [ua, ua + 0.25 * w, ua + 0.5 * w, ua + 0.75 * w, ub];
         let mut part = [0.0; 4];
@@ -258,6 +271,10 @@ impl Builder<'_> {
     }
 
     fn push(&mut self, c: [f64; 6], t: f64, s: f64) {
+        if self.coef.len() >= MAX_PIECES || !s.is_finite() {
+            self.exhausted = true;
+            return;
+        }
         self.coef.push(c);
         self.t.push(t);
         self.s.push(s);
@@ -292,7 +309,7 @@ impl ArcLengthTable {
         let mut s = Vec::with_capacity(capacity);
         t.push(times[0]);
         s.push(0.0);
-        let mut b = Builder { curve, speed: SegmentSpeed::Other { curve, seg: 0 }, tolerance, t, s, coef: Vec::with_capacity(capacity) };
+        let mut b = Builder { curve, speed: SegmentSpeed::Other { curve, seg: 0 }, tolerance, t, s, coef: Vec::with_capacity(capacity), exhausted: false };
         for seg in 0..curve.segment_count() {
             let (t0, t1) = (times[seg], times[seg + 1]);
             if t1 <= t0 {
@@ -311,6 +328,10 @@ impl ArcLengthTable {
                     let db = b.deriv(seg_info, w[1].next_down());
                     b.refine(seg_info, w[0], w[1], whole, da, db, 0);
                 }
+            }
+            if b.exhausted {
+                let overflow = b.s.last().is_some_and(|s| !s.is_finite()) || !rough.is_finite();
+                return Err(if overflow || b.coef.len() < MAX_PIECES { ArcLengthError::Overflow } else { ArcLengthError::TooComplex });
             }
             // The last knot of a segment is its key time exactly, whatever rounding did.
             *b.t.last_mut().unwrap() = t1;

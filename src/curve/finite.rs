@@ -11,7 +11,8 @@
 //! - Linear: the value `v0·(1 − w) + v1·w` cannot overflow; velocity `|v1 − v0|/Δt`;
 //! - Bézier: the value cubic's coefficients as above, and the derivatives with `x̂′` at its
 //!   floor ([`super::bezier::MIN_TIME_SLOPE`]);
-//! - Step and rotations (unit quaternions) cannot overflow.
+//! - Squad: its control points must be finite (they scale by ratios of key spans);
+//! - Step, Slerp and Nlerp (unit quaternions) cannot overflow.
 //!
 //! Beyond the keys, Linear infinity and CycleOffset saturate at the largest finite value
 //! (`infinity.rs`).
@@ -29,7 +30,12 @@ fn ok(x: f64) -> bool {
 pub(super) fn overflow(curve: &TrackCurve) -> Option<(usize, &'static str)> {
     let dim = curve.dim();
     match &curve.segments {
-        Segments::Step | Segments::Rotation(_) => None,
+        Segments::Step | Segments::Rotation(super::rotation::Rotation::Slerp | super::rotation::Rotation::Nlerp) => None,
+        // Squad's control points scale tangents by ratios of neighbouring key spans: keys
+        // 1 s and 1e155 s apart make them overflow.
+        Segments::Rotation(super::rotation::Rotation::Squad { a, b }) => {
+            a.iter().zip(b).position(|(qa, qb)| !qa.iter().chain(qb).all(|x| ok(*x))).map(|i| (i.saturating_sub(1).min(curve.segment_count().saturating_sub(1)), "tangent"))
+        }
         Segments::Linear => (0..curve.segment_count()).find_map(|s| {
             let (_, dt) = curve.keys.span(s);
             let v = curve.keys.pair(s);
