@@ -200,3 +200,27 @@ fn a_dropped_glb_is_imported_into_the_open_project_as_one_step() {
     h.run();
     assert_eq!(app(&h).project(), &original, "one undo step");
 }
+
+/// A large document draws the active track's curve and says in the status bar how many are
+/// not drawn; Shift+H draws them all; selecting a key on another track draws that one too.
+#[test]
+fn a_large_document_draws_the_active_and_selected_tracks() {
+    let tracks = (0..40)
+        .map(|t| Track::new(format!("bone{t}"), TrackKind::Scalar, Interpolation::Linear).with_keys(vec![Key::new(0.0, vec![f64::from(t)]), Key::new(1.0, vec![0.0])]))
+        .collect();
+    let mut h = harness(Project { tracks, ..Project::default() });
+    let cx_hidden = |h: &egui_kittest::Harness<'_, super::TangentApp>| {
+        let s = &h.state().state;
+        super::PanelContext { doc: &s.doc, view: &s.view, ui: &s.ui }.hidden_curves()
+    };
+    assert_eq!(cx_hidden(&h), 39, "only the active track is drawn");
+    h.get_by_label("39 curves not drawn");
+    h.state_mut().state.doc.selection.insert(crate::edit::intent::KeyRef { track: 7, key: 0 });
+    h.run();
+    assert_eq!(cx_hidden(&h), 38, "a track with selected keys is drawn");
+    h.key_press_modifiers(Modifiers::SHIFT, K::H);
+    h.run();
+    assert!(app(&h).view.show_all_curves);
+    assert_eq!(cx_hidden(&h), 0);
+    assert!(h.query_by_label_contains("curves not drawn").is_none());
+}

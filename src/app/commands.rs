@@ -139,6 +139,7 @@ pub enum Command {
     ToggleNormalize,
     ToggleTangents,
     ToggleSpeedGraph,
+    ToggleAllCurves,
     ToggleSnap,
     PlayPause,
     StepFrame,
@@ -157,7 +158,8 @@ impl Command {
         Self::SetHandleType(crate::HandleType::Auto),
         Self::SetHandleType(crate::HandleType::AutoClamped),
     ];
-    pub const VIEW: [Command; 6] = [Self::FrameAll, Self::FrameSelected, Self::ToggleNormalize, Self::ToggleTangents, Self::ToggleSpeedGraph, Self::ToggleSnap];
+    pub const VIEW: [Command; 7] =
+        [Self::FrameAll, Self::FrameSelected, Self::ToggleNormalize, Self::ToggleTangents, Self::ToggleSpeedGraph, Self::ToggleAllCurves, Self::ToggleSnap];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
 
     pub fn text(self) -> &'static str {
@@ -193,6 +195,7 @@ impl Command {
             Self::ToggleNormalize => "Normalize curves",
             Self::ToggleTangents => "Show tangents",
             Self::ToggleSpeedGraph => "Show speed graph",
+            Self::ToggleAllCurves => "Show every track's curve",
             Self::ToggleSnap => "Snap to frames and grid",
             Self::PlayPause => "Play / pause",
             Self::StepFrame => "Step one frame",
@@ -234,6 +237,7 @@ impl Command {
             Self::ToggleNormalize => "Scale each curve to [-1, 1] for display only (values are unchanged)",
             Self::ToggleTangents => "Draw the incoming (in, ra) and outgoing (out, rb) tangents of TCB keys",
             Self::ToggleSpeedGraph => "Show |dP/dt| of the active track under the graph, in both tangent modes",
+            Self::ToggleAllCurves => "In a document of many tracks, draw every visible track's curve (by default only the active track and those with selected keys)",
             Self::ToggleSnap => "Snap dragged keys to frames and values to the grid (hold Ctrl to invert while dragging)",
             Self::PlayPause => "Play or pause the animation on the playback clock",
             Self::StepFrame => "Advance one frame in the playing direction (a negative speed steps backwards)",
@@ -267,6 +271,7 @@ impl Command {
             Self::ToggleNormalize => k(Modifiers::NONE, Key::N),
             Self::ToggleTangents => k(Modifiers::NONE, Key::T),
             Self::ToggleSpeedGraph => k(Modifiers::NONE, Key::G),
+            Self::ToggleAllCurves => k(Modifiers::SHIFT, Key::H),
             Self::ToggleSnap => k(Modifiers::SHIFT, Key::Tab),
             Self::PlayPause => k(Modifiers::NONE, Key::Space),
             Self::StepFrame => k(Modifiers::NONE, Key::ArrowRight),

@@ -82,6 +82,7 @@ impl Panel for MenuBar {
                         Command::ToggleNormalize => Some(cx.view.normalize),
                         Command::ToggleTangents => Some(cx.view.show_tangents),
                         Command::ToggleSpeedGraph => Some(cx.view.show_speed),
+                        Command::ToggleAllCurves => Some(cx.view.show_all_curves),
                         Command::ToggleSnap => Some(cx.view.snap),
                         _ => None,
                     };

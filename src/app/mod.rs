@@ -56,6 +56,23 @@ impl PanelContext<'_> {
         self.doc.project()
     }
 
+    /// Whether track `ti`'s curve and keys are drawn (and can be picked) in the graph: visible,
+    /// and in a large document also active or holding selected keys (or all curves asked for).
+    pub fn curve_drawn(&self, ti: usize) -> bool {
+        let tracks = &self.project().tracks;
+        tracks.get(ti).is_some_and(|t| t.visible)
+            && (self.view.show_all_curves
+                || tracks.len() <= state::LARGE_DOCUMENT_TRACKS
+                || self.doc.active_track == Some(ti)
+                || self.doc.selection.range(KeyRef { track: ti, key: 0 }..=KeyRef { track: ti, key: usize::MAX }).next().is_some())
+    }
+
+    /// How many visible tracks' curves a large document is not drawing.
+    pub fn hidden_curves(&self) -> usize {
+        let tracks = &self.project().tracks;
+        (0..tracks.len()).filter(|&ti| tracks[ti].visible && !self.curve_drawn(ti)).count()
+    }
+
     pub fn playhead(&self) -> f64 {
         self.ui.playhead
     }

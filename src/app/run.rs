@@ -302,6 +302,7 @@ fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
         }
         Command::ToggleTangents => state.view.show_tangents = !state.view.show_tangents,
         Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
+        Command::ToggleAllCurves => state.view.show_all_curves = !state.view.show_all_curves,
         Command::ToggleSnap => state.view.snap = !state.view.snap,
         Command::PlayPause => state.ui.transport.toggle_play(),
         Command::StepFrame => {

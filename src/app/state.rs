@@ -28,6 +28,10 @@ pub struct ViewSettings {
     pub normalize: bool,
     pub show_tangents: bool,
     pub show_speed: bool,
+    /// Draw every visible track's curve even in a large document (more than
+    /// [`LARGE_DOCUMENT_TRACKS`] tracks), where by default only the active track and the tracks
+    /// with selected keys are drawn, as Blender's graph editor shows the selected objects.
+    pub show_all_curves: bool,
     pub snap: bool,
     /// `(track name, component)` pairs hidden in the graph.
     pub hidden_components: BTreeSet<(String, usize)>,
@@ -78,6 +82,7 @@ impl Default for ViewSettings {
             normalize: false,
             show_tangents: true,
             show_speed: true,
+            show_all_curves: false,
             snap: false,
             hidden_components: BTreeSet::new(),
             recent_files: Vec::new(),
@@ -89,6 +94,10 @@ impl Default for ViewSettings {
         }
     }
 }
+
+/// Above this many tracks a document is large: the graph draws the active and selected
+/// tracks' curves unless [`ViewSettings::show_all_curves`].
+pub const LARGE_DOCUMENT_TRACKS: usize = 16;
 
 impl ViewSettings {
     /// Whether component `comp` of the track named `name` is drawn.

@@ -20,6 +20,12 @@ impl Panel for StatusBar {
                 ui.label(format!("playhead {playhead:.3} s (frame {frame})")).on_hover_text("Click empty graph space to move the playhead");
                 ui.separator();
                 ui.label(format!("{} keys selected", cx.doc.selection.len()));
+                let hidden = cx.hidden_curves();
+                if hidden > 0 {
+                    ui.separator();
+                    ui.label(format!("{hidden} curves not drawn"))
+                        .on_hover_text("A large document draws the active track and the tracks with selected keys: click tracks in the list, or View > Show every track's curve (Shift+H)");
+                }
             });
         });
     }

@@ -14,8 +14,9 @@ use crate::edit::intent::KeyRef;
 use crate::handles::Side;
 use crate::{HandleType, Interpolation, SegmentCursor, Track, TrackCurve, TrackKind};
 
-/// Samples drawn across the visible time range per curve.
-const CURVE_SAMPLES: usize = 800;
+/// Samples drawn across the visible time range per curve: one per pixel column of the plot,
+/// within these bounds, whatever the number of keys.
+const CURVE_SAMPLES: (usize, usize) = (64, 4096);
 /// Above this many keys in view, a track's tangent arrows are not drawn (they would be a blur).
 const MAX_ARROWS_PER_TRACK: usize = 300;
 
@@ -24,7 +25,7 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) {
         let Some(Ok(curve)) = cx.doc.curve(ti) else {
             continue;
         };
-        if track.visible {
+        if cx.curve_drawn(ti) {
             draw_track(plot_ui, cx, graph, ti, track, curve);
         }
     }
@@ -42,9 +43,10 @@ fn sample_series(plot_ui: &PlotUi<'_>, curve: &TrackCurve, displays: &[Display])
     let dim = curve.dim();
     let mut cursor = SegmentCursor::new();
     let mut value = vec![0.0; dim];
-    let mut series: Vec<Vec<[f64; 2]>> = vec![Vec::with_capacity(CURVE_SAMPLES + 1); dim];
-    for k in 0..=CURVE_SAMPLES {
-        let t = x0 + (x1 - x0) * k as f64 / CURVE_SAMPLES as f64;
+    let n = (plot_ui.transform().frame().width().max(0.0) as usize).clamp(CURVE_SAMPLES.0, CURVE_SAMPLES.1);
+    let mut series: Vec<Vec<[f64; 2]>> = vec![Vec::with_capacity(n + 1); dim];
+    for k in 0..=n {
+        let t = x0 + (x1 - x0) * k as f64 / n as f64;
         curve.sample(&mut cursor, t, &mut value);
         for c in 0..dim {
             series[c].push([t, displays[c].show(value[c])]);

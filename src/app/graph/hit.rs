@@ -159,7 +159,7 @@ fn keys(cx: &PanelContext<'_>, transform: &PlotTransform, near: &mut Nearest) {
     let b = transform.bounds();
     let margin = (b.max()[0] - b.min()[0]) * 0.02;
     for (ti, track) in cx.project().tracks.iter().enumerate() {
-        if !track.visible || track.kind == TrackKind::Quat {
+        if !cx.curve_drawn(ti) || track.kind == TrackKind::Quat {
             continue;
         }
         let shown: Vec<Option<Display>> = (0..track.kind.dim()).map(|c| component_shown(cx, ti, c).then(|| display(cx, ti, c))).collect();

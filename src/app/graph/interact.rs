@@ -238,7 +238,7 @@ fn double_click(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &Pl
     let t = transform.value_from_position(pos).x;
     let mut best: Option<(f32, usize)> = None;
     for (ti, track) in cx.project().tracks.iter().enumerate() {
-        if !track.visible || track.locked || track.kind == TrackKind::Quat {
+        if !cx.curve_drawn(ti) || track.locked || track.kind == TrackKind::Quat {
             continue;
         }
         let Some(v) = cx.doc.sample(ti, t) else {
@@ -263,7 +263,7 @@ fn box_select(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, a: PlotPoint, b:
     let (v0, v1) = (a.y.min(b.y), a.y.max(b.y));
     let mut found = Vec::new();
     for (ti, track) in cx.project().tracks.iter().enumerate() {
-        if !track.visible || track.kind == TrackKind::Quat {
+        if !cx.curve_drawn(ti) || track.kind == TrackKind::Quat {
             continue;
         }
         let shown: Vec<Option<Display>> = (0..track.kind.dim()).map(|c| component_shown(cx, ti, c).then(|| display(cx, ti, c))).collect();

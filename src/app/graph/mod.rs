@@ -134,7 +134,7 @@ fn pad(lo: [f64; 2], hi: [f64; 2]) -> PlotBounds {
 fn fit_bounds(cx: &PanelContext<'_>) -> Option<PlotBounds> {
     let mut lo = [f64::INFINITY; 2];
     let mut hi = [f64::NEG_INFINITY; 2];
-    for (ti, track) in cx.project().tracks.iter().enumerate().filter(|(_, t)| t.visible) {
+    for (ti, track) in cx.project().tracks.iter().enumerate().filter(|(ti, _)| cx.curve_drawn(*ti)) {
         for comp in 0..track.kind.dim() {
             let d = display(cx, ti, comp);
             for k in &track.keys {
