@@ -36,6 +36,20 @@ fn main() {
             h.step();
         }
         let idle = t1.elapsed() / 5;
-        println!("{tracks} x {keys}: state {t_state:?}, first frame (incl. state) {first:?}, idle frame {idle:?}");
+        // Drag the active track's middle key (its x component) for 20 frames.
+        let key = &h.state().state.project().tracks[0].keys[keys / 2];
+        let start = h.state().panels.graph.transform.unwrap().position_from_point(&egui_plot::PlotPoint::new(key.time, key.value[0]));
+        h.hover_at(start);
+        h.step();
+        h.drag_at(start);
+        h.step();
+        let t2 = Instant::now();
+        for i in 0..20 {
+            h.hover_at(start + egui::vec2(10.0 + (i % 5) as f32, 5.0));
+            h.step();
+        }
+        let drag = t2.elapsed() / 20;
+        assert!(h.state().state.doc.document.in_gesture(), "really dragging");
+        println!("{tracks} x {keys}: state {t_state:?}, first frame (incl. state) {first:?}, idle frame {idle:?}, dragging frame {drag:?}");
     }
 }
