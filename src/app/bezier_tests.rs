@@ -223,4 +223,10 @@ fn a_large_document_draws_the_active_and_selected_tracks() {
     assert!(app(&h).view.show_all_curves);
     assert_eq!(cx_hidden(&h), 0);
     assert!(h.query_by_label_contains("curves not drawn").is_none());
+    // The track list filters by name.
+    h.get_by_label("track filter").click();
+    h.run();
+    h.get_by_label("track filter").type_text("bone1");
+    h.run();
+    h.get_by_label("11 of 40 tracks");
 }

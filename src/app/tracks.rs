@@ -14,6 +14,8 @@ use crate::{Edit, Infinity, Interpolation, Rgb, TangentMode, Track, TrackKind};
 pub struct TrackList {
     /// Track being renamed, and the name typed so far.
     pub renaming: Option<(usize, String)>,
+    /// Only tracks whose name contains this (any case) are listed.
+    pub filter: String,
 }
 
 /// A combo box named for screen readers by its row label.
@@ -43,9 +45,26 @@ impl Panel for TrackList {
                 }
             });
         });
+        let tracks = &cx.project().tracks;
+        if tracks.len() > super::state::LARGE_DOCUMENT_TRACKS || !self.filter.is_empty() {
+            ui.horizontal(|ui| {
+                ui.add(egui::TextEdit::singleline(&mut self.filter).hint_text("filter by name").desired_width(180.0))
+                    .on_hover_text("List only the tracks whose name contains this (for example a node name, or ANIMATION/)")
+                    .accessible_name("track filter");
+                if !self.filter.is_empty() && ui.button("x").on_hover_text("Clear the filter").clicked() {
+                    self.filter.clear();
+                }
+            });
+        }
         ui.separator();
+        let needle = self.filter.to_lowercase();
+        let listed: Vec<usize> = (0..tracks.len()).filter(|&i| needle.is_empty() || tracks[i].name.to_lowercase().contains(&needle)).collect();
+        if listed.len() < tracks.len() {
+            ui.label(format!("{} of {} tracks", listed.len(), tracks.len()));
+        }
         egui::ScrollArea::vertical().show(ui, |ui| {
-            for (i, track) in cx.project().tracks.iter().enumerate() {
+            for i in listed {
+                let track = &tracks[i];
                 self.track_row(ui, cx, out, i, track);
                 if let Some(Err(e)) = cx.doc.curve(i) {
                     ui.colored_label(ui.visuals().error_fg_color, e.to_string());
