@@ -46,6 +46,12 @@ pub enum AppCommand {
     Status(Status),
     /// Open a file (asking first about unsaved changes).
     Open(PathBuf),
+    /// Replace the document's tracks with recovered ones (one undo step); `origin` is the file
+    /// they were edited from, which Save then writes.
+    Restore {
+        project: Box<crate::Project>,
+        origin: Option<PathBuf>,
+    },
     /// Show the Import window on this file (a dropped `.glb`, `.gltf`, `.json`, `.csv`).
     ImportPath(PathBuf),
     /// An import finished: open it as a new project or add its tracks.

@@ -127,6 +127,32 @@ impl DocState {
         Status::message(format!("Added {n} tracks from {summary}"))
     }
 
+    /// Replaces every track with the recovered project's, as one undo step; Save then writes
+    /// to `origin` if the recovered work had a file.
+    pub fn restore(&mut self, recovered: crate::Project, origin: Option<std::path::PathBuf>) -> Status {
+        self.document.begin_gesture("Restore recovered work");
+        for index in (0..self.project().tracks.len()).rev() {
+            if let Err(s) = self.apply("Restore recovered work", Edit::RemoveTrack { index }) {
+                self.document.end_gesture();
+                return s;
+            }
+        }
+        let n = recovered.tracks.len();
+        for (index, track) in recovered.tracks.into_iter().enumerate() {
+            if let Err(s) = self.apply("Restore recovered work", Edit::InsertTrack { index, track }) {
+                self.document.end_gesture();
+                return s;
+            }
+        }
+        self.document.end_gesture();
+        self.selection.clear();
+        self.active_track = (n > 0).then_some(0);
+        if origin.is_some() {
+            self.path = origin;
+        }
+        Status::message(format!("Restored {n} tracks of recovered work (Ctrl+Z undoes it); save to keep them"))
+    }
+
     /// Sets both handles of every selected key on a Bezier track to `kind`
     /// ([`crate::handles::set_handle_types`]), as one undo step.
     pub fn set_handle_types(&mut self, kind: HandleType) -> Status {

@@ -88,6 +88,15 @@ impl Panel for MenuBar {
                     };
                     entry(ui, cx, out, c, checked);
                 }
+                ui.separator();
+                let mut secs = cx.view.autosave_secs;
+                let r = ui
+                    .add(egui::Slider::new(&mut secs, 5.0..=600.0).logarithmic(true).suffix(" s").text("autosave"))
+                    .on_hover_text("While there are unsaved changes, a recovery copy is written this often (and after 2 s without edits); it is offered if Tangent stops without saving")
+                    .accessible_name("autosave seconds");
+                if r.changed() {
+                    out.push(cx.view_change(|v| v.autosave_secs = secs));
+                }
             });
             ui.menu_button("Help", |ui| {
                 ui.label("Tangent: what the tangents really are.");

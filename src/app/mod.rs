@@ -19,6 +19,7 @@ mod menu;
 mod path_view;
 mod playback;
 mod rotation_view;
+mod recovery;
 mod run;
 #[cfg(test)]
 mod snapshot_tests;
@@ -132,7 +133,7 @@ pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
         "Tangent",
         options,
         Box::new(move |cc| {
-            let mut app = TangentApp::new(state);
+            let mut app = TangentApp::with_recovery(state, recovery::default_dir());
             if let Some(storage) = cc.storage {
                 if let Some(view) = eframe::get_value(storage, eframe::APP_KEY) {
                     app.state.view = view;
@@ -144,17 +145,24 @@ pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
     .map_err(|e| anyhow!("could not open a window: {e}"))
 }
 
-/// The eframe application: state, the panels that draw it, and the command queue.
+/// The eframe application: state, the panels that draw it, the command queue and autosave.
 pub struct TangentApp {
     pub state: AppState,
     pub panels: Panels,
+    pub recovery: recovery::Recovery,
     queue: Vec<AppCommand>,
     title: String,
 }
 
 impl TangentApp {
+    /// Without autosave (tests, benchmarks).
     pub fn new(state: AppState) -> Self {
-        Self { state, panels: Panels::default(), queue: Vec::new(), title: String::new() }
+        Self::with_recovery(state, None)
+    }
+
+    /// Autosaving into `dir` (see `recovery.rs`), offering what a crashed editor left there.
+    pub fn with_recovery(state: AppState, dir: Option<PathBuf>) -> Self {
+        Self { state, panels: Panels::default(), recovery: recovery::Recovery::new(dir), queue: Vec::new(), title: String::new() }
     }
 
     /// One frame: input, panels and dialogs, then the commands they queued. Separate from
@@ -185,6 +193,7 @@ impl TangentApp {
         p.convert.ui(ui, &cx, &mut out);
         p.simplify.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
+        self.recovery.ui(ui, &cx, &mut out);
         let mut changed = false;
         for command in out.drain(..) {
             changed |= run::run_command(&ctx, &mut self.state, &mut self.panels, command);
@@ -195,6 +204,7 @@ impl TangentApp {
             ctx.request_repaint();
         }
         self.queue = out;
+        self.recovery.tick(&self.state, std::time::Instant::now(), &ctx);
         if let Some(after) = self.state.ui.pending_after.take() {
             run::run_after_discard(&ctx, &mut self.state, after);
         }
@@ -232,6 +242,15 @@ fn central(ui: &mut egui::Ui, p: &mut Panels, cx: &PanelContext<'_>, out: &mut V
         }
         CentralView::Path => p.path.ui(ui, cx, out),
         CentralView::Rotation => p.rotation.ui(ui, cx, out),
+    }
+}
+
+impl Drop for TangentApp {
+    /// A clean quit removes this editor's recovery copy; a panic keeps it for the next start.
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            self.recovery.on_exit(&self.state);
+        }
     }
 }
 

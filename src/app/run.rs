@@ -100,6 +100,13 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             true
         }
         c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. }) => import_command(state, panels, c),
+        AppCommand::Restore { project, origin } => {
+            end_gesture(state);
+            let s = state.doc.restore(*project, origin);
+            state.set_status(s);
+            state.follow_range();
+            true
+        }
         AppCommand::SaveTo(mut path) => {
             if path.extension().is_none() {
                 path.set_extension("ron");

@@ -32,6 +32,8 @@ pub struct ViewSettings {
     /// [`LARGE_DOCUMENT_TRACKS`] tracks), where by default only the active track and the tracks
     /// with selected keys are drawn, as Blender's graph editor shows the selected objects.
     pub show_all_curves: bool,
+    /// Seconds between recovery copies while there are unsaved changes (`recovery.rs`).
+    pub autosave_secs: f64,
     pub snap: bool,
     /// `(track name, component)` pairs hidden in the graph.
     pub hidden_components: BTreeSet<(String, usize)>,
@@ -83,6 +85,7 @@ impl Default for ViewSettings {
             show_tangents: true,
             show_speed: true,
             show_all_curves: false,
+            autosave_secs: 30.0,
             snap: false,
             hidden_components: BTreeSet::new(),
             recent_files: Vec::new(),

@@ -1,0 +1,305 @@
+//! Autosave and recovery. While the document has unsaved changes the editor writes a recovery
+//! copy — never over the user's file — into the recovery directory (`$TANGENT_RECOVERY_DIR`,
+//! else `$XDG_STATE_HOME/tangent/recovery`, else `~/.local/state/tangent/recovery`): every
+//! [`ViewSettings::autosave_secs`](super::ViewSettings) seconds and after
+//! [`IDLE_PAUSE`] without edits, atomically ([`crate::io::save_project`]) on a worker thread.
+//! Each editor process writes its own file, `tangent-PID-NAME.ron`, with the document's own
+//! path (or "untitled") in `tangent-PID-NAME.origin` beside it, so two editors on two projects
+//! never share one, and an unsaved new document is kept too. Saving, or a clean quit, removes
+//! it. A file left by a process that no longer runs (a crash, a `kill -9`) is offered at the
+//! next start: its time, where it came from and what it holds, Restore (one undo step) or
+//! Discard.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant, SystemTime};
+
+use eframe::egui;
+
+use super::commands::AppCommand;
+use super::state::AppState;
+use super::{Panel, PanelContext};
+use crate::Project;
+
+/// Without edits for this long, unsaved changes are written at once.
+pub const IDLE_PAUSE: Duration = Duration::from_secs(2);
+
+/// A recovery file left by an editor that no longer runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Offer {
+    pub file: PathBuf,
+    /// The document's own path, or "untitled".
+    pub origin: String,
+    pub saved: Option<SystemTime>,
+    pub project: Project,
+}
+
+/// This editor's autosave, and the offers found at start.
+pub struct Recovery {
+    dir: Option<PathBuf>,
+    /// The revision last written (or found clean), and when.
+    written: Option<(u64, Instant)>,
+    /// The revision seen last frame and since when it has not changed.
+    seen: Option<(u64, Instant)>,
+    writing: Option<mpsc::Receiver<Result<(), String>>>,
+    /// The file last written (the name follows the document's, so Save as changes it).
+    last_file: Option<PathBuf>,
+    pub offers: Vec<Offer>,
+    /// The last write's failure, shown in the offer window's place.
+    pub error: Option<String>,
+}
+
+/// The recovery directory (see the module docs).
+#[must_use]
+pub fn default_dir() -> Option<PathBuf> {
+    if let Some(d) = std::env::var_os("TANGENT_RECOVERY_DIR") {
+        return Some(PathBuf::from(d));
+    }
+    let state = std::env::var_os("XDG_STATE_HOME").map(PathBuf::from).or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/state")));
+    state.map(|s| s.join("tangent/recovery"))
+}
+
+fn process_alive(pid: u32) -> bool {
+    pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists()
+}
+
+/// Recovery files in `dir` whose writer no longer runs.
+#[must_use]
+pub fn orphans(dir: &Path) -> Vec<Offer> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut out: Vec<Offer> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ron"))
+        .filter_map(|file| {
+            let name = file.file_stem()?.to_string_lossy().into_owned();
+            let pid: u32 = name.strip_prefix("tangent-")?.split('-').next()?.parse().ok()?;
+            if process_alive(pid) {
+                return None;
+            }
+            let project = crate::io::load_project(&file).ok()?;
+            let origin = std::fs::read_to_string(file.with_extension("origin")).unwrap_or_else(|_| "untitled".to_owned());
+            let saved = std::fs::metadata(&file).and_then(|m| m.modified()).ok();
+            Some(Offer { file, origin, saved, project })
+        })
+        .collect();
+    out.sort_by(|a, b| b.saved.cmp(&a.saved));
+    out
+}
+
+/// Removes a recovery file and its origin note.
+pub fn discard(file: &Path) {
+    let _ = std::fs::remove_file(file);
+    let _ = std::fs::remove_file(file.with_extension("origin"));
+}
+
+impl Recovery {
+    /// Autosave into `dir` (none: disabled), with the orphans found there to offer.
+    #[must_use]
+    pub fn new(dir: Option<PathBuf>) -> Self {
+        let offers = dir.as_deref().map(orphans).unwrap_or_default();
+        Self { dir, written: None, seen: None, writing: None, last_file: None, offers, error: None }
+    }
+
+    /// This editor's recovery file for the open document.
+    fn file(&self, state: &AppState) -> Option<PathBuf> {
+        let name = state.doc.path.as_deref().and_then(Path::file_stem).map_or_else(|| "untitled".to_owned(), |s| s.to_string_lossy().into_owned());
+        let safe: String = name.chars().map(|c| if c.is_alphanumeric() || c == '_' { c } else { '_' }).collect();
+        Some(self.dir.as_ref()?.join(format!("tangent-{}-{safe}.ron", std::process::id())))
+    }
+
+    /// Called once a frame: writes the recovery copy when it is due, removes it once the
+    /// document is clean.
+    pub fn tick(&mut self, state: &AppState, now: Instant, ctx: &egui::Context) {
+        if let Some(rx) = &self.writing {
+            match rx.try_recv() {
+                Ok(r) => {
+                    self.error = r.err();
+                    self.writing = None;
+                }
+                Err(mpsc::TryRecvError::Empty) => return,
+                Err(mpsc::TryRecvError::Disconnected) => self.writing = None,
+            }
+        }
+        let Some(file) = self.file(state) else { return };
+        if let Some(old) = self.last_file.take_if(|old| *old != file) {
+            discard(&old);
+        }
+        let revision = state.doc.document.revision();
+        if self.seen.is_none_or(|(r, _)| r != revision) {
+            self.seen = Some((revision, now));
+        }
+        if !state.doc.document.is_dirty() {
+            if self.written.is_some_and(|(r, _)| r != revision) || self.written.is_none() {
+                discard(&file);
+                self.written = Some((revision, now));
+            }
+            return;
+        }
+        if self.written.is_some_and(|(r, _)| r == revision) {
+            return;
+        }
+        let idle = self.seen.is_some_and(|(_, since)| now.duration_since(since) >= IDLE_PAUSE);
+        let interval = Duration::from_secs_f64(state.view.autosave_secs.max(1.0));
+        let overdue = self.written.is_none_or(|(_, at)| now.duration_since(at) >= interval);
+        if !(idle || overdue) {
+            // Come back when the idle pause is over.
+            ctx.request_repaint_after(IDLE_PAUSE);
+            return;
+        }
+        let project = state.project().clone();
+        let origin = state.doc.path.as_ref().map_or_else(|| "untitled".to_owned(), |p| p.display().to_string());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let r = (|| {
+                if let Some(dir) = file.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+                }
+                crate::io::save_project(&file, &project).map_err(|e| e.to_string())?;
+                std::fs::write(file.with_extension("origin"), origin).map_err(|e| e.to_string())
+            })();
+            let _ = tx.send(r);
+        });
+        self.writing = Some(rx);
+        self.written = Some((revision, now));
+        self.last_file = self.file(state);
+    }
+
+    /// A clean quit: this editor's recovery file goes.
+    pub fn on_exit(&self, state: &AppState) {
+        for file in self.file(state).iter().chain(&self.last_file) {
+            discard(file);
+        }
+    }
+}
+
+impl Panel for Recovery {
+    fn ui(&mut self, ui: &mut egui::Ui, _cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        if self.offers.is_empty() {
+            return;
+        }
+        let mut taken = None;
+        egui::Window::new("Recover unsaved work").collapsible(false).resizable(false).show(ui.ctx(), |ui| {
+            ui.label("Tangent stopped without saving these. Restore one (you can undo it) or discard it.");
+            for (i, o) in self.offers.iter().enumerate() {
+                ui.separator();
+                let keys: usize = o.project.tracks.iter().map(|t| t.keys.len()).sum();
+                let age = o.saved.and_then(|s| s.elapsed().ok()).map_or_else(|| "at an unknown time".to_owned(), |d| format!("{} min ago", d.as_secs() / 60));
+                ui.label(format!("{} — {} tracks, {keys} keys, saved {age}", o.origin, o.project.tracks.len()));
+                ui.horizontal(|ui| {
+                    if ui.button("Restore").on_hover_text("Replace the open document's tracks with these, as one undo step").clicked() {
+                        taken = Some((i, true));
+                    }
+                    if ui.button("Discard").on_hover_text("Delete this recovery copy").clicked() {
+                        taken = Some((i, false));
+                    }
+                });
+            }
+        });
+        if let Some((i, restore)) = taken {
+            let offer = self.offers.remove(i);
+            discard(&offer.file);
+            if restore {
+                let origin = (offer.origin != "untitled").then(|| PathBuf::from(&offer.origin));
+                out.push(AppCommand::Restore { project: Box::new(offer.project), origin });
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::Panels;
+    use crate::edit::intent::{self, KeyRef};
+    use crate::io::demo_project;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tangent-recovery-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    /// Waits for the worker's write to land (at most 5 s).
+    fn settle(r: &mut Recovery, state: &AppState, now: Instant, ctx: &egui::Context) {
+        for _ in 0..500 {
+            r.tick(state, now, ctx);
+            if r.writing.is_none() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("the recovery write did not finish");
+    }
+
+    #[test]
+    fn unsaved_changes_are_written_after_an_idle_pause_and_removed_when_saved() {
+        let dir = temp_dir("write");
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let mut r = Recovery::new(Some(dir.clone()));
+        let t0 = Instant::now();
+        r.tick(&state, t0, &ctx);
+        let file = dir.join(format!("tangent-{}-untitled.ron", std::process::id()));
+        assert!(!file.exists(), "a clean document writes nothing");
+        let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 1 }, |k| k.tension = 0.5).unwrap();
+        state.doc.apply("Set tension", edit).unwrap();
+        r.tick(&state, t0 + Duration::from_millis(100), &ctx);
+        assert!(r.writing.is_none() && !file.exists(), "not while editing: neither idle nor overdue");
+        settle(&mut r, &state, t0 + Duration::from_millis(100) + IDLE_PAUSE, &ctx);
+        assert_eq!(crate::io::load_project(&file).unwrap(), *state.project());
+        assert_eq!(std::fs::read_to_string(file.with_extension("origin")).unwrap(), "untitled");
+        // A second change within the interval waits for the idle pause.
+        let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 1 }, |k| k.tension = -0.5).unwrap();
+        state.doc.apply("Set tension", edit).unwrap();
+        let t1 = t0 + Duration::from_millis(100) + IDLE_PAUSE + Duration::from_millis(100);
+        r.tick(&state, t1, &ctx);
+        assert!(r.writing.is_none(), "not yet: neither idle nor overdue");
+        // Edits without a pause are still written once the interval has passed.
+        settle(&mut r, &state, t0 + Duration::from_secs_f64(state.view.autosave_secs) + Duration::from_millis(10), &ctx);
+        assert_eq!(crate::io::load_project(&file).unwrap(), *state.project());
+        // Saved: the copy goes.
+        let saved = dir.join("mine.ron");
+        assert!(state.save_to(&saved));
+        let own = dir.join(format!("tangent-{}-mine.ron", std::process::id()));
+        r.tick(&state, t0 + Duration::from_secs(10), &ctx);
+        assert!(!file.exists() && !file.with_extension("origin").exists(), "the untitled copy goes when the document gets a name");
+        assert!(!own.exists() && !std::fs::read_dir(&dir).unwrap().any(|e| e.unwrap().file_name().to_string_lossy().contains("-mine.origin")));
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A copy left by a process that no longer runs is offered; Restore replaces the tracks as
+    /// one undo step and Save goes to the file it came from.
+    #[test]
+    fn a_crashed_editors_copy_is_offered_and_restored_as_one_step() {
+        let dir = temp_dir("offer");
+        let mut recovered = demo_project();
+        recovered.tracks.truncate(2);
+        recovered.tracks[0].keys[0].value[0] = 42.0;
+        // pid 4,000,000,000 does not run (Linux pids stay below 2^22).
+        let file = dir.join("tangent-4000000000-walk.ron");
+        crate::io::save_project(&file, &recovered).unwrap();
+        std::fs::write(file.with_extension("origin"), "/tmp/walk.ron").unwrap();
+        crate::io::save_project(&dir.join(format!("tangent-{}-mine.ron", std::process::id())), &recovered).unwrap();
+        let r = Recovery::new(Some(dir.clone()));
+        assert_eq!(r.offers.len(), 1, "only the dead process's copy");
+        assert_eq!(r.offers[0].origin, "/tmp/walk.ron");
+        assert_eq!(r.offers[0].project, recovered);
+
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let before = state.project().clone();
+        let mut panels = Panels::default();
+        let restore = AppCommand::Restore { project: Box::new(r.offers[0].project.clone()), origin: Some(PathBuf::from("/tmp/walk.ron")) };
+        crate::app::run::run_command(&ctx, &mut state, &mut panels, restore);
+        assert_eq!(state.project().tracks, recovered.tracks);
+        assert_eq!(state.doc.path.as_deref(), Some(Path::new("/tmp/walk.ron")));
+        assert!(state.ui.status.text.starts_with("Restored 2 tracks"), "{}", state.ui.status.text);
+        crate::app::run::run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(crate::app::Command::Undo));
+        assert_eq!(state.project(), &before, "one undo step");
+        discard(&file);
+        assert!(!file.exists() && !file.with_extension("origin").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
