@@ -59,8 +59,21 @@ pub fn default_dir() -> Option<PathBuf> {
     state.map(|s| s.join("tangent/recovery"))
 }
 
+/// Whether an editor with this pid still runs: the process exists, is not a zombie (a killed
+/// process whose parent has not reaped it yet), and runs the same program as this one (a pid
+/// reused by another program does not hide a recovery copy).
 fn process_alive(pid: u32) -> bool {
-    pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists()
+    if pid == std::process::id() {
+        return true;
+    }
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else { return false };
+    // "PID (COMM) STATE …": the state follows the last ')'.
+    let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()).unwrap_or("");
+    if matches!(state, "Z" | "X" | "x") {
+        return false;
+    }
+    let comm = |p: &str| std::fs::read_to_string(format!("/proc/{p}/comm")).map(|c| c.trim().to_owned()).ok();
+    comm(&pid.to_string()) == comm("self")
 }
 
 /// Recovery files in `dir` whose writer no longer runs.
