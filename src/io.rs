@@ -84,21 +84,66 @@ pub fn save_project(path: &Path, project: &Project) -> Result<(), FileError> {
 
 /// Writes `bytes` to a sibling temporary file and renames it over `path`. On any failure
 /// the temporary file is removed and `path` is left as it was.
+///
+/// - Through a symbolic link, the link's target is written and the link kept.
+/// - An existing file's permissions are kept.
+/// - After the rename the directory is synced, so the new name survives a power cut.
+/// - Temporary files of earlier saves of this file whose writer no longer runs (an interrupted
+///   save) are removed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let target = resolve_link(path);
+    let path = target.as_path();
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"))?;
     let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            f.set_permissions(meta.permissions())?;
+        }
         f.sync_all()?;
         drop(f);
-        std::fs::rename(&tmp, path)
+        std::fs::rename(&tmp, path)?;
+        // Not every platform can sync a directory; the rename has happened either way.
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
+    } else {
+        remove_stale_temporaries(dir, &name.to_string_lossy());
     }
     result
+}
+
+/// `path`, or where the symbolic link at `path` points (followed to the end, relative links
+/// taken from the link's directory).
+fn resolve_link(path: &Path) -> std::path::PathBuf {
+    let mut p = path.to_owned();
+    for _ in 0..40 {
+        match std::fs::read_link(&p) {
+            Ok(next) => p = if next.is_absolute() { next } else { p.parent().unwrap_or(Path::new(".")).join(next) },
+            Err(_) => break,
+        }
+    }
+    p
+}
+
+/// Removes `.NAME.PID.tmp` files in `dir` left by processes that no longer run.
+fn remove_stale_temporaries(dir: &Path, name: &str) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let prefix = format!(".{name}.");
+    for e in entries.filter_map(Result::ok) {
+        let file = e.file_name().to_string_lossy().into_owned();
+        let Some(pid) = file.strip_prefix(&prefix).and_then(|r| r.strip_suffix(".tmp")).and_then(|p| p.parse::<u32>().ok()) else { continue };
+        let alive = pid == std::process::id() || Path::new(&format!("/proc/{pid}")).exists();
+        if !alive {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 #[cfg(test)]
@@ -192,6 +237,37 @@ mod tests {
         // An unwritable target fails and leaves the old file intact.
         let missing = dir.join("no-such-dir").join("p.ron");
         assert!(save_project(&missing, &p).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Saving through a symbolic link writes its target and keeps the link; the file's
+    /// permissions are kept; a temporary file of an interrupted save (its writer gone) is
+    /// removed by the next save of that file, another process's running save is not touched.
+    #[cfg(unix)]
+    #[test]
+    fn save_follows_links_keeps_permissions_and_cleans_stale_temporaries() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("tangent-io-links-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("real")).unwrap();
+        let p = parse_project(SPEC_EXAMPLE, "spec").unwrap();
+        let target = dir.join("real/p.ron");
+        save_project(&target, &p).unwrap();
+        std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
+        let link = dir.join("link.ron");
+        std::os::unix::fs::symlink("real/p.ron", &link).unwrap();
+        // pid 4,000,000,000 does not run; this process does.
+        let stale = dir.join("real/.p.ron.4000000000.tmp");
+        std::fs::write(&stale, "half a file").unwrap();
+        let running = dir.join(format!("real/.p.ron.{}.tmp", std::process::id()));
+        let mut q = p.clone();
+        q.fps = 24.0;
+        save_project(&link, &q).unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+        assert_eq!(load_project(&target).unwrap().fps, 24.0, "its target was written");
+        assert_eq!(std::fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o640);
+        assert!(!stale.exists(), "the interrupted save's temporary is gone");
+        assert!(!running.exists(), "and ours was renamed into place");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
