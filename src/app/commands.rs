@@ -63,6 +63,8 @@ pub enum AppCommand {
     SaveTo(PathBuf),
     /// The unsaved-changes question was answered.
     Decide(Decision),
+    /// The file changed on disk: overwrite it (`Some`) or leave it (`None`).
+    Overwrite(Option<PathBuf>),
     CloseOpenPath,
     CloseSavePath,
 }

@@ -20,6 +20,9 @@ impl Panel for Dialogs {
         if cx.ui.confirm_discard.is_some() {
             unsaved_changes(&ctx, cx, out);
         }
+        if let Some(path) = &cx.ui.confirm_overwrite {
+            changed_on_disk(&ctx, path, out);
+        }
         if cx.ui.show_open_path {
             match path_prompt(&ctx, &mut self.typed_path, "Open path", "Project file", "Open") {
                 Prompt::Chosen(path) => {
@@ -55,6 +58,22 @@ fn unsaved_changes(ctx: &egui::Context, cx: &PanelContext<'_>, out: &mut Vec<App
                 if ui.button(text).on_hover_text(tip).clicked() {
                     out.push(AppCommand::Decide(d));
                 }
+            }
+        });
+    });
+}
+
+/// Save found the file changed by another program since it was opened or saved.
+fn changed_on_disk(ctx: &egui::Context, path: &std::path::Path, out: &mut Vec<AppCommand>) {
+    egui::Modal::new(egui::Id::unique("changed on disk")).show(ctx, |ui| {
+        ui.heading("Changed on disk");
+        ui.label(format!("{} was changed by another program since you opened or saved it.", path.display()));
+        ui.horizontal(|ui| {
+            if ui.button("Overwrite").on_hover_text("Replace the file on disk with your version").clicked() {
+                out.push(AppCommand::Overwrite(Some(path.to_owned())));
+            }
+            if ui.button("Cancel").on_hover_text("Leave the file on disk as it is (Save as… keeps your version elsewhere)").clicked() {
+                out.push(AppCommand::Overwrite(None));
             }
         });
     });

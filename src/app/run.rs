@@ -70,7 +70,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             state.set_status(s);
             true
         }
-        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(_) | AppCommand::ConvertToBezier { .. }) => key_command(state, c),
+        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(_) | AppCommand::ConvertToBezier { .. } | AppCommand::Restore { .. }) => key_command(state, c),
         AppCommand::Select(selection) => replace(&mut state.doc.selection, selection),
         AppCommand::ToggleSelected(k) => {
             if !state.doc.selection.remove(&k) {
@@ -100,13 +100,6 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             true
         }
         c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. }) => import_command(state, panels, c),
-        AppCommand::Restore { project, origin } => {
-            end_gesture(state);
-            let s = state.doc.restore(*project, origin);
-            state.set_status(s);
-            state.follow_range();
-            true
-        }
         AppCommand::SaveTo(mut path) => {
             if path.extension().is_none() {
                 path.set_extension("ron");
@@ -116,6 +109,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             }
             true
         }
+        AppCommand::Overwrite(path) => overwrite(state, path),
         AppCommand::Decide(d) => {
             decide(ctx, state, d);
             true
@@ -161,9 +155,17 @@ fn open_import(panels: &mut Panels) {
     }
 }
 
-/// The commands of the Key menu's windows (Simplify, Convert to Bézier).
+/// The commands of the Key menu's windows (Simplify, Convert to Bézier) and of the recovery
+/// offer.
 fn key_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
+        AppCommand::Restore { project, origin } => {
+            end_gesture(state);
+            let s = state.doc.restore(*project, origin);
+            state.set_status(s);
+            state.follow_range();
+            true
+        }
         AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
         AppCommand::ApplySimplify(reports) => {
             end_gesture(state);
@@ -319,6 +321,18 @@ fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
     }
 }
 
+/// The answer to "changed on disk": write over it, or leave it.
+fn overwrite(state: &mut AppState, path: Option<PathBuf>) -> bool {
+    state.ui.confirm_overwrite = None;
+    match path {
+        Some(p) => {
+            state.save_over(&p);
+        }
+        None => state.set_status(Status::message("Not saved: the file on disk was left as it is (Save as… keeps your version elsewhere)")),
+    }
+    true
+}
+
 /// The answer to "Unsaved changes": save then continue, continue, or go back.
 fn decide(ctx: &egui::Context, state: &mut AppState, d: Decision) {
     let Some(after) = state.ui.confirm_discard.take() else { return };
@@ -463,5 +477,46 @@ mod tests {
         assert!(state.ui.status.text.starts_with("Converted 2 tracks"), "{}", state.ui.status.text);
         state.doc.undo();
         assert_eq!(state.project(), &before);
+    }
+}
+
+#[cfg(test)]
+mod disk_tests {
+    use super::*;
+    use crate::edit::intent::{self, KeyRef};
+    use crate::io::demo_project;
+
+    /// Save does not overwrite a file another program changed since it was opened: it asks;
+    /// Cancel leaves the file, Overwrite writes it.
+    #[test]
+    fn save_asks_before_overwriting_a_file_changed_on_disk() {
+        let dir = std::env::temp_dir().join(format!("tangent-disk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.ron");
+        crate::io::save_project(&path, &demo_project()).unwrap();
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let mut panels = Panels::default();
+        state.open(&path);
+        let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 1 }, |k| k.tension = 0.5).unwrap();
+        state.doc.apply("Set tension", edit).unwrap();
+        let theirs = "(version: 1, fps: 24.0, tracks: [(name: \"x\", kind: Scalar, interpolation: Linear, keys: [(time: 0.0, value: [1.0])])])";
+        std::fs::write(&path, theirs).unwrap();
+        run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::Save));
+        assert_eq!(state.ui.confirm_overwrite.as_deref(), Some(path.as_path()));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs, "not overwritten");
+        assert!(state.doc.document.is_dirty());
+        run_command(&ctx, &mut state, &mut panels, AppCommand::Overwrite(None));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs, "Cancel leaves it");
+        run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::Save));
+        run_command(&ctx, &mut state, &mut panels, AppCommand::Overwrite(Some(path.clone())));
+        assert_eq!(crate::io::load_project(&path).unwrap(), *state.project(), "Overwrite writes ours");
+        assert!(!state.doc.document.is_dirty() && state.ui.confirm_overwrite.is_none());
+        // Saved by us: the next save needs no question.
+        let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 1 }, |k| k.tension = 0.25).unwrap();
+        state.doc.apply("Set tension", edit).unwrap();
+        run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::Save));
+        assert!(state.ui.confirm_overwrite.is_none() && !state.doc.document.is_dirty());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -172,6 +172,15 @@ pub struct DocState {
     /// The track Insert, Paste and the speed graph act on.
     pub active_track: Option<usize>,
     pub clipboard: Option<Clipboard>,
+    /// Modification time and size of the file when it was opened or last saved: Save asks
+    /// before overwriting a file another program changed since.
+    pub disk_stamp: Option<(std::time::SystemTime, u64)>,
+}
+
+/// A file's modification time and size.
+fn disk_stamp(path: &Path) -> Option<(std::time::SystemTime, u64)> {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.modified().ok()?, m.len()))
 }
 
 impl DocState {
@@ -186,6 +195,7 @@ impl DocState {
             selection: BTreeSet::new(),
             active_track: None,
             clipboard: None,
+            disk_stamp: None,
         };
         s.refresh();
         s.active_track = s.project().tracks.iter().position(|t| t.visible);
@@ -410,6 +420,8 @@ pub struct UiState {
     /// The open gesture was ended by an edit of its own (Delete during a drag): the rest of
     /// the gesture's edits are dropped until the next gesture begins.
     pub gesture_interrupted: bool,
+    /// Save found the file changed on disk: ask before overwriting it.
+    pub confirm_overwrite: Option<PathBuf>,
     /// Key > Simplify…'s reduced curves, drawn over the originals while it is open.
     pub preview: Option<std::sync::Arc<super::simplify::Preview>>,
 }
@@ -440,6 +452,7 @@ impl AppState {
             quit_confirmed: false,
             pending_after: None,
             gesture_interrupted: false,
+            confirm_overwrite: None,
             preview: None,
         };
         Self { doc, view: ViewSettings::default(), ui }
@@ -481,6 +494,7 @@ impl AppState {
         match load_project(path) {
             Ok(project) => {
                 self.replace_document(project, Some(path.to_owned()));
+                self.doc.disk_stamp = disk_stamp(path);
                 self.view.remember_recent(path);
                 self.set_status(Status::message(format!("Opened {}", path.display())));
             }
@@ -495,8 +509,20 @@ impl AppState {
 
     /// Saves to `path` (atomically); returns whether it worked.
     pub fn save_to(&mut self, path: &Path) -> bool {
+        let own_file = self.doc.path.as_deref() == Some(path);
+        if own_file && self.doc.disk_stamp.is_some() && path.exists() && disk_stamp(path) != self.doc.disk_stamp {
+            self.ui.confirm_overwrite = Some(path.to_owned());
+            self.set_status(Status::error(format!("{} was changed by another program since it was opened; not saved", path.display())));
+            return false;
+        }
+        self.save_over(path)
+    }
+
+    /// Saves to `path` without asking about changes on disk (the user chose to overwrite).
+    pub fn save_over(&mut self, path: &Path) -> bool {
         match save_project(path, self.project()) {
             Ok(()) => {
+                self.doc.disk_stamp = disk_stamp(path);
                 self.doc.document.mark_saved();
                 self.doc.path = Some(path.to_owned());
                 self.view.remember_recent(path);
