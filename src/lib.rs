@@ -44,6 +44,8 @@ pub mod curve;
 pub mod edit;
 pub mod error;
 pub mod export;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod handles;
 pub mod import;
 pub mod reduce;

@@ -1,0 +1,4 @@
+//! cargo-fuzz target: `tangent::fuzzing::evaluate` (see that module and fuzz/README.md).
+#![no_main]
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| tangent::fuzzing::evaluate(data));
