@@ -230,3 +230,17 @@ fn a_large_document_draws_the_active_and_selected_tracks() {
     h.run();
     h.get_by_label("11 of 40 tracks");
 }
+
+/// However many keys a track has, its curve is drawn with at most one point per pixel column
+/// of the plot (plus the end).
+#[test]
+fn drawn_points_are_bounded_by_the_plot_width() {
+    for keys in [10, 1_000, 100_000] {
+        let k = (0..keys).map(|i| Key::new(i as f64 * 0.01, vec![(i as f64 * 0.1).sin()]));
+        let mut h = harness(Project { tracks: vec![Track::new("dense", TrackKind::Scalar, Interpolation::Linear).with_keys(k.collect())], ..Project::default() });
+        h.run();
+        let width = h.state().panels.graph.transform.unwrap().frame().width();
+        let drawn = h.state().panels.graph.drawn_points;
+        assert!(drawn > 0 && drawn as f32 <= width + 1.0, "{keys} keys: {drawn} points in {width} px");
+    }
+}

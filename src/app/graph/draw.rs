@@ -20,13 +20,16 @@ const CURVE_SAMPLES: (usize, usize) = (64, 4096);
 /// Above this many keys in view, a track's tangent arrows are not drawn (they would be a blur).
 const MAX_ARROWS_PER_TRACK: usize = 300;
 
-pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) {
+/// Draws the graph; returns the most points any one curve was drawn with (bounded by the
+/// plot's width in pixels, whatever the number of keys).
+pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) -> usize {
+    let mut most = 0;
     for (ti, track) in cx.project().tracks.iter().enumerate() {
         let Some(Ok(curve)) = cx.doc.curve(ti) else {
             continue;
         };
         if cx.curve_drawn(ti) {
-            draw_track(plot_ui, cx, graph, ti, track, curve);
+            most = most.max(draw_track(plot_ui, cx, graph, ti, track, curve));
         }
     }
     if let Some(preview) = &cx.ui.preview {
@@ -34,6 +37,7 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) {
     }
     draw_drag_feedback(plot_ui, graph);
     plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD).width(1.5));
+    most
 }
 
 /// The curve sampled across the view, one series per component, in display units.
@@ -55,7 +59,8 @@ fn sample_series(plot_ui: &PlotUi<'_>, curve: &TrackCurve, displays: &[Display])
     series
 }
 
-fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti: usize, track: &Track, curve: &TrackCurve) {
+/// Draws one track; returns the points of its longest curve series.
+fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti: usize, track: &Track, curve: &TrackCurve) -> usize {
     let bounds = plot_ui.plot_bounds();
     let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
     let margin = (x1 - x0) * 0.02;
@@ -63,6 +68,7 @@ fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti
     let dim = curve.dim();
     let displays: Vec<Display> = (0..dim).map(|c| display(cx, ti, c)).collect();
     let series = sample_series(plot_ui, curve, &displays);
+    let most = series.iter().map(Vec::len).max().unwrap_or(0);
     let names = track.kind.component_names();
     let in_view = keys_in_range(&track.keys, x0 - margin, x1 + margin);
     let active = cx.doc.active_track == Some(ti);
@@ -93,6 +99,7 @@ fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti
     if tangents {
         draw_ease_handles(plot_ui, cx, ti);
     }
+    most
 }
 
 /// Key markers of component `c`. Where many keys share a pixel column, one marker stands for

@@ -82,11 +82,13 @@ pub struct Graph {
     pub frame_selected: bool,
     /// Height of the plot (the speed graph takes the rest).
     pub height: f32,
+    /// The most points one curve was drawn with in the last frame.
+    pub drawn_points: usize,
 }
 
 impl Default for Graph {
     fn default() -> Self {
-        Self { drag: None, hover: None, transform: None, last_click: None, frame_all: true, frame_selected: false, height: 400.0 }
+        Self { drag: None, hover: None, transform: None, last_click: None, frame_all: true, frame_selected: false, height: 400.0, drawn_points: 0 }
     }
 }
 
@@ -175,8 +177,9 @@ impl Panel for Graph {
                     let d = plot_ui.pointer_coordinate_drag_delta();
                     plot_ui.translate_bounds(-d);
                 }
-                draw::draw(plot_ui, cx, self);
+                draw::draw(plot_ui, cx, self)
             });
+        self.drawn_points = response.inner;
         self.interact(ui, cx, out, &response.response, &response.transform);
         self.transform = Some(response.transform);
     }
