@@ -145,7 +145,12 @@ pub struct BakeArgs {
 pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     let project = load_project(file)?;
     let fps = Fps::new(args.fps.unwrap_or(project.fps)).context("--fps")?;
-    let mut options = ExportOptions { constant_speed: args.constant_speed, three_bezier: args.three_bezier, adaptive_linear: args.adaptive_linear, ..ExportOptions::new(fps) };
+    let mut options = ExportOptions {
+        constant_speed: args.constant_speed,
+        three_bezier: args.three_bezier,
+        adaptive_linear: args.adaptive_linear,
+        ..ExportOptions::new(fps)
+    };
     options.adaptive = args.adaptive.map(Bound::new).transpose().context("--adaptive")?;
     for (name, target) in args.map {
         if project.track(&name).is_none() {
@@ -177,7 +182,8 @@ pub fn reduce(file: &Path, tolerance: f64, angle: f64, names: &[String], output:
     let tol = Tolerance::new(tolerance, angle)?;
     let mut which = Vec::new();
     for name in names {
-        let i = project_in.tracks.iter().position(|t| &t.name == name).ok_or_else(|| anyhow!("--track {name}: no track named \"{name}\" in {}", file.display()))?;
+        let i =
+            project_in.tracks.iter().position(|t| &t.name == name).ok_or_else(|| anyhow!("--track {name}: no track named \"{name}\" in {}", file.display()))?;
         which.push(i);
     }
     let bar = indicatif::ProgressBar::new(0);

@@ -48,10 +48,10 @@ pub mod export;
 pub mod fuzzing;
 pub mod handles;
 pub mod import;
-pub mod reduce;
 pub mod io;
 pub mod model;
 pub mod quat;
+pub mod reduce;
 pub mod search;
 pub mod tcb;
 

@@ -5,25 +5,10 @@
 
 mod common;
 
-use common::reference_dir;
+use common::{blender_handle_type, pair, reference_dir};
 use serde_json::Value;
 use tangent::edit::intent;
-use tangent::{HandleType, Interpolation, Key, Project, Track, TrackCurve, TrackKind};
-
-fn handle_type(v: &Value) -> HandleType {
-    match v.as_str().unwrap() {
-        "FREE" => HandleType::Free,
-        "ALIGNED" => HandleType::Aligned,
-        "VECTOR" => HandleType::Vector,
-        "AUTO" => HandleType::Auto,
-        "AUTO_CLAMPED" => HandleType::AutoClamped,
-        other => panic!("unknown handle type {other}"),
-    }
-}
-
-fn point(v: &Value) -> (f64, f64) {
-    (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
-}
+use tangent::{Interpolation, Key, Project, Track, TrackCurve, TrackKind};
 
 /// Blender's keys before the insertion as a Scalar Bezier track: positions, types, and the
 /// handles of Free and Aligned sides as offsets from their key.
@@ -33,10 +18,10 @@ fn track(keys: &Value) -> Track {
         .unwrap()
         .iter()
         .map(|k| {
-            let co = point(&k["co"]);
-            let types = (handle_type(&k["types"][0]), handle_type(&k["types"][1]));
+            let co = pair(&k["co"]);
+            let types = (blender_handle_type(&k["types"][0]), blender_handle_type(&k["types"][1]));
             let offset = |side: &str| {
-                let h = point(&k[side]);
+                let h = pair(&k[side]);
                 vec![(h.0 - co.0, h.1 - co.1)]
             };
             let left = if types.0.is_automatic() { vec![] } else { offset("left") };
@@ -62,9 +47,14 @@ fn insertion_matches_blender() {
         let name = case["name"].as_str().unwrap();
         let before = track(&case["before"]);
         let curve = TrackCurve::new(&before).unwrap();
-        let (t, blender_value) = point(&case["insert"]);
+        let (t, blender_value) = pair(&case["insert"]);
         let value = curve.evaluator().value_at(t).to_vec();
-        let scale = case["after"].as_array().unwrap().iter().flat_map(|k| ["co", "left", "right"].map(|s| point(&k[s]))).fold(1.0f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
+        let scale = case["after"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|k| ["co", "left", "right"].map(|s| pair(&k[s])))
+            .fold(1.0f64, |m, p| m.max(p.0.abs()).max(p.1.abs()));
         let tol = 2e-5 * scale;
         assert!((value[0] - blender_value).abs() <= tol, "{name}: value at {t}: {} vs Blender {blender_value}", value[0]);
         let project = Project { tracks: vec![before.clone()], ..Project::default() };
@@ -75,12 +65,12 @@ fn insertion_matches_blender() {
         let expected = case["after"].as_array().unwrap();
         assert_eq!(after.keys.len(), expected.len(), "{name}");
         for (i, (k, e)) in after.keys.iter().zip(expected).enumerate() {
-            let types = (handle_type(&e["types"][0]), handle_type(&e["types"][1]));
+            let types = (blender_handle_type(&e["types"][0]), blender_handle_type(&e["types"][1]));
             assert_eq!(k.handles, types, "{name}: key {i} handle types");
-            let co = point(&e["co"]);
+            let co = pair(&e["co"]);
             let (left, right) = curve.bezier_handles(i, 0).unwrap();
             for (side, ours) in [("left", left), ("right", right)] {
-                let h = point(&e[side]);
+                let h = pair(&e[side]);
                 let theirs = (h.0 - co.0, h.1 - co.1);
                 let d = (ours.0 - theirs.0).abs().max((ours.1 - theirs.1).abs());
                 assert!(d <= tol, "{name}: key {i} {side} handle {ours:?} vs Blender {theirs:?} (diff {d:e})");
@@ -89,7 +79,7 @@ fn insertion_matches_blender() {
         }
         let mut ev = curve.evaluator();
         for s in case["samples"].as_array().unwrap() {
-            let (f, v) = point(s);
+            let (f, v) = pair(s);
             let ours = ev.value_at(f)[0];
             assert!((ours - v).abs() <= tol, "{name}: value at {f}: {ours} vs Blender {v}");
             checked += 1;

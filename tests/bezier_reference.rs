@@ -10,24 +10,9 @@
 
 mod common;
 
-use common::reference_dir;
+use common::{blender_handle_type, pair, reference_dir};
 use serde_json::Value;
-use tangent::{HandleType, Infinity, Interpolation, Key, Track, TrackCurve, TrackKind};
-
-fn handle_type(v: &Value) -> HandleType {
-    match v.as_str().unwrap() {
-        "FREE" => HandleType::Free,
-        "ALIGNED" => HandleType::Aligned,
-        "VECTOR" => HandleType::Vector,
-        "AUTO" => HandleType::Auto,
-        "AUTO_CLAMPED" => HandleType::AutoClamped,
-        other => panic!("unknown handle type {other}"),
-    }
-}
-
-fn pair(v: &Value) -> (f64, f64) {
-    (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
-}
+use tangent::{Infinity, Interpolation, Key, Track, TrackCurve, TrackKind};
 
 /// The case as a Scalar Bezier track: Blender's stored key positions, and for Free and
 /// Aligned sides the handles the script set (what Blender's rules then act on).
@@ -37,7 +22,7 @@ fn track(case: &Value) -> Track {
         .unwrap()
         .iter()
         .map(|k| {
-            let types = (handle_type(&k["left_type"]), handle_type(&k["right_type"]));
+            let types = (blender_handle_type(&k["left_type"]), blender_handle_type(&k["right_type"]));
             let stored = |side: &str| k.get(format!("input_handle_{side}_offset")).or_else(|| k.get(format!("handle_{side}_offset"))).map(pair);
             let left = if types.0.is_automatic() { vec![] } else { vec![stored("left").unwrap()] };
             let right = if types.1.is_automatic() { vec![] } else { vec![stored("right").unwrap()] };

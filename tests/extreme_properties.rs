@@ -50,10 +50,18 @@ fn track_strategy() -> impl Strategy<Value = Track> {
 /// times span ±1e308 evaluated to NaN; now they are refused naming the track and keys.
 #[test]
 fn the_issues_examples_are_refused_with_a_message() {
-    let tcb = Track::new("a", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![1e308]), Key::new(1.0, vec![-1e308]), Key::new(2.0, vec![1e308])]);
+    let tcb = Track::new("a", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![
+        Key::new(0.0, vec![1e308]),
+        Key::new(1.0, vec![-1e308]),
+        Key::new(2.0, vec![1e308]),
+    ]);
     let e = TrackCurve::new(&tcb).unwrap_err().to_string();
     assert_eq!(e, "track \"a\", keys 0 and 1: the curve's value would overflow (values too large, or too large for the time between the keys); use smaller values or keys further apart");
-    let cubic = Track::new("c", TrackKind::Scalar, Interpolation::Cubic).with_keys(vec![Key::new(-1e308, vec![1.0]), Key::new(0.0, vec![2.0]), Key::new(1e308, vec![0.0])]);
+    let cubic = Track::new("c", TrackKind::Scalar, Interpolation::Cubic).with_keys(vec![
+        Key::new(-1e308, vec![1.0]),
+        Key::new(0.0, vec![2.0]),
+        Key::new(1e308, vec![0.0]),
+    ]);
     match TrackCurve::new(&cubic) {
         Err(e) => assert!(e.to_string().starts_with("track \"c\", keys"), "{e}"),
         Ok(curve) => {
@@ -64,7 +72,11 @@ fn the_issues_examples_are_refused_with_a_message() {
         }
     }
     // Moderate values next to them still load.
-    let fine = Track::new("f", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![1e150]), Key::new(1.0, vec![-1e150]), Key::new(2.0, vec![1e150])]);
+    let fine = Track::new("f", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![
+        Key::new(0.0, vec![1e150]),
+        Key::new(1.0, vec![-1e150]),
+        Key::new(2.0, vec![1e150]),
+    ]);
     assert!(TrackCurve::new(&fine).is_ok());
 }
 

@@ -24,7 +24,8 @@ fn track_strategy() -> impl Strategy<Value = Track> {
                     }
                     phase += gap;
                     // A smooth wave plus noise: `smooth` near 1 is dense, near 0 is rough.
-                    let mut v: Vec<f64> = noise.iter().enumerate().map(|(c, x)| (phase * (1.0 + c as f64)).sin() * 10.0 * smooth + x * (1.0 - smooth)).collect();
+                    let mut v: Vec<f64> =
+                        noise.iter().enumerate().map(|(c, x)| (phase * (1.0 + c as f64)).sin() * 10.0 * smooth + x * (1.0 - smooth)).collect();
                     if kind == TrackKind::Quat {
                         let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
                         if norm < 1e-3 {

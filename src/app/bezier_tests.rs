@@ -76,7 +76,10 @@ fn dragging_a_key_carries_its_handles() {
     assert!((k.time - 2.8).abs() < 0.03 && (k.value[0] - 1.5).abs() < 0.05, "moved to {} {}", k.time, k.value[0]);
     assert_eq!((k.left.clone(), k.right.clone()), (vec![(-0.5, 0.7)], vec![(0.4, -0.2)]), "Free handles keep their offsets from the key");
     let (left, right) = handles_of(&p, 2);
-    assert!((left.0 + 0.5).abs() < 1e-12 && (left.1 - 0.7).abs() < 1e-12 && (right.0 - 0.4).abs() < 1e-12 && (right.1 + 0.2).abs() < 1e-12, "{left:?} {right:?}");
+    assert!(
+        (left.0 + 0.5).abs() < 1e-12 && (left.1 - 0.7).abs() < 1e-12 && (right.0 - 0.4).abs() < 1e-12 && (right.1 + 0.2).abs() < 1e-12,
+        "{left:?} {right:?}"
+    );
     assert_eq!(p.tracks[0].keys[1], bezier_project().tracks[0].keys[1], "the neighbours' keys are unchanged");
 }
 
@@ -86,7 +89,8 @@ fn dragging_a_key_carries_its_handles() {
 fn the_inspector_sets_a_handle_on_many_keys() {
     let mut h = harness(bezier_project());
     let original = app(&h).project().clone();
-    h.state_mut().state.doc.selection = std::collections::BTreeSet::from([crate::edit::intent::KeyRef { track: 0, key: 1 }, crate::edit::intent::KeyRef { track: 0, key: 2 }]);
+    h.state_mut().state.doc.selection =
+        std::collections::BTreeSet::from([crate::edit::intent::KeyRef { track: 0, key: 1 }, crate::edit::intent::KeyRef { track: 0, key: 2 }]);
     h.run();
     h.get_by_label("right handle dv component 0").set_value_accesskit(0.25);
     h.run();
@@ -206,7 +210,10 @@ fn a_dropped_glb_is_imported_into_the_open_project_as_one_step() {
 #[test]
 fn a_large_document_draws_the_active_and_selected_tracks() {
     let tracks = (0..40)
-        .map(|t| Track::new(format!("bone{t}"), TrackKind::Scalar, Interpolation::Linear).with_keys(vec![Key::new(0.0, vec![f64::from(t)]), Key::new(1.0, vec![0.0])]))
+        .map(|t| {
+            Track::new(format!("bone{t}"), TrackKind::Scalar, Interpolation::Linear)
+                .with_keys(vec![Key::new(0.0, vec![f64::from(t)]), Key::new(1.0, vec![0.0])])
+        })
         .collect();
     let mut h = harness(Project { tracks, ..Project::default() });
     let cx_hidden = |h: &egui_kittest::Harness<'_, super::TangentApp>| {
@@ -237,7 +244,8 @@ fn a_large_document_draws_the_active_and_selected_tracks() {
 fn drawn_points_are_bounded_by_the_plot_width() {
     for keys in [10, 1_000, 100_000] {
         let k = (0..keys).map(|i| Key::new(i as f64 * 0.01, vec![(i as f64 * 0.1).sin()]));
-        let mut h = harness(Project { tracks: vec![Track::new("dense", TrackKind::Scalar, Interpolation::Linear).with_keys(k.collect())], ..Project::default() });
+        let mut h =
+            harness(Project { tracks: vec![Track::new("dense", TrackKind::Scalar, Interpolation::Linear).with_keys(k.collect())], ..Project::default() });
         h.run();
         let width = h.state().panels.graph.transform.unwrap().frame().width();
         let drawn = h.state().panels.graph.drawn_points;

@@ -216,7 +216,10 @@ mod tests {
         let s = d.set_handle_types(HandleType::Vector);
         assert_eq!(s.text, "Set the handles of 2 keys to Vector (1 keys not on Bezier tracks left as they were)");
         let keys = &d.project().tracks[0].keys;
-        assert_eq!((keys[0].handles, keys[1].handles, keys[2].handles.0), ((HandleType::Vector, HandleType::Vector), (HandleType::Vector, HandleType::Vector), HandleType::AutoClamped));
+        assert_eq!(
+            (keys[0].handles, keys[1].handles, keys[2].handles.0),
+            ((HandleType::Vector, HandleType::Vector), (HandleType::Vector, HandleType::Vector), HandleType::AutoClamped)
+        );
         // Key 1 now points at its neighbours: left handle (−1/3, −1/3), a third of the way to (0, 0).
         let (left, _) = d.curve(0).unwrap().as_ref().unwrap().bezier_handles(1, 0).unwrap();
         assert!((left.0 + 1.0 / 3.0).abs() < 1e-12 && (left.1 + 1.0 / 3.0).abs() < 1e-12, "{left:?}");

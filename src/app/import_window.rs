@@ -112,8 +112,10 @@ impl Panel for ImportWindow {
                 }
             });
             ui.horizontal(|ui| {
-                ui.radio_value(&mut self.mode, ImportMode::NewProject, "as a new project").on_hover_text("Replace the open project (asks first about unsaved changes)");
-                ui.radio_value(&mut self.mode, ImportMode::AddTracks, "add to this project").on_hover_text("Add the tracks to the open project, as one undo step");
+                ui.radio_value(&mut self.mode, ImportMode::NewProject, "as a new project")
+                    .on_hover_text("Replace the open project (asks first about unsaved changes)");
+                ui.radio_value(&mut self.mode, ImportMode::AddTracks, "add to this project")
+                    .on_hover_text("Add the tracks to the open project, as one undo step");
             });
             ui.horizontal(|ui| {
                 ui.label("animation");

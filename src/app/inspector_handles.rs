@@ -57,7 +57,11 @@ pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<Ap
         for side in [Side::Left, Side::Right] {
             let get = |k: KeyRef| {
                 let key = &tracks[k.track].keys[k.key];
-                if side == Side::Left { key.handles.0 } else { key.handles.1 }
+                if side == Side::Left {
+                    key.handles.0
+                } else {
+                    key.handles.1
+                }
             };
             let first = get(all[0]);
             let mixed = all.iter().any(|&k| get(k) != first);
@@ -107,7 +111,14 @@ pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<Ap
 }
 
 /// One coordinate (`coord` 0 = Δt, 1 = Δv) of the `side` handle of component `c`.
-fn offset_field(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, selection: &[(usize, Vec<usize>)], (side, c, coord): (Side, usize, usize), shown: f64) {
+fn offset_field(
+    ui: &mut egui::Ui,
+    cx: &PanelContext<'_>,
+    out: &mut Vec<AppCommand>,
+    selection: &[(usize, Vec<usize>)],
+    (side, c, coord): (Side, usize, usize),
+    shown: f64,
+) {
     let mut v = shown;
     let mixed = selection.iter().any(|(t, keys)| {
         let Some(Ok(curve)) = cx.doc.curve(*t) else { return false };
@@ -122,7 +133,9 @@ fn offset_field(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppComma
     let what = if coord == 0 { "time offset Δt (seconds; left handles ≤ 0, right ≥ 0)" } else { "value offset Δv" };
     let r = ui
         .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(4).suffix(if mixed { " *" } else { "" }))
-        .on_hover_text(format!("The {side_name} handle's {what}, on every selected Bézier key; automatic handles become Aligned, as in Blender (* means the selected keys differ)"))
+        .on_hover_text(format!(
+            "The {side_name} handle's {what}, on every selected Bézier key; automatic handles become Aligned, as in Blender (* means the selected keys differ)"
+        ))
         .accessible_name(format!("{side_name} handle {} component {c}", if coord == 0 { "dt" } else { "dv" }));
     if r.changed() && v.is_finite() {
         let edits = per_track(cx, selection, |track, curve, which| {
@@ -136,7 +149,11 @@ fn offset_field(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppComma
 
 /// `keys_for(track, curve, selected keys)` on every track of the selection, as edits of the
 /// tracks whose keys it changes.
-fn per_track(cx: &PanelContext<'_>, selection: &[(usize, Vec<usize>)], keys_for: impl Fn(&crate::Track, &crate::TrackCurve, &[usize]) -> Vec<crate::Key>) -> Vec<Edit> {
+fn per_track(
+    cx: &PanelContext<'_>,
+    selection: &[(usize, Vec<usize>)],
+    keys_for: impl Fn(&crate::Track, &crate::TrackCurve, &[usize]) -> Vec<crate::Key>,
+) -> Vec<Edit> {
     selection
         .iter()
         .filter_map(|(t, which)| {

@@ -18,12 +18,12 @@ mod inspector_handles;
 mod menu;
 mod path_view;
 mod playback;
-mod rotation_view;
 mod recovery;
+mod rotation_view;
 mod run;
+mod simplify;
 #[cfg(test)]
 mod snapshot_tests;
-mod simplify;
 mod speed;
 mod state;
 mod status;

@@ -70,7 +70,9 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             state.set_status(s);
             true
         }
-        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(_) | AppCommand::ConvertToBezier { .. } | AppCommand::Restore { .. }) => key_command(state, c),
+        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(_) | AppCommand::ConvertToBezier { .. } | AppCommand::Restore { .. }) => {
+            key_command(state, c)
+        }
         AppCommand::Select(selection) => replace(&mut state.doc.selection, selection),
         AppCommand::ToggleSelected(k) => {
             if !state.doc.selection.remove(&k) {

@@ -33,9 +33,11 @@ pub(super) fn overflow(curve: &TrackCurve) -> Option<(usize, &'static str)> {
         Segments::Step | Segments::Rotation(super::rotation::Rotation::Slerp | super::rotation::Rotation::Nlerp) => None,
         // Squad's control points scale tangents by ratios of neighbouring key spans: keys
         // 1 s and 1e155 s apart make them overflow.
-        Segments::Rotation(super::rotation::Rotation::Squad { a, b }) => {
-            a.iter().zip(b).position(|(qa, qb)| !qa.iter().chain(qb).all(|x| ok(*x))).map(|i| (i.saturating_sub(1).min(curve.segment_count().saturating_sub(1)), "tangent"))
-        }
+        Segments::Rotation(super::rotation::Rotation::Squad { a, b }) => a
+            .iter()
+            .zip(b)
+            .position(|(qa, qb)| !qa.iter().chain(qb).all(|x| ok(*x)))
+            .map(|i| (i.saturating_sub(1).min(curve.segment_count().saturating_sub(1)), "tangent")),
         Segments::Linear => (0..curve.segment_count()).find_map(|s| {
             let (_, dt) = curve.keys.span(s);
             let v = curve.keys.pair(s);

@@ -8,12 +8,12 @@
 //! applied per segment. A key's right handle belongs to the segment after it and its left
 //! handle to the segment before, so each is corrected once.
 
+use crate::bake::Bound;
 use crate::bezier::corrected;
 use crate::convert::to_bezier;
+use crate::curve::PathCurve;
 use crate::curve::TrackCurve;
 use crate::model::{HandleType, Interpolation, Track, TrackKind};
-use crate::bake::Bound;
-use crate::curve::PathCurve;
 
 use super::{Exact, ExportError, ExportOptions, Form, Format};
 
@@ -132,4 +132,3 @@ pub(super) fn fitted_form(track: &Track, curve: &TrackCurve, format: Format, opt
     };
     Ok(Some(exact))
 }
-

@@ -274,20 +274,7 @@ fn target_of(options: &ExportOptions, track: &Track, format: Format) -> Target {
 #[must_use]
 pub fn destination(track: &Track, format: Format, options: &ExportOptions) -> String {
     let target = target_of(options, track, format);
-    let dest = binding::dest(track, target, format, options.targets.contains_key(&track.name));
-    let p = Prepared {
-        name: track.name.clone(),
-        kind: track.kind,
-        target,
-        form: Form::Baked,
-        times: Vec::new(),
-        values: Vec::new(),
-        tangents: None,
-        max_error: 0.0,
-        dest,
-        width: track.kind.dim(),
-    };
-    binding::describe(&p)
+    binding::describe(&Prepared::empty(track, target, format, options))
 }
 
 /// A track in a form the output plays as is.
@@ -367,21 +354,28 @@ fn cubic_spline_values(curve: &TrackCurve) -> Vec<f64> {
     values
 }
 
+impl Prepared {
+    /// `track` bound for `target`, with no keys yet.
+    fn empty(track: &Track, target: Target, format: Format, options: &ExportOptions) -> Self {
+        Self {
+            name: track.name.clone(),
+            kind: track.kind,
+            target,
+            form: Form::Baked,
+            times: Vec::new(),
+            values: Vec::new(),
+            tangents: None,
+            max_error: 0.0,
+            dest: binding::dest(track, target, format, options.targets.contains_key(&track.name)),
+            width: track.kind.dim(),
+        }
+    }
+}
+
 /// Glues what the bake produced, or the keys, into a [`Prepared`] track.
 fn prepare(track: &Track, target: Target, format: Format, options: &ExportOptions, range: (f64, f64)) -> Result<Prepared, ExportError> {
     let curve = TrackCurve::new(track)?;
-    let mut p = Prepared {
-        name: track.name.clone(),
-        kind: track.kind,
-        target,
-        form: Form::Baked,
-        times: Vec::new(),
-        values: Vec::new(),
-        tangents: None,
-        max_error: 0.0,
-        dest: binding::dest(track, target, format, options.targets.contains_key(&track.name)),
-        width: track.kind.dim(),
-    };
+    let mut p = Prepared::empty(track, target, format, options);
     // Pre/post infinity other than Constant is baked over the whole clip, so engines play
     // what the editor shows beyond the keys.
     let (k0, k1) = curve.domain();

@@ -135,7 +135,8 @@ fn sample_runs(track: &Track, curve: &TrackCurve, extra: &[f64]) -> Vec<(Vec<f64
         if !(dt > 0.0) {
             continue;
         }
-        let mut inside: Vec<f64> = if smooth { (1..SAMPLES_PER_SEGMENT).map(|j| k.time + dt * j as f64 / SAMPLES_PER_SEGMENT as f64).collect() } else { Vec::new() };
+        let mut inside: Vec<f64> =
+            if smooth { (1..SAMPLES_PER_SEGMENT).map(|j| k.time + dt * j as f64 / SAMPLES_PER_SEGMENT as f64).collect() } else { Vec::new() };
         while let Some(t) = extra.next_if(|&t| t < next.time) {
             if t > k.time {
                 inside.push(t);

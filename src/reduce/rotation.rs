@@ -10,7 +10,7 @@
 //! originals at [`super::measure::DENSE_POINTS`] points per piece between samples).
 
 use super::fit::{fit_run, Samples};
-use super::{bezier_track, Reduced, ReduceError, Tolerance, FIT_FRACTION, SAMPLES_PER_SEGMENT};
+use super::{bezier_track, ReduceError, Reduced, Tolerance, FIT_FRACTION, SAMPLES_PER_SEGMENT};
 use crate::curve::TrackCurve;
 use crate::model::{Interpolation, Key, Track};
 

@@ -5,8 +5,9 @@
 use super::*;
 use crate::model::Key;
 
-fn anchor(name: &str) -> Track {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/reduce_anchor").join(name);
+/// A `time,x` CSV of `dir` (under `tests/reference`) as a Linear Scalar track of its samples.
+fn csv_track(dir: &str, name: &str) -> Track {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference").join(dir).join(name);
     let text = std::fs::read_to_string(path).unwrap();
     let keys = text
         .lines()
@@ -17,6 +18,10 @@ fn anchor(name: &str) -> Track {
         })
         .collect();
     Track::new(name, TrackKind::Scalar, Interpolation::Linear).with_keys(keys)
+}
+
+fn anchor(name: &str) -> Track {
+    csv_track("reduce_anchor", name)
 }
 
 /// Blender's key counts (README of the anchor) at E = 1e-2, 1e-3, 1e-4.
@@ -89,16 +94,7 @@ fn blender_table_more_signals() {
     let signals = counts["signals"].as_object().unwrap();
     assert!(signals.len() >= 3);
     for (name, rows) in signals {
-        let text = std::fs::read_to_string(dir.join(format!("{name}.csv"))).unwrap();
-        let keys = text
-            .lines()
-            .skip(1)
-            .map(|l| {
-                let (t, x) = l.split_once(',').unwrap();
-                Key::new(t.parse().unwrap(), vec![x.parse().unwrap()])
-            })
-            .collect();
-        let track = Track::new(name.clone(), TrackKind::Scalar, Interpolation::Linear).with_keys(keys);
+        let track = Track { name: name.clone(), ..csv_track("reduce_blender", &format!("{name}.csv")) };
         let (mut ours_total, mut theirs_total) = (0, 0);
         for row in rows.as_array().unwrap() {
             let e = row["E"].as_f64().unwrap();
@@ -111,7 +107,11 @@ fn blender_table_more_signals() {
             assert!(worst <= e, "{name} E={e}: {worst}");
             assert!(ours <= theirs, "{name} E={e}: {ours} keys vs Blender's {theirs}");
             let corners = r.track.keys.iter().filter(|k| k.handles.0 == crate::HandleType::Free).count();
-            eprintln!("| {name} | {} | {e:e} | {theirs} | {ours} ({corners} corners) | {:.0}% | {worst:.2e} |", track.keys.len(), 100.0 * ours as f64 / theirs as f64);
+            eprintln!(
+                "| {name} | {} | {e:e} | {theirs} | {ours} ({corners} corners) | {:.0}% | {worst:.2e} |",
+                track.keys.len(),
+                100.0 * ours as f64 / theirs as f64
+            );
             (ours_total, theirs_total) = (ours_total + ours, theirs_total + theirs);
         }
         eprintln!("| {name} | | all three | {theirs_total} | {ours_total} | {:.0}% | |", 100.0 * ours_total as f64 / theirs_total as f64);

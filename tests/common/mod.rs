@@ -91,3 +91,20 @@ pub fn kb_track(case: &Value) -> Track {
     t.tangents = mode;
     t
 }
+
+/// A Blender handle type name (`FREE`, `ALIGNED`, …) as Tangent's.
+pub fn blender_handle_type(v: &Value) -> tangent::HandleType {
+    match v.as_str().unwrap() {
+        "FREE" => tangent::HandleType::Free,
+        "ALIGNED" => tangent::HandleType::Aligned,
+        "VECTOR" => tangent::HandleType::Vector,
+        "AUTO" => tangent::HandleType::Auto,
+        "AUTO_CLAMPED" => tangent::HandleType::AutoClamped,
+        other => panic!("unknown handle type {other}"),
+    }
+}
+
+/// A JSON `[x, y]` pair.
+pub fn pair(v: &Value) -> (f64, f64) {
+    (v[0].as_f64().unwrap(), v[1].as_f64().unwrap())
+}

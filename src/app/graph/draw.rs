@@ -194,7 +194,15 @@ fn draw_tangents(
 /// The Bézier handles of component `c` of the keys in view: a line from the key to each
 /// handle and a dot at its end, in the colour of the side's handle type; bigger dots on the
 /// selected keys (those can be dragged). Hovering a handle shows its offset and type.
-fn draw_bezier_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, curve: &TrackCurve, (ti, c): (usize, usize), d: Display, keys: std::ops::Range<usize>) {
+fn draw_bezier_handles(
+    plot_ui: &mut PlotUi<'_>,
+    cx: &PanelContext<'_>,
+    graph: &Graph,
+    curve: &TrackCurve,
+    (ti, c): (usize, usize),
+    d: Display,
+    keys: std::ops::Range<usize>,
+) {
     const TYPES: [HandleType; 5] = [HandleType::Free, HandleType::Aligned, HandleType::Vector, HandleType::Auto, HandleType::AutoClamped];
     let track = &cx.project().tracks[ti];
     // Per handle type: line starts, line ends, dots, dots of selected keys.
