@@ -1,49 +1,64 @@
-//! CPU time of one editor frame (the real UI code, headless through egui_kittest, no GPU)
-//! on a 10,000-key track while a key is being dragged: each iteration moves the pointer and
-//! runs one frame, which edits the track, recompiles its curve and redraws every panel.
-//! The baseline in the same run is an idle frame (nothing changes) on the same project.
+//! CPU time of editor frames (the real UI code, headless through egui_kittest, no GPU) on the
+//! documents issues 15 and 16 name:
 //!
-//! `cargo bench --bench ui_frame` (the app comes from the library's `gui` feature)
+//! - one Scalar TCB track of 1,000, 10,000 and 100,000 keys (issue 15: idle and dragging
+//!   frames must not grow with the keys);
+//! - 1 Vec3 track × 10,000 keys, 60 × 2,000 and 200 × 5,000 (1 M keys; issue 16): the first
+//!   frame *including loading the file* (read, parse, validate, compile, one frame), an idle
+//!   frame, and a frame while dragging a key of the active track;
+//! - the path view on a 10,000-key Vec2 path while the transport plays.
+//!
+//! A dragging iteration moves the pointer and runs one frame, which edits the track,
+//! recompiles its curve and redraws every panel. `cargo bench --bench ui_frame`
+//! (`-- 'editor frame'`, `-- 'big document'` or `-- 'path view'` for one group).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use eframe::egui;
 use egui_kittest::Harness;
 use egui_plot::PlotPoint;
 use tangent::app::{AppState, CentralView, TangentApp};
 use tangent::{Interpolation, Key, Project, Track, TrackKind};
 
-const KEYS: usize = 10_000;
-
-fn project() -> Project {
-    let keys = (0..KEYS).map(|i| Key::new(i as f64 * 0.1, vec![(i as f64 * 0.37).sin() * 3.0]).with_tcb(0.1, 0.0, 0.0)).collect();
+/// One Scalar TCB track of `keys` keys, 0.1 s apart.
+fn scalar_project(keys: usize) -> Project {
+    let keys = (0..keys).map(|i| Key::new(i as f64 * 0.1, vec![(i as f64 * 0.37).sin() * 3.0]).with_tcb(0.1, 0.0, 0.0)).collect();
     Project { tracks: vec![Track::new("long", TrackKind::Scalar, Interpolation::Tcb).with_keys(keys)], ..Project::default() }
 }
 
-fn harness() -> Harness<'static, TangentApp> {
-    let mut h = Harness::builder()
-        .with_size(egui::vec2(1400.0, 900.0))
-        .build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(AppState::new(project(), None)));
-    h.run();
-    h
+/// `tracks` Vec3 TCB tracks of `keys` keys at 30 fps, named as glTF import names them.
+fn mocap_project(tracks: usize, keys: usize) -> Project {
+    let tracks = (0..tracks)
+        .map(|t| {
+            let k = (0..keys).map(|i| {
+                let x = i as f64 * 0.05 + t as f64;
+                Key::new(i as f64 / 30.0, vec![x.sin(), (1.3 * x).cos(), (0.7 * x).sin() * 2.0])
+            });
+            Track::new(format!("bone{t}.translation"), TrackKind::Vec3, Interpolation::Tcb).with_keys(k.collect())
+        })
+        .collect();
+    Project { tracks, ..Project::default() }
 }
 
-fn bench(c: &mut Criterion) {
-    let mut g = c.benchmark_group("editor frame, 10,000-key track");
-    g.sample_size(30);
-    {
-        let mut h = harness();
-        g.bench_function("baseline: idle frame", |b| b.iter(|| h.step()));
-    }
-    let mut h = harness();
-    let key = &h.state().state.project().tracks[0].keys[KEYS / 2];
-    let transform = h.state().panels.graph.transform.unwrap();
-    let start = transform.position_from_point(&PlotPoint::new(key.time, key.value[0]));
+fn harness(state: AppState) -> Harness<'static, TangentApp> {
+    Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(state))
+}
+
+/// Benchmarks an idle frame and a frame dragging the middle key of the first track.
+fn idle_and_drag(c: &mut Criterion, group: &str, name: &str, project: &Project) {
+    let mut g = c.benchmark_group(group);
+    g.sample_size(20);
+    let mut h = harness(AppState::new(project.clone(), None));
+    h.run();
+    g.bench_function(BenchmarkId::new("idle", name), |b| b.iter(|| h.step()));
+    let track = &project.tracks[0];
+    let key = &track.keys[track.keys.len() / 2];
+    let start = h.state().panels.graph.transform.unwrap().position_from_point(&PlotPoint::new(key.time, key.value[0]));
     h.hover_at(start);
     h.step();
     h.drag_at(start);
     h.step();
     let mut i = 0u32;
-    g.bench_function("dragging a key", |b| {
+    g.bench_function(BenchmarkId::new("dragging a key", name), |b| {
         b.iter(|| {
             i += 1;
             let wobble = egui::vec2((i % 40) as f32 - 20.0, ((i / 3) % 30) as f32 - 15.0);
@@ -52,17 +67,53 @@ fn bench(c: &mut Criterion) {
         })
     });
     assert!(h.state().state.doc.document.in_gesture(), "the benchmark really dragged");
+    assert!(h.state().state.doc.document.is_dirty(), "the drag really edited the track");
     g.finish();
+}
+
+/// First frame including loading the saved file, as `tangent FILE` starts.
+fn first_frame(c: &mut Criterion, name: &str, project: &Project) {
+    let dir = std::env::temp_dir().join(format!("tangent-ui-frame-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{}.ron", name.replace(' ', "")));
+    tangent::io::save_project(&path, project).unwrap();
+    let mut g = c.benchmark_group("big document");
+    g.sample_size(10);
+    g.bench_function(BenchmarkId::new("first frame incl. load", name), |b| {
+        b.iter(|| {
+            let mut h = harness(AppState::opening(path.clone()));
+            h.step();
+            while h.state().is_loading() {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+                h.step();
+            }
+            assert_eq!(h.state().state.project().tracks.len(), project.tracks.len(), "the file was loaded");
+        })
+    });
+    g.finish();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn bench(c: &mut Criterion) {
+    for keys in [1_000, 10_000, 100_000] {
+        idle_and_drag(c, "editor frame, one track", &format!("{keys} keys"), &scalar_project(keys));
+    }
+    for (tracks, keys) in [(1, 10_000), (60, 2_000), (200, 5_000)] {
+        let name = format!("{tracks} x {keys}");
+        let project = mocap_project(tracks, keys);
+        first_frame(c, &name, &project);
+        idle_and_drag(c, "big document", &name, &project);
+    }
 
     // The path view on a 10,000-key Vec2 path while the transport plays.
-    let keys = (0..KEYS).map(|i| {
+    let keys = (0..10_000).map(|i| {
         let a = i as f64 * 0.05;
         Key::new(i as f64 * 0.1, vec![a.cos() * (3.0 + a.sin()), a.sin() * (3.0 + (2.0 * a).cos())])
     });
     let path = Track::new("long path", TrackKind::Vec2, Interpolation::Tcb).with_keys(keys.collect());
     let mut state = AppState::new(Project { tracks: vec![path], ..Project::default() }, None);
     state.view.central = CentralView::Path;
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(state));
+    let mut h = harness(state);
     h.run();
     h.state_mut().state.ui.transport.toggle_play();
     let mut g = c.benchmark_group("path view frame, 10,000-key path");

@@ -67,6 +67,8 @@ pub enum AppCommand {
     Overwrite(Option<PathBuf>),
     CloseOpenPath,
     CloseSavePath,
+    /// Stop opening a big file (`files.rs`); the open document stays.
+    CancelFileJob,
 }
 
 /// The answer to "Unsaved changes".

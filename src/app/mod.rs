@@ -11,6 +11,7 @@ mod commands;
 mod dialogs;
 mod doc_edits;
 mod export_window;
+mod files;
 mod graph;
 mod import_window;
 mod inspector;
@@ -115,6 +116,8 @@ pub struct Panels {
 /// Opens the editor on `file`, or on the demo project.
 pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
     let state = match file {
+        // A big file loads on a worker thread while the window paints (`files.rs`).
+        Some(path) if std::fs::metadata(&path).is_ok_and(|m| m.len() > files::BACKGROUND_BYTES) => AppState::opening(path),
         Some(path) => {
             let project = load_project(&path)?;
             AppState::new(project, Some(path))
@@ -165,6 +168,11 @@ impl TangentApp {
         Self { state, panels: Panels::default(), recovery: recovery::Recovery::new(dir), queue: Vec::new(), title: String::new() }
     }
 
+    /// Whether a file is being opened on a worker thread (the document is not there yet).
+    pub fn is_loading(&self) -> bool {
+        self.state.ui.file_job.as_ref().is_some_and(|j| j.opening)
+    }
+
     /// One frame: input, panels and dialogs, then the commands they queued. Separate from
     /// `eframe::App` so tests and benchmarks drive it headless.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
@@ -194,7 +202,8 @@ impl TangentApp {
         p.simplify.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
         self.recovery.ui(ui, &cx, &mut out);
-        let mut changed = false;
+        files::progress_window(&ctx, &cx, &mut out);
+        let mut changed = self.state.poll_file_job();
         for command in out.drain(..) {
             changed |= run::run_command(&ctx, &mut self.state, &mut self.panels, command);
         }

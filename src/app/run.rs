@@ -11,6 +11,7 @@ use std::path::PathBuf;
 use eframe::egui;
 
 use super::commands::{AppCommand, Command, Decision, EditCommand};
+use super::files::Saving;
 use super::state::{AfterDiscard, AppState, Status};
 use super::Panels;
 
@@ -118,6 +119,10 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
         }
         AppCommand::CloseOpenPath => replace(&mut state.ui.show_open_path, false),
         AppCommand::CloseSavePath => replace(&mut state.ui.show_save_path, false),
+        AppCommand::CancelFileJob => {
+            state.cancel_file_job();
+            true
+        }
     };
     state.follow_range();
     changed
@@ -198,6 +203,9 @@ fn replace<T: PartialEq>(slot: &mut T, value: T) -> bool {
 fn is_noop(project: &crate::Project, edit: &crate::Edit) -> bool {
     match edit {
         crate::Edit::SetKeys { track, keys } => project.tracks.get(*track).is_some_and(|t| &t.keys == keys),
+        crate::Edit::SpliceKeys { track, at, remove, keys } => {
+            project.tracks.get(*track).is_some_and(|t| t.keys.get(*at..at.saturating_add(*remove)) == Some(keys.as_slice()))
+        }
         crate::Edit::SetTrack { index, track } => project.tracks.get(*index).is_some_and(|t| t == track),
         _ => false,
     }
@@ -339,11 +347,16 @@ fn overwrite(state: &mut AppState, path: Option<PathBuf>) -> bool {
 fn decide(ctx: &egui::Context, state: &mut AppState, d: Decision) {
     let Some(after) = state.ui.confirm_discard.take() else { return };
     match d {
-        Decision::Save => {
-            if save_interactive(state) {
-                run_after_discard(ctx, state, after);
+        Decision::Save => match save_interactive(state) {
+            Saving::Done(true) => run_after_discard(ctx, state, after),
+            Saving::Done(false) => {}
+            // Runs once the save on the worker thread has succeeded.
+            Saving::Started => {
+                if let Some(job) = &mut state.ui.file_job {
+                    job.then = Some(after);
+                }
             }
-        }
+        },
         Decision::Discard => run_after_discard(ctx, state, after),
         Decision::Cancel => {}
     }
@@ -373,22 +386,22 @@ pub fn run_after_discard(ctx: &egui::Context, state: &mut AppState, after: After
 }
 
 /// Save: to the project's file, or ask where. Returns whether it was saved.
-fn save_interactive(state: &mut AppState) -> bool {
+fn save_interactive(state: &mut AppState) -> Saving {
     match state.doc.path.clone() {
-        Some(path) => state.save_to(&path),
+        Some(path) => state.save(&path),
         None => save_as_interactive(state),
     }
 }
 
 /// Save as: the system dialog, or the typed-path window where none can open.
-fn save_as_interactive(state: &mut AppState) -> bool {
+fn save_as_interactive(state: &mut AppState) -> Saving {
     let name = state.doc.path.as_deref().and_then(std::path::Path::file_name).map_or_else(|| "untitled.ron".to_owned(), |n| n.to_string_lossy().into_owned());
     match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).set_file_name(name).save_file() {
-        Some(path) => state.save_to(&path),
+        Some(path) => state.save(&path),
         None => {
             state.ui.show_save_path = true;
             state.set_status(Status::message("No file chosen (type a path if no file dialog appeared)"));
-            false
+            Saving::Done(false)
         }
     }
 }

@@ -17,7 +17,6 @@ use serde::{Deserialize, Serialize};
 use super::playback::Transport;
 use crate::edit::intent::{self, KeyEdit};
 pub use crate::edit::intent::{Clipboard, KeyRef};
-use crate::io::{load_project, save_project};
 use crate::quat::EulerOrder;
 use crate::{Document, Edit, Project, SegmentCursor, TrackCurve, TrackError};
 
@@ -108,7 +107,7 @@ impl ViewSettings {
         !self.hidden_components.iter().any(|(n, c)| n == name && *c == comp)
     }
 
-    fn remember_recent(&mut self, path: &Path) {
+    pub(super) fn remember_recent(&mut self, path: &Path) {
         let path = path.canonicalize().unwrap_or_else(|_| path.to_owned());
         self.recent_files.retain(|p| p != &path);
         self.recent_files.insert(0, path);
@@ -156,12 +155,25 @@ pub enum AfterDiscard {
     Quit,
 }
 
+/// Each component's smallest and largest key value.
+fn value_ranges(track: &crate::Track) -> Vec<(f64, f64)> {
+    let mut ranges = vec![(f64::INFINITY, f64::NEG_INFINITY); track.kind.dim()];
+    for key in &track.keys {
+        for (r, &v) in ranges.iter_mut().zip(&key.value) {
+            *r = (r.0.min(v), r.1.max(v));
+        }
+    }
+    ranges
+}
+
 /// The document side: what is edited, its compiled curves, and what is selected.
 pub struct DocState {
     pub document: Document,
     /// The file the document was opened from or saved to.
     pub path: Option<PathBuf>,
     curves: Vec<Result<TrackCurve, TrackError>>,
+    /// Per track, each component's smallest and largest key value (the normalised view).
+    value_ranges: Vec<Vec<(f64, f64)>>,
     /// Per track, a number that changes whenever its curve is recompiled, so views can cache
     /// what they derive from one track.
     curve_stamps: Vec<u64>,
@@ -174,21 +186,21 @@ pub struct DocState {
     pub clipboard: Option<Clipboard>,
     /// Modification time and size of the file when it was opened or last saved: Save asks
     /// before overwriting a file another program changed since.
-    pub disk_stamp: Option<(std::time::SystemTime, u64)>,
-}
-
-/// A file's modification time and size.
-fn disk_stamp(path: &Path) -> Option<(std::time::SystemTime, u64)> {
-    let m = std::fs::metadata(path).ok()?;
-    Some((m.modified().ok()?, m.len()))
+    pub disk_stamp: Option<super::files::DiskStamp>,
 }
 
 impl DocState {
     pub fn new(project: Project, path: Option<PathBuf>) -> Self {
+        Self::with_progress(project, path, &|_| {})
+    }
+
+    /// [`Self::new`], calling `progress(tracks compiled)` as it goes (opening a big file).
+    pub fn with_progress(project: Project, path: Option<PathBuf>, progress: &(dyn Fn(usize) + Sync)) -> Self {
         let mut s = Self {
             document: Document::new(project),
             path,
             curves: Vec::new(),
+            value_ranges: Vec::new(),
             curve_stamps: Vec::new(),
             next_stamp: 0,
             curves_revision: u64::MAX,
@@ -197,7 +209,7 @@ impl DocState {
             clipboard: None,
             disk_stamp: None,
         };
-        s.refresh();
+        s.compile_all(progress);
         s.active_track = s.project().tracks.iter().position(|t| t.visible);
         s
     }
@@ -209,6 +221,11 @@ impl DocState {
     /// Compiled curve of track `i` (or why it cannot be evaluated).
     pub fn curve(&self, i: usize) -> Option<&Result<TrackCurve, TrackError>> {
         self.curves.get(i)
+    }
+
+    /// The smallest and largest key value of component `comp` of track `track`.
+    pub fn value_range(&self, track: usize, comp: usize) -> Option<(f64, f64)> {
+        self.value_ranges.get(track)?.get(comp).copied()
     }
 
     /// Changes whenever track `i`'s curve is recompiled.
@@ -226,7 +243,20 @@ impl DocState {
         if self.curves_revision == self.document.revision() {
             return;
         }
-        self.curves = self.document.project().tracks.iter().map(TrackCurve::new).collect();
+        self.compile_all(&|_| {});
+    }
+
+    /// Compiles every track's curve (on every core), calling `progress(tracks done)`.
+    fn compile_all(&mut self, progress: &(dyn Fn(usize) + Sync)) {
+        use rayon::prelude::*;
+        let done = std::sync::atomic::AtomicUsize::new(0);
+        (self.curves, self.value_ranges) = (self.document.project().tracks.par_iter())
+            .map(|track| {
+                let compiled = (TrackCurve::new(track), value_ranges(track));
+                progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                compiled
+            })
+            .unzip();
         self.curve_stamps = (0..self.curves.len()).map(|_| 0).collect();
         for i in 0..self.curve_stamps.len() {
             self.curve_stamps[i] = self.stamp();
@@ -255,6 +285,7 @@ impl DocState {
         match in_place {
             Some(i) if self.curves_revision == before && i < self.curves.len() => {
                 self.curves[i] = TrackCurve::new(&self.document.project().tracks[i]);
+                self.value_ranges[i] = value_ranges(&self.document.project().tracks[i]);
                 self.curve_stamps[i] = self.stamp();
                 self.curves_revision = self.document.revision();
                 self.fix_selection();
@@ -424,6 +455,8 @@ pub struct UiState {
     pub confirm_overwrite: Option<PathBuf>,
     /// Key > Simplify…'s reduced curves, drawn over the originals while it is open.
     pub preview: Option<std::sync::Arc<super::simplify::Preview>>,
+    /// A big file being opened or saved on a worker thread (`files.rs`).
+    pub file_job: Option<super::files::FileJob>,
 }
 
 /// Everything the editor holds apart from its panels.
@@ -454,6 +487,7 @@ impl AppState {
             gesture_interrupted: false,
             confirm_overwrite: None,
             preview: None,
+            file_job: None,
         };
         Self { doc, view: ViewSettings::default(), ui }
     }
@@ -483,57 +517,20 @@ impl AppState {
 
     /// Replaces the document with `project` from `path` (history and selection start anew).
     pub fn replace_document(&mut self, project: Project, path: Option<PathBuf>) {
-        self.doc = DocState::new(project, path);
+        self.replace_doc_state(DocState::new(project, path));
+    }
+
+    /// Puts `doc` in place of the open document (a file opened on a worker thread).
+    pub fn replace_doc_state(&mut self, doc: DocState) {
+        self.doc = doc;
         let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
         self.ui.transport = Transport::new(t0, t1 - t0);
         self.ui.playhead = t0;
     }
 
-    /// Loads `path`; on failure the open document stays as it was and the error is shown.
-    pub fn open(&mut self, path: &Path) {
-        match load_project(path) {
-            Ok(project) => {
-                self.replace_document(project, Some(path.to_owned()));
-                self.doc.disk_stamp = disk_stamp(path);
-                self.view.remember_recent(path);
-                self.set_status(Status::message(format!("Opened {}", path.display())));
-            }
-            Err(e) => self.set_status(Status::error(format!("Could not open: {e}"))),
-        }
-    }
-
     pub fn new_document(&mut self) {
         self.replace_document(intent::new_project(), None);
         self.set_status(Status::message("New project"));
-    }
-
-    /// Saves to `path` (atomically); returns whether it worked.
-    pub fn save_to(&mut self, path: &Path) -> bool {
-        let own_file = self.doc.path.as_deref() == Some(path);
-        if own_file && self.doc.disk_stamp.is_some() && path.exists() && disk_stamp(path) != self.doc.disk_stamp {
-            self.ui.confirm_overwrite = Some(path.to_owned());
-            self.set_status(Status::error(format!("{} was changed by another program since it was opened; not saved", path.display())));
-            return false;
-        }
-        self.save_over(path)
-    }
-
-    /// Saves to `path` without asking about changes on disk (the user chose to overwrite).
-    pub fn save_over(&mut self, path: &Path) -> bool {
-        match save_project(path, self.project()) {
-            Ok(()) => {
-                self.doc.disk_stamp = disk_stamp(path);
-                self.doc.document.mark_saved();
-                self.doc.path = Some(path.to_owned());
-                self.view.remember_recent(path);
-                self.set_status(Status::message(format!("Saved {}", path.display())));
-                true
-            }
-            Err(e) => {
-                self.set_status(Status::error(format!("Could not save: {e}")));
-                false
-            }
-        }
     }
 
     /// Runs `after` now, or first asks what to do with unsaved changes.

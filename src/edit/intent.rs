@@ -97,11 +97,12 @@ pub fn change_keys(project: &Project, selection: &BTreeSet<KeyRef>, mut change: 
     out
 }
 
-/// One key changed in place (a tangent or ease handle): no re-sorting.
+/// One key changed in place (a tangent or ease handle): no re-sorting, and only that key in
+/// the edit.
 pub fn change_key(project: &Project, key: KeyRef, change: impl FnOnce(&mut Key)) -> Option<Edit> {
-    let mut keys = project.tracks.get(key.track)?.keys.clone();
-    change(keys.get_mut(key.key)?);
-    Some(Edit::SetKeys { track: key.track, keys })
+    let mut k = project.tracks.get(key.track)?.keys.get(key.key)?.clone();
+    change(&mut k);
+    Some(Edit::SpliceKeys { track: key.track, at: key.key, remove: 1, keys: vec![k] })
 }
 
 /// What a key drag moves: each unlocked track's keys when the drag began, and which of them
@@ -111,6 +112,9 @@ pub struct MoveOrigin {
     pub track: usize,
     pub keys: Vec<Key>,
     pub selected: BTreeSet<usize>,
+    /// The keys the drag has rearranged so far (`start..end` of `keys`): each frame's splice
+    /// covers them too, so keys a frame moved past and the next does not are put back.
+    pub touched: std::cell::Cell<(usize, usize)>,
 }
 
 /// The starting point of a drag of the selected keys (locked tracks stay put).
@@ -119,7 +123,7 @@ pub fn move_origins(project: &Project, selection: &BTreeSet<KeyRef>) -> Vec<Move
     tracks_of(selection)
         .into_iter()
         .filter(|&t| project.tracks.get(t).is_some_and(|t| !t.locked))
-        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.clone(), selected: selected_on(selection, t) })
+        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.clone(), selected: selected_on(selection, t), touched: std::cell::Cell::new((0, 0)) })
         .collect()
 }
 
@@ -132,26 +136,47 @@ pub struct Snap {
 
 /// The selected keys moved by `dt` in time and `dv` in component `comp`, from where they were
 /// when the drag began (so every frame of a drag replaces the last, and errors do not add up).
+///
+/// Each track's edit is a splice of the keys between the first and last selected key and
+/// wherever the moved keys now fall (and what earlier frames of the drag rearranged), sorted
+/// by time with ties in their original order — the same keys a sort of the whole track gives,
+/// at a cost proportional to that range, not to the track.
 #[must_use]
 pub fn move_keys(origins: &[MoveOrigin], dt: f64, dv: f64, comp: usize, snap: Option<Snap>) -> Vec<KeyEdit> {
-    origins
+    origins.iter().filter_map(|o| move_track(o, dt, dv, comp, snap)).collect()
+}
+
+fn move_track(o: &MoveOrigin, dt: f64, dv: f64, comp: usize, snap: Option<Snap>) -> Option<KeyEdit> {
+    let (&first, &last) = (o.selected.first()?, o.selected.last()?);
+    let moved: Vec<(usize, Key)> = o
+        .selected
         .iter()
-        .map(|o| {
-            let tagged = o
-                .keys
-                .iter()
-                .cloned()
-                .enumerate()
-                .map(|(i, mut k)| {
-                    if o.selected.contains(&i) {
-                        move_key(&mut k, dt, dv, comp, snap);
-                    }
-                    (i, k)
-                })
-                .collect();
-            retag(o.track, tagged, &o.selected)
+        .filter_map(|&i| {
+            let mut k = o.keys.get(i)?.clone();
+            move_key(&mut k, dt, dv, comp, snap);
+            Some((i, k))
         })
-        .collect()
+        .collect();
+    let (lo, hi) = moved.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (_, k)| (a.min(k.time), b.max(k.time)));
+    let (done_from, done_to) = o.touched.get();
+    let mut from = first.min(o.keys.partition_point(|k| k.time < lo));
+    let mut to = (last + 1).max(o.keys.partition_point(|k| k.time <= hi)).min(o.keys.len());
+    if done_to > done_from {
+        (from, to) = (from.min(done_from), to.max(done_to));
+    }
+    o.touched.set((from, to));
+    let mut moved = moved.into_iter().peekable();
+    let tagged: Vec<(usize, Key)> = (from..to)
+        .map(|i| match moved.next_if(|(j, _)| *j == i) {
+            Some(m) => m,
+            None => (i, o.keys[i].clone()),
+        })
+        .collect();
+    let mut edit = retag(o.track, tagged, &o.selected);
+    let Edit::SetKeys { keys, .. } = edit.edit else { return None };
+    edit.selected.iter_mut().for_each(|k| k.key += from);
+    edit.edit = Edit::SpliceKeys { track: o.track, at: from, remove: to - from, keys };
+    Some(edit)
 }
 
 fn move_key(k: &mut Key, dt: f64, dv: f64, comp: usize, snap: Option<Snap>) {

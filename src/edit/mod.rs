@@ -15,6 +15,8 @@ use crate::model::{Key, Project, Track};
 use thiserror::Error;
 
 pub mod intent;
+#[cfg(test)]
+mod splice_tests;
 
 /// Most undo steps kept; older ones are dropped.
 pub const UNDO_LIMIT: usize = 500;
@@ -25,6 +27,14 @@ pub enum Edit {
     /// Replace a track's keys (moves, inserts, deletes, TCB and ease changes).
     SetKeys {
         track: usize,
+        keys: Vec<Key>,
+    },
+    /// Replace keys `at..at + remove` of a track with `keys` (a drag of a few keys of a long
+    /// track, or one key changed): the cost is the keys replaced, not the track.
+    SpliceKeys {
+        track: usize,
+        at: usize,
+        remove: usize,
         keys: Vec<Key>,
     },
     /// Replace a whole track (rename, modes, kind, colour, visibility, lock).
@@ -45,6 +55,8 @@ pub enum Edit {
 pub enum EditError {
     #[error("there is no track {0}")]
     NoTrack(usize),
+    #[error("track {track} has no keys {at}..{end}")]
+    NoKeys { track: usize, at: usize, end: usize },
     #[error("track \"{0}\" is locked")]
     Locked(String),
     #[error(transparent)]
@@ -59,7 +71,7 @@ impl Edit {
     #[must_use]
     pub fn track(&self) -> Option<usize> {
         match self {
-            Self::SetKeys { track, .. } => Some(*track),
+            Self::SetKeys { track, .. } | Self::SpliceKeys { track, .. } => Some(*track),
             Self::SetTrack { index, .. } => Some(*index),
             _ => None,
         }
@@ -84,6 +96,20 @@ impl Edit {
                     return Err(e.into());
                 }
                 Ok(Self::SetKeys { track, keys: old })
+            }
+            Self::SpliceKeys { track, at, remove, keys } => {
+                let t = project.tracks.get_mut(track).ok_or(EditError::NoTrack(track))?;
+                if respect_locks && t.locked {
+                    return Err(EditError::Locked(t.name.clone()));
+                }
+                let end = at.checked_add(remove).filter(|&e| e <= t.keys.len()).ok_or(EditError::NoKeys { track, at, end: at.saturating_add(remove) })?;
+                let added = keys.len();
+                let old: Vec<Key> = t.keys.splice(at..end, keys).collect();
+                if let Err(e) = validate(t) {
+                    t.keys.splice(at..at + added, old);
+                    return Err(e.into());
+                }
+                Ok(Self::SpliceKeys { track, at, remove: added, keys: old })
             }
             Self::SetTrack { index, track } => {
                 let slot = project.tracks.get_mut(index).ok_or(EditError::NoTrack(index))?;
@@ -120,6 +146,15 @@ impl Edit {
                 Ok(Self::InsertTrack { index, track })
             }
         }
+    }
+}
+
+impl Edit {
+    /// Whether two edits change the same thing of a track: its keys (set or spliced) or the
+    /// whole track. A gesture keeps the first inverse of each kind per track.
+    fn same_kind(&self, other: &Edit) -> bool {
+        let keys = |e: &Edit| matches!(e, Edit::SetKeys { .. } | Edit::SpliceKeys { .. });
+        (keys(self) && keys(other)) || std::mem::discriminant(self) == std::mem::discriminant(other)
     }
 }
 
@@ -185,16 +220,36 @@ impl Document {
         self.saved_at = self.top_id();
     }
 
+    /// The undo step the project is at now: what [`Self::mark_saved_at`] takes once a
+    /// snapshot taken now has been written (a save on another thread, while editing goes on).
+    #[must_use]
+    pub fn save_point(&self) -> u64 {
+        self.top_id()
+    }
+
+    /// Records that the state at `save_point` is what is on disk; edits made since stay unsaved.
+    pub fn mark_saved_at(&mut self, save_point: u64) {
+        self.saved_at = save_point;
+    }
+
     /// Applies `edit` as its own undo step (or as part of the open gesture).
     pub fn apply(&mut self, label: &str, edit: Edit) -> Result<(), EditError> {
         let target = edit.track();
+        // The first splice of a track in a gesture keeps the whole track's keys as its undo:
+        // later splices of the same drag may touch other keys, and are not recorded.
+        let snapshot = match (&self.gesture, &edit) {
+            (Some(g), Edit::SpliceKeys { track, .. }) if !g.inverse.iter().any(|e| e.track() == target && e.same_kind(&edit)) => {
+                self.project.tracks.get(*track).map(|t| Edit::SetKeys { track: *track, keys: t.keys.clone() })
+            }
+            _ => None,
+        };
         let inverse = edit.apply(&mut self.project)?;
+        let inverse = snapshot.unwrap_or(inverse);
         self.revision += 1;
         self.redo.clear();
         match &mut self.gesture {
             Some(g) => {
-                let covered =
-                    target.is_some() && g.inverse.iter().any(|e| e.track() == target && std::mem::discriminant(e) == std::mem::discriminant(&inverse));
+                let covered = target.is_some() && g.inverse.iter().any(|e| e.track() == target && e.same_kind(&inverse));
                 if !covered {
                     g.inverse.push(inverse);
                 }

@@ -7,22 +7,22 @@ use eframe::egui::{self, Color32, Vec2};
 use egui_plot::{Arrows, Line, LineStyle, MarkerShape, PlotPoint, PlotPoints, PlotUi, Points, Polygon, Text, VLine};
 
 use super::hit::{ease_time, handle_tip, keys_in_range, tangent_tip, Target, EASE_OFFSET};
+use super::lod::envelope_series;
 use super::{component_shown, display, Display, Graph, GraphDrag};
 use crate::app::style::{component_color, fmt_vec, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
 use crate::app::PanelContext;
 use crate::edit::intent::KeyRef;
 use crate::handles::Side;
-use crate::{HandleType, Interpolation, SegmentCursor, Track, TrackCurve, TrackKind};
+use crate::{HandleType, Interpolation, Track, TrackCurve, TrackKind};
 
-/// Samples drawn across the visible time range per curve: one per pixel column of the plot,
-/// within these bounds, whatever the number of keys.
-const CURVE_SAMPLES: (usize, usize) = (64, 4096);
+/// Pixel columns a curve is drawn in (a few points each, `lod.rs`), within these bounds.
+const CURVE_COLUMNS: (usize, usize) = (64, 4096);
 /// Above this many keys in view, a track's tangent arrows are not drawn (they would be a blur).
 const MAX_ARROWS_PER_TRACK: usize = 300;
 
-/// Draws the graph; returns the most points any one curve was drawn with (bounded by the
-/// plot's width in pixels, whatever the number of keys).
-pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) -> usize {
+/// Draws the graph; returns the most points any one curve was drawn with (a few per pixel
+/// column of the plot, whatever the number of keys).
+pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) -> usize {
     let mut most = 0;
     for (ti, track) in cx.project().tracks.iter().enumerate() {
         let Some(Ok(curve)) = cx.doc.curve(ti) else {
@@ -32,6 +32,7 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) -> u
             most = most.max(draw_track(plot_ui, cx, graph, ti, track, curve));
         }
     }
+    graph.curves.retain(|ti| cx.curve_drawn(ti));
     if let Some(preview) = &cx.ui.preview {
         draw_preview(plot_ui, cx, preview);
     }
@@ -40,34 +41,23 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph) -> u
     most
 }
 
-/// The curve sampled across the view, one series per component, in display units.
-fn sample_series(plot_ui: &PlotUi<'_>, curve: &TrackCurve, displays: &[Display]) -> Vec<Vec<[f64; 2]>> {
+/// The visible time range and the number of pixel columns to draw curves in.
+fn columns(plot_ui: &PlotUi<'_>) -> ((f64, f64), usize) {
     let bounds = plot_ui.plot_bounds();
-    let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
-    let dim = curve.dim();
-    let mut cursor = SegmentCursor::new();
-    let mut value = vec![0.0; dim];
-    let n = (plot_ui.transform().frame().width().max(0.0) as usize).clamp(CURVE_SAMPLES.0, CURVE_SAMPLES.1);
-    let mut series: Vec<Vec<[f64; 2]>> = vec![Vec::with_capacity(n + 1); dim];
-    for k in 0..=n {
-        let t = x0 + (x1 - x0) * k as f64 / n as f64;
-        curve.sample(&mut cursor, t, &mut value);
-        for c in 0..dim {
-            series[c].push([t, displays[c].show(value[c])]);
-        }
-    }
-    series
+    let n = (plot_ui.transform().frame().width().max(0.0) as usize).clamp(CURVE_COLUMNS.0, CURVE_COLUMNS.1);
+    ((bounds.min()[0], bounds.max()[0]), n)
 }
 
 /// Draws one track; returns the points of its longest curve series.
-fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti: usize, track: &Track, curve: &TrackCurve) -> usize {
+fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph, ti: usize, track: &Track, curve: &TrackCurve) -> usize {
     let bounds = plot_ui.plot_bounds();
     let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
     let margin = (x1 - x0) * 0.02;
     let base = track_color(track, ti);
     let dim = curve.dim();
     let displays: Vec<Display> = (0..dim).map(|c| display(cx, ti, c)).collect();
-    let series = sample_series(plot_ui, curve, &displays);
+    let (range, n) = columns(plot_ui);
+    let series = graph.curves.series(ti, cx.doc.curve_stamp(ti).unwrap_or(0), curve, range, n, &displays).clone();
     let most = series.iter().map(Vec::len).max().unwrap_or(0);
     let names = track.kind.component_names();
     let in_view = keys_in_range(&track.keys, x0 - margin, x1 + margin);
@@ -103,7 +93,8 @@ fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &Graph, ti
 }
 
 /// Key markers of component `c`. Where many keys share a pixel column, one marker stands for
-/// them (selected keys are always drawn): a 10,000-key track stays cheap to draw.
+/// them, found by binary search, so the cost is the markers drawn, not the keys in view;
+/// selected keys are always drawn.
 #[allow(clippy::too_many_arguments)]
 fn draw_keys(
     plot_ui: &mut PlotUi<'_>,
@@ -119,18 +110,15 @@ fn draw_keys(
     let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
     let min_dt = (x1 - x0) / f64::from(plot_ui.transform().frame().width().max(1.0)) * 1.5;
     let mut plain = Vec::new();
-    let mut selected = Vec::new();
-    let mut last_t = f64::NEG_INFINITY;
-    let any_selected = cx.doc.selection.iter().any(|k| k.track == ti);
-    for ki in keys {
-        let p = [track.keys[ki].time, d.show(track.keys[ki].value[c])];
-        if any_selected && cx.doc.selection.contains(&KeyRef { track: ti, key: ki }) {
-            selected.push(p);
-        } else if p[0] - last_t >= min_dt {
-            plain.push(p);
-            last_t = p[0];
-        }
+    let mut i = keys.start;
+    while i < keys.end {
+        let key = &track.keys[i];
+        plain.push([key.time, d.show(key.value[c])]);
+        let next = key.time + min_dt;
+        i += 1 + track.keys[i + 1..keys.end].partition_point(|k| k.time < next);
     }
+    let in_track = KeyRef { track: ti, key: keys.start }..KeyRef { track: ti, key: keys.end };
+    let selected: Vec<[f64; 2]> = cx.doc.selection.range(in_track).map(|k| [track.keys[k.key].time, d.show(track.keys[k.key].value[c])]).collect();
     plot_ui.points(Points::new(name.clone(), PlotPoints::from(plain)).shape(MarkerShape::Diamond).radius(4.5).color(color).filled(true));
     if !selected.is_empty() {
         plot_ui.points(Points::new(name, PlotPoints::from(selected)).shape(MarkerShape::Diamond).radius(6.5).color(Color32::WHITE).filled(true));
@@ -284,8 +272,9 @@ fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate
             continue;
         }
         let displays: Vec<Display> = (0..original.dim()).map(|c| display(cx, *ti, c)).collect();
-        let base = sample_series(plot_ui, original, &displays);
-        let fitted = sample_series(plot_ui, reduced, &displays);
+        let (range, n) = columns(plot_ui);
+        let base = envelope_series(original, range, n, &displays);
+        let fitted = envelope_series(reduced, range, n, &displays);
         for (c, (orig, fit)) in base.into_iter().zip(fitted).enumerate() {
             if !component_shown(cx, *ti, c) {
                 continue;

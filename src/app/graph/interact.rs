@@ -163,11 +163,12 @@ fn moved_message(cx: &PanelContext<'_>, edits: &[KeyEdit]) -> String {
     let moved: Vec<(KeyRef, &crate::Key)> = edits
         .iter()
         .flat_map(|e| {
-            let keys = match &e.edit {
-                crate::Edit::SetKeys { keys, .. } => keys.as_slice(),
-                _ => &[][..],
+            let (keys, at) = match &e.edit {
+                crate::Edit::SetKeys { keys, .. } => (keys.as_slice(), 0),
+                crate::Edit::SpliceKeys { keys, at, .. } => (keys.as_slice(), *at),
+                _ => (&[][..], 0),
             };
-            e.selected.iter().filter_map(move |k| keys.get(k.key).map(|key| (*k, key)))
+            e.selected.iter().filter_map(move |k| keys.get(k.key.checked_sub(at)?).map(|key| (*k, key)))
         })
         .collect();
     match moved.as_slice() {

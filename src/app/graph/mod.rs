@@ -13,6 +13,7 @@
 mod draw;
 mod hit;
 mod interact;
+mod lod;
 
 use eframe::egui::{self, Pos2, Vec2};
 use egui_plot::{Legend, Plot, PlotBounds, PlotPoint, PlotTransform};
@@ -84,11 +85,23 @@ pub struct Graph {
     pub height: f32,
     /// The most points one curve was drawn with in the last frame.
     pub drawn_points: usize,
+    /// Each drawn track's polylines, kept between frames (`lod.rs`).
+    pub curves: lod::CurveCache,
 }
 
 impl Default for Graph {
     fn default() -> Self {
-        Self { drag: None, hover: None, transform: None, last_click: None, frame_all: true, frame_selected: false, height: 400.0, drawn_points: 0 }
+        Self {
+            drag: None,
+            hover: None,
+            transform: None,
+            last_click: None,
+            frame_all: true,
+            frame_selected: false,
+            height: 400.0,
+            drawn_points: 0,
+            curves: lod::CurveCache::default(),
+        }
     }
 }
 
@@ -112,8 +125,7 @@ pub fn display(cx: &PanelContext<'_>, track: usize, comp: usize) -> Display {
     if !cx.view.normalize {
         return Display::IDENTITY;
     }
-    let keys = &cx.project().tracks[track].keys;
-    let (lo, hi) = keys.iter().map(|k| k.value[comp]).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+    let Some((lo, hi)) = cx.doc.value_range(track, comp) else { return Display::IDENTITY };
     let half = 0.5 * (hi - lo);
     if half > 0.0 {
         Display { offset: 0.5 * (hi + lo), scale: 1.0 / half }
@@ -154,7 +166,13 @@ impl Panel for Graph {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         let frame_all = std::mem::take(&mut self.frame_all);
         let frame_selected = std::mem::take(&mut self.frame_selected);
-        let fit = if frame_selected { cx.doc.selection_bounds().map(|(lo, hi)| pad(lo, hi)) } else { fit_bounds(cx) };
+        let fit = if frame_selected {
+            cx.doc.selection_bounds().map(|(lo, hi)| pad(lo, hi))
+        } else if frame_all {
+            fit_bounds(cx)
+        } else {
+            None
+        };
         let dragging_pan = ui.input(|i| i.pointer.secondary_down() || i.pointer.middle_down());
         let response = Plot::new("value_graph")
             .legend(Legend::default().color_conflict_handling(egui_plot::ColorConflictHandling::PickFirst))
