@@ -66,8 +66,11 @@ fn idle_and_drag(c: &mut Criterion, group: &str, name: &str, project: &Project) 
             h.step();
         })
     });
-    assert!(h.state().state.doc.document.in_gesture(), "the benchmark really dragged");
-    assert!(h.state().state.doc.document.is_dirty(), "the drag really edited the track");
+    if i > 0 {
+        // (Not when a filter skipped the drag.)
+        assert!(h.state().state.doc.document.in_gesture(), "the benchmark really dragged");
+        assert!(h.state().state.doc.document.is_dirty(), "the drag really edited the track");
+    }
     g.finish();
 }
 
@@ -119,8 +122,14 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("path view frame, 10,000-key path");
     g.sample_size(30);
     let start = h.state().state.ui.playhead;
-    g.bench_function("playing", |b| b.iter(|| h.step()));
-    assert!(h.state().state.ui.playhead != start, "the benchmark really played");
+    let mut frames = 0u64;
+    g.bench_function("playing", |b| {
+        b.iter(|| {
+            frames += 1;
+            h.step()
+        })
+    });
+    assert!(frames == 0 || h.state().state.ui.playhead != start, "the benchmark really played");
     g.finish();
 }
 

@@ -16,29 +16,37 @@ pub const SAMPLES_PER_SEGMENT: usize = 32;
 /// Most points [`speed_series`] returns (about; each segment keeps at least two).
 pub const MAX_SPEED_POINTS: usize = 4000;
 
+/// [`speed_series_within`] with at most about [`MAX_SPEED_POINTS`] points.
+#[must_use]
+pub fn speed_series(curve: &TrackCurve, x0: f64, x1: f64) -> Vec<[f64; 2]> {
+    speed_series_within(curve, x0, x1, MAX_SPEED_POINTS)
+}
+
 /// `(t, |dP/dt|)` over the keyed range within `[x0, x1]`, each segment from its start (right
 /// limit) to its end (left limit), so a speed jump at a key shows as a vertical step.
 ///
-/// Where more than a quarter of [`MAX_SPEED_POINTS`] segments are in view, the speed is
-/// sampled evenly instead (the jumps are then narrower than a pixel).
+/// Where more than a quarter of `max_points` segments are in view, the speed is sampled
+/// evenly instead, `max_points` times (the editor passes its width in pixels: the jumps are
+/// then narrower than a pixel).
 #[must_use]
-pub fn speed_series(curve: &TrackCurve, x0: f64, x1: f64) -> Vec<[f64; 2]> {
+pub fn speed_series_within(curve: &TrackCurve, x0: f64, x1: f64, max_points: usize) -> Vec<[f64; 2]> {
+    let max_points = max_points.max(8);
     let times = curve.times();
     let first = times.partition_point(|&t| t < x0).saturating_sub(1);
     let last = times.partition_point(|&t| t <= x1).min(curve.segment_count());
-    if last.saturating_sub(first) > MAX_SPEED_POINTS / 4 {
+    if last.saturating_sub(first) > max_points / 4 {
         let mut cursor = SegmentCursor::new();
         let mut v = vec![0.0; curve.dim()];
-        return (0..=MAX_SPEED_POINTS)
+        return (0..=max_points)
             .map(|i| {
-                let t = x0 + (x1 - x0) * i as f64 / MAX_SPEED_POINTS as f64;
+                let t = x0 + (x1 - x0) * i as f64 / max_points as f64;
                 curve.velocity(&mut cursor, t, &mut v);
                 [t, v.iter().map(|x| x * x).sum::<f64>().sqrt()]
             })
             .collect();
     }
     let segs: Vec<usize> = (first..last).filter(|&s| times[s + 1] > times[s]).collect();
-    let per = (MAX_SPEED_POINTS / segs.len().max(1)).clamp(2, SAMPLES_PER_SEGMENT);
+    let per = (max_points / segs.len().max(1)).clamp(2, SAMPLES_PER_SEGMENT);
     let mut out = Vec::with_capacity(segs.len() * (per + 1));
     for s in segs {
         for i in 0..=per {
@@ -66,6 +74,21 @@ pub fn curve_with_other_tangents(track: &Track) -> Result<TrackCurve, TrackError
     let mut t = track.clone();
     t.tangents = other_tangent_mode(t.tangents);
     TrackCurve::new(&t)
+}
+
+/// Keys `keys` of `track` compiled with the other tangent mode. A TCB segment depends only on
+/// its two keys and their neighbours, so on segments `keys.start + 1 .. keys.end − 2` (of the
+/// whole track) this is the same curve as [`curve_with_other_tangents`], at the cost of the
+/// keys taken: the speed graph's comparison over what is in view of a long track.
+pub fn other_tangents_between(track: &Track, keys: std::ops::Range<usize>) -> Result<TrackCurve, TrackError> {
+    let part = Track {
+        name: track.name.clone(),
+        binding: track.binding.clone(),
+        keys: track.keys[keys].to_vec(),
+        tangents: other_tangent_mode(track.tangents),
+        ..*track
+    };
+    TrackCurve::new(&part)
 }
 
 /// `track` compiled with interpolation `mode` and constant ends, for comparing rotation
@@ -208,5 +231,28 @@ mod tests {
         assert_approx_eq!(max_deviation_percent([1.0, 2.0, 3.0].into_iter()), 50.0, 1e-12);
         assert_eq!(max_deviation_percent([0.0, 0.0].into_iter()), 0.0);
         assert_eq!(max_deviation_percent(std::iter::empty()), 0.0);
+    }
+
+    /// The comparison curve of keys 10..30 of an uneven 40-key TCB track agrees with the
+    /// whole track's on the segments it vouches for (11..27), value and speed; and at the
+    /// ends of the part, where the neighbours are missing, it may not.
+    #[test]
+    fn the_other_tangents_of_a_part_match_the_whole_inside_it() {
+        let mut t = 0.0;
+        let keys = (0..40)
+            .map(|i| {
+                t += 0.3 + f64::from(i % 3) * 0.4;
+                Key::new(t, vec![f64::from(i).sin() * 2.0, f64::from(i * i % 7)]).with_tcb(0.3, -0.2, 0.1)
+            })
+            .collect();
+        let track = Track::new("p", TrackKind::Vec2, Interpolation::Tcb).with_keys(keys);
+        let whole = curve_with_other_tangents(&track).unwrap();
+        let part = other_tangents_between(&track, 10..30).unwrap();
+        for seg in 11..27 {
+            for u in [0.0, 0.3, 0.77, 1.0] {
+                assert_eq!(part.segment_speed(seg - 10, u), whole.segment_speed(seg, u), "segment {seg} at {u}");
+            }
+        }
+        assert_ne!(part.segment_speed(0, 0.0), whole.segment_speed(10, 0.0), "the part's first key has no left neighbour");
     }
 }

@@ -2,7 +2,11 @@
 //! segment by segment so the jumps at keys show as vertical steps. For TCB tracks both
 //! tangent modes are drawn — the track's own solid, the other dashed — so the difference
 //! Seed and TimeAdjusted make at unevenly spaced keys is visible. The series come from
-//! [`crate::analysis`]; the other mode's curve is compiled once per change of the track.
+//! [`crate::analysis`], at most about two points per pixel column, and are kept until the
+//! track, the visible range or the width changes (an idle repaint computes nothing). The
+//! other mode's curve is compiled from the keys in view only (exact there: a TCB segment
+//! depends on its neighbours alone), and left out when more segments than pixel columns are
+//! in view, where the two would differ by less than a pixel.
 
 use eframe::egui;
 use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, VLine};
@@ -10,24 +14,43 @@ use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, VLine};
 use super::commands::AppCommand;
 use super::style::{track_color, AXIS_WIDTH, PLAYHEAD};
 use super::{Panel, PanelContext};
-use crate::analysis::{curve_with_other_tangents, speed_series};
-use crate::{Interpolation, TrackCurve, TrackError, TrackKind};
+use crate::analysis::{other_tangents_between, speed_series_within};
+use crate::{Interpolation, Track, TrackCurve, TrackKind};
 
-/// The speed graph, and the active track's curve in the other tangent mode.
+/// What the series were computed for: track, curve stamp, visible range, width in pixels.
+type SeriesKey = (usize, u64, f64, f64, usize);
+
+/// The speed graph and its series, kept between frames.
 #[derive(Default)]
 pub struct SpeedGraph {
-    /// `(track, curve stamp)` → the curve with the other tangent mode.
-    other: Option<((usize, u64), Result<TrackCurve, TrackError>)>,
+    /// The track's speed and, for TCB tracks, the other tangent mode's (when drawn).
+    series: Option<(SeriesKey, Vec<[f64; 2]>, Option<Vec<[f64; 2]>>)>,
 }
 
 impl SpeedGraph {
-    fn other_curve(&mut self, cx: &PanelContext<'_>, ti: usize) -> Option<&TrackCurve> {
-        let key = (ti, cx.doc.curve_stamp(ti)?);
-        if self.other.as_ref().is_none_or(|(k, _)| *k != key) {
-            self.other = Some((key, curve_with_other_tangents(&cx.project().tracks[ti])));
+    fn series(&mut self, key: SeriesKey, track: &Track, curve: &TrackCurve) -> (&[[f64; 2]], Option<&[[f64; 2]]>) {
+        if self.series.as_ref().is_none_or(|(k, ..)| *k != key) {
+            let (_, _, x0, x1, width) = key;
+            let own = speed_series_within(curve, x0, x1, 2 * width);
+            let other = (track.interpolation == Interpolation::Tcb).then(|| other_series(track, curve, (x0, x1), width)).flatten();
+            self.series = Some((key, own, other));
         }
-        self.other.as_ref().and_then(|(_, c)| c.as_ref().ok())
+        let (_, own, other) = self.series.as_ref().expect("just computed");
+        (own, other.as_deref())
     }
+}
+
+/// The other tangent mode's speed over `[x0, x1]`, from the keys in view and two more on each
+/// side; `None` when more segments than pixel columns are in view.
+fn other_series(track: &Track, curve: &TrackCurve, (x0, x1): (f64, f64), width: usize) -> Option<Vec<[f64; 2]>> {
+    let times = curve.times();
+    let first = times.partition_point(|&t| t < x0).saturating_sub(3);
+    let last = (times.partition_point(|&t| t <= x1) + 2).min(times.len());
+    if last - first > width {
+        return None;
+    }
+    let part = other_tangents_between(track, first..last).ok()?;
+    Some(speed_series_within(&part, x0, x1, 2 * width))
 }
 
 impl Panel for SpeedGraph {
@@ -46,7 +69,7 @@ impl Panel for SpeedGraph {
         }
         let color = track_color(track, ti);
         let tcb = track.interpolation == Interpolation::Tcb;
-        let other = if tcb { self.other_curve(cx, ti) } else { None };
+        let stamp = cx.doc.curve_stamp(ti).unwrap_or(0);
         Plot::new("speed_graph")
             .legend(Legend::default())
             .x_axis_label("time (s)")
@@ -62,12 +85,13 @@ impl Panel for SpeedGraph {
             .auto_bounds(egui::Vec2b::new(false, true))
             .show(ui, |plot_ui| {
                 let b = plot_ui.plot_bounds();
-                let (x0, x1) = (b.min()[0], b.max()[0]);
+                let width = plot_ui.transform().frame().width().max(1.0) as usize;
+                let (own, other) = self.series((ti, stamp, b.min()[0], b.max()[0], width), track, curve);
                 let mode = if tcb { format!(" ({:?})", track.tangents) } else { String::new() };
-                plot_ui.line(Line::new(format!("{}{mode}", track.name), PlotPoints::from(speed_series(curve, x0, x1))).color(color).width(2.0));
-                if let Some(c) = other {
+                plot_ui.line(Line::new(format!("{}{mode}", track.name), PlotPoints::from(own.to_vec())).color(color).width(2.0));
+                if let Some(other) = other {
                     plot_ui.line(
-                        Line::new(format!("{} ({:?})", track.name, c.tangent_mode()), PlotPoints::from(speed_series(c, x0, x1)))
+                        Line::new(format!("{} ({:?})", track.name, crate::analysis::other_tangent_mode(track.tangents)), PlotPoints::from(other.to_vec()))
                             .color(color.gamma_multiply(0.6))
                             .style(LineStyle::dashed_dense())
                             .width(1.5),
