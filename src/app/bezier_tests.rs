@@ -252,3 +252,31 @@ fn drawn_points_are_bounded_by_the_plot_width() {
         assert!(drawn > 0 && drawn as f32 <= 3.0 * width + 1.0, "{keys} keys: {drawn} points in {width} px");
     }
 }
+
+/// Tracks named as an import names them are grouped by node, collapsed in a large document;
+/// a group's checkbox hides all its tracks as one undo step, and its row opens it.
+#[test]
+fn a_large_documents_tracks_are_grouped_by_node() {
+    let tracks = (0..20)
+        .flat_map(|b| {
+            ["translation", "scale"].map(|ch| {
+                Track::new(format!("bone{b}.{ch}"), TrackKind::Scalar, Interpolation::Linear)
+                    .with_keys(vec![Key::new(0.0, vec![f64::from(b)]), Key::new(1.0, vec![0.0])])
+            })
+        })
+        .collect();
+    let mut h = harness(Project { tracks, ..Project::default() });
+    assert!(h.query_by_label("show bone3.translation").is_none(), "groups start collapsed");
+    h.get_by_label("show group bone3").click();
+    h.run();
+    let hidden: Vec<bool> = app(&h).project().tracks.iter().map(|t| t.visible).collect();
+    assert_eq!(hidden.iter().filter(|v| !**v).count(), 2, "both tracks of bone3 hidden");
+    assert!(!hidden[6] && !hidden[7]);
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert!(app(&h).project().tracks.iter().all(|t| t.visible), "one undo step shows both again");
+    h.get_by_label_contains("+ bone3 (2/2 shown)").click();
+    h.run();
+    h.get_by_label("show bone3.translation");
+    h.get_by_label("show bone3.scale");
+}

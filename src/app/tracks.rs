@@ -1,5 +1,11 @@
-//! The track list: add, remove, rename, show/hide, lock, colour, and per track its kind,
-//! interpolation, tangent mode and pre/post infinity. Every change is an undoable edit.
+//! The track list: add, remove, rename, show/hide, lock, colour, and for the active track its
+//! kind, interpolation, tangent mode and pre/post infinity (above the list). Every change is an
+//! undoable edit.
+//!
+//! Built for hundreds of tracks: a filter by name; tracks that share a prefix (`bone7` of
+//! `bone7.translation`, `Walk/Hips` of `Walk/Hips.rotation`, as imports name them) are listed
+//! under one collapsible row that can also show or hide them all (one undo step) — collapsed
+//! by default in a large document; and only the rows scrolled into view are laid out.
 
 use eframe::egui;
 
@@ -16,6 +22,50 @@ pub struct TrackList {
     pub renaming: Option<(usize, String)>,
     /// Only tracks whose name contains this (any case) are listed.
     pub filter: String,
+    /// Groups opened (in a large document) or closed (otherwise) by the user.
+    pub toggled: std::collections::BTreeSet<String>,
+}
+
+/// A line of the track list.
+#[derive(Clone, Debug, PartialEq)]
+enum Row {
+    /// Tracks sharing `prefix`: how many, and whether they are listed below it.
+    Group { prefix: String, members: Vec<usize>, open: bool },
+    /// A track, indented when it belongs to a group.
+    Track { index: usize, grouped: bool },
+}
+
+/// What a track is grouped under: its name up to the last `.` or `/`, if that is not empty.
+fn prefix(name: &str) -> Option<&str> {
+    name.rfind(['.', '/']).map(|i| &name[..i]).filter(|p| !p.is_empty())
+}
+
+/// The rows for the `listed` tracks, in their order: a track whose prefix it shares with
+/// another listed track comes under that prefix's group row (at the first member's place),
+/// shown when `open(prefix)`; the others stand alone.
+fn rows(tracks: &[Track], listed: &[usize], open: impl Fn(&str) -> bool) -> Vec<Row> {
+    let mut members: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for &i in listed {
+        if let Some(p) = prefix(&tracks[i].name) {
+            members.entry(p).or_default().push(i);
+        }
+    }
+    let mut out = Vec::with_capacity(listed.len());
+    for &i in listed {
+        match prefix(&tracks[i].name).and_then(|p| members.get_key_value(p)) {
+            Some((p, m)) if m.len() > 1 => {
+                if m[0] == i {
+                    let is_open = open(p);
+                    out.push(Row::Group { prefix: (*p).to_owned(), members: m.clone(), open: is_open });
+                    if is_open {
+                        out.extend(m.iter().map(|&index| Row::Track { index, grouped: true }));
+                    }
+                }
+            }
+            _ => out.push(Row::Track { index: i, grouped: false }),
+        }
+    }
+    out
 }
 
 /// A combo box named for screen readers by its row label.
@@ -26,9 +76,13 @@ fn combo(ui: &mut egui::Ui, id: impl egui::AsIdSalt, name: &str, selected: Strin
 
 /// `track` with `change` made, as the edit of track `i`.
 fn set_track(label: &str, i: usize, track: &Track, change: impl FnOnce(&mut Track)) -> AppCommand {
+    EditCommand::new(label, set_track_edit(i, track, change)).into()
+}
+
+fn set_track_edit(i: usize, track: &Track, change: impl FnOnce(&mut Track)) -> Edit {
     let mut t = track.clone();
     change(&mut t);
-    EditCommand::new(label, Edit::SetTrack { index: i, track: t }).into()
+    Edit::SetTrack { index: i, track: t }
 }
 
 impl Panel for TrackList {
@@ -56,18 +110,28 @@ impl Panel for TrackList {
                 }
             });
         }
+        if let Some(i) = cx.doc.active_track.filter(|&i| i < tracks.len()) {
+            ui.separator();
+            ui.label(egui::RichText::new(format!("Active: {}", tracks[i].name)).strong());
+            self.settings(ui, cx, out, i, &tracks[i]);
+            if let Some(Err(e)) = cx.doc.curve(i) {
+                ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+            }
+        }
         ui.separator();
         let needle = self.filter.to_lowercase();
         let listed: Vec<usize> = (0..tracks.len()).filter(|&i| needle.is_empty() || tracks[i].name.to_lowercase().contains(&needle)).collect();
         if listed.len() < tracks.len() {
             ui.label(format!("{} of {} tracks", listed.len(), tracks.len()));
         }
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            for i in listed {
-                let track = &tracks[i];
-                self.track_row(ui, cx, out, i, track);
-                if let Some(Err(e)) = cx.doc.curve(i) {
-                    ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+        let open_by_default = tracks.len() <= super::state::LARGE_DOCUMENT_TRACKS;
+        let rows = rows(tracks, &listed, |p| !needle.is_empty() || open_by_default != self.toggled.contains(p));
+        let height = ui.spacing().interact_size.y;
+        egui::ScrollArea::vertical().auto_shrink([false, true]).show_rows(ui, height, rows.len(), |ui, range| {
+            for row in &rows[range] {
+                match row {
+                    Row::Group { prefix, members, open } => self.group_row(ui, out, tracks, (prefix, members), *open),
+                    Row::Track { index, grouped } => self.track_row(ui, cx, out, *index, &tracks[*index], *grouped),
                 }
             }
         });
@@ -75,10 +139,35 @@ impl Panel for TrackList {
 }
 
 impl TrackList {
-    fn track_row(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, i: usize, track: &Track) {
+    /// A group's row: open or close it, and show or hide all its tracks as one undo step.
+    fn group_row(&mut self, ui: &mut egui::Ui, out: &mut Vec<AppCommand>, tracks: &[Track], (prefix, members): (&str, &[usize]), open: bool) {
+        ui.horizontal(|ui| {
+            let shown = members.iter().filter(|&&i| tracks[i].visible).count();
+            let mut all = shown == members.len();
+            let r = ui.checkbox(&mut all, "").accessible_name(format!("show group {prefix}"));
+            if r.on_hover_text(format!("Show or hide the {} tracks of {prefix} (one undo step)", members.len())).changed() {
+                out.push(AppCommand::BeginGesture("Show/hide tracks".to_owned()));
+                for &i in members.iter().filter(|&&i| tracks[i].visible != all) {
+                    out.push(EditCommand::new("Show/hide tracks", set_track_edit(i, &tracks[i], |t| t.visible = all)).in_gesture(true).into());
+                }
+                out.push(AppCommand::EndGesture);
+            }
+            let label = format!("{} {prefix} ({shown}/{} shown)", if open { "-" } else { "+" }, members.len());
+            if ui.selectable_label(false, label).on_hover_text(if open { "Collapse this group" } else { "List this group's tracks" }).clicked() {
+                if !self.toggled.remove(prefix) {
+                    self.toggled.insert(prefix.to_owned());
+                }
+            }
+        });
+    }
+
+    fn track_row(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, i: usize, track: &Track, grouped: bool) {
         let color = track_color(track, i);
         let active = cx.doc.active_track == Some(i);
         ui.horizontal(|ui| {
+            if grouped {
+                ui.add_space(14.0);
+            }
             let mut rgb = [color.r(), color.g(), color.b()];
             if ui.color_edit_button_srgb(&mut rgb).accessible_name(format!("colour of {}", track.name)).on_hover_text("Track colour").changed() {
                 out.push(set_track("Set track colour", i, track, |t| t.color = Some(Rgb(rgb[0], rgb[1], rgb[2]))));
@@ -97,10 +186,10 @@ impl TrackList {
                 out.push(set_track("Lock track", i, track, |t| t.locked = locked));
             }
             self.name(ui, out, i, track, active);
+            if let Some(Err(e)) = cx.doc.curve(i) {
+                ui.colored_label(ui.visuals().error_fg_color, "!").on_hover_text(e.to_string());
+            }
         });
-        if active {
-            ui.indent(("track settings", i), |ui| self.settings(ui, cx, out, i, track));
-        }
     }
 
     /// The track's name: a label to click (active track) or double-click (rename), or the
@@ -232,4 +321,38 @@ fn components(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand
         }
     });
     ui.end_row();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn named(names: &[&str]) -> Vec<Track> {
+        names.iter().map(|n| Track::new(*n, TrackKind::Scalar, Interpolation::Linear)).collect()
+    }
+
+    #[test]
+    fn prefixes_are_what_imports_put_before_the_channel() {
+        assert_eq!(prefix("bone7.translation"), Some("bone7"));
+        assert_eq!(prefix("Walk/Hips.rotation"), Some("Walk/Hips"));
+        assert_eq!(prefix("Walk/Hips"), Some("Walk"));
+        assert_eq!(prefix("height"), None);
+        assert_eq!(prefix(".hidden"), None);
+    }
+
+    /// Hand-checked: a.x, b, a.y, c.z, a.z → group "a" (0, 2, 4) at a.x's place, then b, then
+    /// c.z alone (its prefix is not shared).
+    #[test]
+    fn shared_prefixes_make_one_group_at_the_first_members_place() {
+        let tracks = named(&["a.x", "b", "a.y", "c.z", "a.z"]);
+        let listed = [0, 1, 2, 3, 4];
+        let open = rows(&tracks, &listed, |_| true);
+        let group = Row::Group { prefix: "a".into(), members: vec![0, 2, 4], open: true };
+        let t = |index, grouped| Row::Track { index, grouped };
+        assert_eq!(open, vec![group, t(0, true), t(2, true), t(4, true), t(1, false), t(3, false)]);
+        let closed = rows(&tracks, &listed, |_| false);
+        assert_eq!(closed, vec![Row::Group { prefix: "a".into(), members: vec![0, 2, 4], open: false }, t(1, false), t(3, false)]);
+        // Filtered down to one member, a prefix is no longer shared.
+        assert_eq!(rows(&tracks, &[2, 3], |_| false), vec![t(2, false), t(3, false)]);
+    }
 }
