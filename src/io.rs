@@ -33,10 +33,15 @@ pub fn validate_project(project: &Project) -> Result<(), ProjectError> {
         if !names.insert(track.name.as_str()) {
             return Err(ProjectError::DuplicateName(track.name.clone()));
         }
-        // Compiling also refuses values whose arithmetic would overflow (`TrackError::Overflow`).
-        crate::TrackCurve::new(track)?;
     }
-    Ok(())
+    // Compiling also refuses values whose arithmetic would overflow (`TrackError::Overflow`);
+    // on every core, and the first failing track in file order is the one reported.
+    use rayon::prelude::*;
+    let errors: Vec<Option<crate::TrackError>> = project.tracks.par_iter().map(|t| crate::TrackCurve::new(t).err()).collect();
+    match errors.into_iter().flatten().next() {
+        Some(e) => Err(e.into()),
+        None => Ok(()),
+    }
 }
 
 /// Parses and validates project text. `origin` names the source in messages (a path, or
@@ -44,7 +49,9 @@ pub fn validate_project(project: &Project) -> Result<(), ProjectError> {
 pub fn parse_project(text: &str, origin: &str) -> Result<Project, FileError> {
     // `implicit_some` lets optional fields be written plainly (`color: Rgb(255, 0, 0)`).
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    let project: Project = options.from_str(text).map_err(|e| FileError::Syntax {
+    // A big file is parsed track by track on every core; anything unusual, as one.
+    let split = crate::ron_split::parse_split(text, &options);
+    let project: Project = split.map_or_else(|| options.from_str(text), Ok).map_err(|e| FileError::Syntax {
         path: origin.to_owned(),
         line: e.span.start.line,
         column: e.span.start.col,
