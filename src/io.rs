@@ -25,6 +25,14 @@ pub fn demo_project() -> Project {
 
 /// Checks every track and the project-level fields.
 pub fn validate_project(project: &Project) -> Result<(), ProjectError> {
+    compile_project(project).map(|_| ())
+}
+
+/// Checks the project-level fields and compiles every track (on every core), which also
+/// refuses values whose arithmetic would overflow (`TrackError::Overflow`); the first failing
+/// track in file order is the one reported.
+pub fn compile_project(project: &Project) -> Result<Vec<crate::TrackCurve>, ProjectError> {
+    use rayon::prelude::*;
     if !(project.fps.is_finite() && project.fps > 0.0) {
         return Err(ProjectError::BadFps(project.fps));
     }
@@ -34,19 +42,19 @@ pub fn validate_project(project: &Project) -> Result<(), ProjectError> {
             return Err(ProjectError::DuplicateName(track.name.clone()));
         }
     }
-    // Compiling also refuses values whose arithmetic would overflow (`TrackError::Overflow`);
-    // on every core, and the first failing track in file order is the one reported.
-    use rayon::prelude::*;
-    let errors: Vec<Option<crate::TrackError>> = project.tracks.par_iter().map(|t| crate::TrackCurve::new(t).err()).collect();
-    match errors.into_iter().flatten().next() {
-        Some(e) => Err(e.into()),
-        None => Ok(()),
-    }
+    let curves: Vec<Result<crate::TrackCurve, crate::TrackError>> = project.tracks.par_iter().map(crate::TrackCurve::new).collect();
+    Ok(curves.into_iter().collect::<Result<Vec<_>, _>>()?)
 }
 
 /// Parses and validates project text. `origin` names the source in messages (a path, or
 /// "demo").
 pub fn parse_project(text: &str, origin: &str) -> Result<Project, FileError> {
+    parse_project_compiled(text, origin).map(|(project, _)| project)
+}
+
+/// [`parse_project`], keeping the compiled curves validation made (opening a big file in the
+/// editor compiles each track once).
+pub fn parse_project_compiled(text: &str, origin: &str) -> Result<(Project, Vec<crate::TrackCurve>), FileError> {
     // `implicit_some` lets optional fields be written plainly (`color: Rgb(255, 0, 0)`).
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     // A big file is parsed track by track on every core; anything unusual, as one.
@@ -60,8 +68,8 @@ pub fn parse_project(text: &str, origin: &str) -> Result<Project, FileError> {
     if project.version > FILE_VERSION {
         return Err(FileError::Version { path: origin.to_owned(), found: project.version, supported: FILE_VERSION });
     }
-    validate_project(&project).map_err(|error| FileError::Invalid { path: origin.to_owned(), error })?;
-    Ok(project)
+    let curves = compile_project(&project).map_err(|error| FileError::Invalid { path: origin.to_owned(), error })?;
+    Ok((project, curves))
 }
 
 /// Reads, parses and validates the project at `path`.

@@ -1,8 +1,7 @@
 //! Opening and saving projects, off the UI thread when the file is big.
 //!
 //! A file over [`BACKGROUND_BYTES`] is opened on a worker thread: read in chunks (progress in
-//! bytes), parsed and validated, then every track compiled (progress in tracks) into a whole
-//! [`DocState`], which replaces the open document only once it is complete — a file that fails
+//! bytes), then parsed track by track and compiled on every core into a whole [`DocState`], which replaces the open document only once it is complete — a file that fails
 //! leaves the open document as it was, and Cancel drops the half-read one. A project of more
 //! than [`BACKGROUND_VALUES`] key values is saved on a worker thread from a snapshot (the
 //! document stays editable; what was saved is marked saved, later edits stay unsaved), and an
@@ -24,7 +23,7 @@ use super::commands::AppCommand;
 use super::state::{AfterDiscard, AppState, DocState, Status};
 use super::PanelContext;
 use crate::error::FileError;
-use crate::io::{load_project, parse_project, save_project};
+use crate::io::{load_project, parse_project_compiled, save_project};
 use crate::Project;
 
 /// Files larger than this are opened on a worker thread (parsing runs at tens of MB/s).
@@ -171,15 +170,10 @@ fn read_and_compile(path: &Path, progress: &Progress, cancel: &AtomicBool) -> Re
         }
     }
     let text = String::from_utf8(bytes).map_err(|e| io_error(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))?;
-    progress.set("Parsing", 0, 0);
-    let project = parse_project(&text, &origin)?;
+    progress.set("Parsing and checking", 0, 0);
+    let (project, curves) = parse_project_compiled(&text, &origin)?;
     drop(text);
-    if cancel.load(Ordering::Relaxed) {
-        return Ok(None);
-    }
-    let tracks = project.tracks.len();
-    progress.set("Compiling curves", 0, tracks);
-    let doc = DocState::with_progress(project, Some(path.to_owned()), &|done| progress.advance(done));
+    let doc = DocState::with_curves(project, Some(path.to_owned()), curves);
     Ok((!cancel.load(Ordering::Relaxed)).then_some(doc))
 }
 
@@ -201,6 +195,10 @@ impl AppState {
     /// Loads `path` (on a worker thread when it is big); on failure the open document stays as
     /// it was and the error is shown.
     pub fn open(&mut self, path: &Path) {
+        if self.file_busy() {
+            self.set_status(Status::error(format!("Not opened {}: wait for the file being read or written", path.display())));
+            return;
+        }
         if std::fs::metadata(path).is_ok_and(|m| m.len() > BACKGROUND_BYTES) {
             self.set_status(Status::message(format!("Opening {}…", path.display())));
             self.ui.file_job = Some(FileJob::open(path.to_owned()));
@@ -334,4 +332,86 @@ pub fn progress_window(ctx: &egui::Context, cx: &PanelContext<'_>, out: &mut Vec
             ui.label("You can keep working: what you change now stays unsaved.");
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Interpolation, Key, Track, TrackKind};
+
+    /// 40 Vec3 tracks of 2,500 keys: a 4 MB file, opened and saved on a worker thread.
+    fn big() -> Project {
+        let tracks = (0..40)
+            .map(|t| {
+                let keys = (0..2500).map(|i| Key::new(f64::from(i) / 30.0, vec![f64::from(i + t).sin(), 1.0, f64::from(t)])).collect();
+                Track::new(format!("bone{t}.translation"), TrackKind::Vec3, Interpolation::Tcb).with_keys(keys)
+            })
+            .collect();
+        Project { tracks, ..Project::default() }
+    }
+
+    fn dir(name: &str) -> PathBuf {
+        let d = std::env::temp_dir().join(format!("tangent-files-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    }
+
+    fn finish(state: &mut AppState) {
+        let start = Instant::now();
+        while state.file_busy() {
+            assert!(start.elapsed().as_secs() < 60, "the job finishes");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            state.poll_file_job();
+        }
+    }
+
+    #[test]
+    fn a_big_file_opens_on_a_worker_and_a_bad_one_changes_nothing() {
+        let d = dir("open");
+        let (good, bad) = (d.join("good.ron"), d.join("bad.ron"));
+        crate::io::save_project(&good, &big()).unwrap();
+        assert!(std::fs::metadata(&good).unwrap().len() > BACKGROUND_BYTES);
+        let mut state = AppState::new(crate::io::demo_project(), None);
+        state.open(&good);
+        assert!(state.file_busy(), "a big file is read on a worker thread");
+        assert_eq!(state.project(), &crate::io::demo_project(), "the open document stays until it has loaded");
+        finish(&mut state);
+        assert_eq!(state.project(), &crate::io::load_project(&good).unwrap());
+        assert_eq!(state.doc.path.as_deref(), Some(good.as_path()));
+        assert!(state.doc.curve(39).unwrap().is_ok() && !state.doc.document.is_dirty());
+        // A big file with an error: reported, and the open document kept.
+        let text = std::fs::read_to_string(&good).unwrap().replacen("time: 1.0,", "time: nope,", 1);
+        std::fs::write(&bad, text).unwrap();
+        let before = state.project().clone();
+        state.open(&bad);
+        finish(&mut state);
+        assert_eq!(state.project(), &before);
+        assert!(state.ui.status.is_error && state.ui.status.text.contains("bad.ron"), "{}", state.ui.status.text);
+        // Cancelled: nothing changes.
+        state.open(&good);
+        state.cancel_file_job();
+        assert!(!state.file_busy());
+        assert_eq!(state.project(), &before);
+        let _ = std::fs::remove_dir_all(&d);
+    }
+
+    #[test]
+    fn a_big_project_saves_on_a_worker_and_later_edits_stay_unsaved() {
+        let d = dir("save");
+        let path = d.join("take.ron");
+        let mut state = AppState::new(big(), None);
+        let snapshot = state.project().clone();
+        assert_eq!(state.save(&path), Saving::Started);
+        // An edit while it writes: not in the file, and still unsaved afterwards.
+        let edit = crate::Edit::SpliceKeys { track: 0, at: 0, remove: 1, keys: vec![Key::new(0.0, vec![9.0, 9.0, 9.0])] };
+        state.doc.apply("Edit", edit).unwrap();
+        assert_eq!(state.save(&path), Saving::Done(false), "one file job at a time");
+        finish(&mut state);
+        assert_eq!(crate::io::load_project(&path).unwrap(), snapshot);
+        assert!(state.doc.document.is_dirty(), "the edit made during the save is not saved");
+        assert_eq!(state.doc.path.as_deref(), Some(path.as_path()));
+        state.doc.document.undo();
+        assert!(!state.doc.document.is_dirty(), "undoing it returns to what was saved");
+        let _ = std::fs::remove_dir_all(&d);
+    }
 }

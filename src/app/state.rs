@@ -191,13 +191,29 @@ pub struct DocState {
 
 impl DocState {
     pub fn new(project: Project, path: Option<PathBuf>) -> Self {
-        Self::with_progress(project, path, &|_| {})
+        let mut s = Self::empty(path);
+        s.document = Document::new(project);
+        s.compile_all();
+        s.active_track = s.project().tracks.iter().position(|t| t.visible);
+        s
     }
 
-    /// [`Self::new`], calling `progress(tracks compiled)` as it goes (opening a big file).
-    pub fn with_progress(project: Project, path: Option<PathBuf>, progress: &(dyn Fn(usize) + Sync)) -> Self {
-        let mut s = Self {
-            document: Document::new(project),
+    /// A document of `project` with its curves already compiled (`curves[i]` of track `i`, as
+    /// [`crate::io::parse_project_compiled`] gives them): opening a big file compiles once.
+    pub fn with_curves(project: Project, path: Option<PathBuf>, curves: Vec<TrackCurve>) -> Self {
+        use rayon::prelude::*;
+        let mut s = Self::empty(path);
+        s.value_ranges = project.tracks.par_iter().map(value_ranges).collect();
+        s.curves = curves.into_iter().map(Ok).collect();
+        s.document = Document::new(project);
+        s.stamp_all();
+        s.active_track = s.project().tracks.iter().position(|t| t.visible);
+        s
+    }
+
+    fn empty(path: Option<PathBuf>) -> Self {
+        Self {
+            document: Document::new(Project::default()),
             path,
             curves: Vec::new(),
             value_ranges: Vec::new(),
@@ -208,10 +224,7 @@ impl DocState {
             active_track: None,
             clipboard: None,
             disk_stamp: None,
-        };
-        s.compile_all(progress);
-        s.active_track = s.project().tracks.iter().position(|t| t.visible);
-        s
+        }
     }
 
     pub fn project(&self) -> &Project {
@@ -243,20 +256,18 @@ impl DocState {
         if self.curves_revision == self.document.revision() {
             return;
         }
-        self.compile_all(&|_| {});
+        self.compile_all();
     }
 
-    /// Compiles every track's curve (on every core), calling `progress(tracks done)`.
-    fn compile_all(&mut self, progress: &(dyn Fn(usize) + Sync)) {
+    /// Compiles every track's curve (on every core).
+    fn compile_all(&mut self) {
         use rayon::prelude::*;
-        let done = std::sync::atomic::AtomicUsize::new(0);
-        (self.curves, self.value_ranges) = (self.document.project().tracks.par_iter())
-            .map(|track| {
-                let compiled = (TrackCurve::new(track), value_ranges(track));
-                progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
-                compiled
-            })
-            .unzip();
+        (self.curves, self.value_ranges) = self.document.project().tracks.par_iter().map(|track| (TrackCurve::new(track), value_ranges(track))).unzip();
+        self.stamp_all();
+    }
+
+    /// New stamps for every curve (all were compiled).
+    fn stamp_all(&mut self) {
         self.curve_stamps = (0..self.curves.len()).map(|_| 0).collect();
         for i in 0..self.curve_stamps.len() {
             self.curve_stamps[i] = self.stamp();
