@@ -1,8 +1,9 @@
 //! Opening and saving projects, off the UI thread when the file is big.
 //!
 //! A file over [`BACKGROUND_BYTES`] is opened on a worker thread: read in chunks (progress in
-//! bytes), then parsed track by track and compiled on every core into a whole [`DocState`], which replaces the open document only once it is complete — a file that fails
-//! leaves the open document as it was, and Cancel drops the half-read one. A project of more
+//! bytes), then parsed track by track and compiled on every core into a whole [`DocState`],
+//! which replaces the open document only once it is complete (and is framed in the views) —
+//! a file that fails leaves the open document as it was, and Cancel drops the half-read one. A project of more
 //! than [`BACKGROUND_VALUES`] key values is saved on a worker thread from a snapshot (the
 //! document stays editable; what was saved is marked saved, later edits stay unsaved), and an
 //! action waiting on the save (Save, then Quit) runs when it has succeeded. Smaller files are
@@ -186,7 +187,7 @@ impl AppState {
     /// An editor that opens `path` on a worker thread at once (the window paints while it
     /// loads), on an empty untitled document until then.
     pub fn opening(path: PathBuf) -> Self {
-        let mut state = AppState::new(crate::edit::intent::new_project(), None);
+        let mut state = AppState::new(Project::default(), None);
         state.set_status(Status::message(format!("Opening {}…", path.display())));
         state.ui.file_job = Some(FileJob::open(path));
         state
@@ -379,6 +380,7 @@ mod tests {
         assert_eq!(state.project(), &crate::io::load_project(&good).unwrap());
         assert_eq!(state.doc.path.as_deref(), Some(good.as_path()));
         assert!(state.doc.curve(39).unwrap().is_ok() && !state.doc.document.is_dirty());
+        assert!(std::mem::take(&mut state.ui.document_replaced), "the views frame the new document");
         // A big file with an error: reported, and the open document kept.
         let text = std::fs::read_to_string(&good).unwrap().replacen("time: 1.0,", "time: nope,", 1);
         std::fs::write(&bad, text).unwrap();

@@ -217,6 +217,10 @@ impl TangentApp {
         if let Some(after) = self.state.ui.pending_after.take() {
             run::run_after_discard(&ctx, &mut self.state, after);
         }
+        if std::mem::take(&mut self.state.ui.document_replaced) {
+            self.panels.graph.frame_all = true;
+            ctx.request_repaint();
+        }
         let title = self.state.title();
         if title != self.title {
             ctx.send_viewport_cmd(egui::ViewportCommand::Title(title.clone()));

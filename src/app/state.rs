@@ -468,6 +468,8 @@ pub struct UiState {
     pub preview: Option<std::sync::Arc<super::simplify::Preview>>,
     /// A big file being opened or saved on a worker thread (`files.rs`).
     pub file_job: Option<super::files::FileJob>,
+    /// A new document replaced the open one: the views frame it in the next frame.
+    pub document_replaced: bool,
 }
 
 /// Everything the editor holds apart from its panels.
@@ -499,6 +501,7 @@ impl AppState {
             confirm_overwrite: None,
             preview: None,
             file_job: None,
+            document_replaced: false,
         };
         Self { doc, view: ViewSettings::default(), ui }
     }
@@ -534,6 +537,7 @@ impl AppState {
     /// Puts `doc` in place of the open document (a file opened on a worker thread).
     pub fn replace_doc_state(&mut self, doc: DocState) {
         self.doc = doc;
+        self.ui.document_replaced = true;
         let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
         self.ui.transport = Transport::new(t0, t1 - t0);
         self.ui.playhead = t0;
