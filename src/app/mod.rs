@@ -27,6 +27,8 @@ mod simplify;
 mod snapshot_tests;
 mod speed;
 mod state;
+#[cfg(test)]
+mod state_tests;
 mod status;
 mod style;
 #[cfg(test)]

@@ -15,6 +15,7 @@
 //! | `rotation.rs` | Slerp, Nlerp, Squad |
 //! | `bezier.rs` | Bezier keys with Blender's handle types (formulas in [`crate::bezier`]) |
 //! | `path.rs` | [`PathCurve`]: the Vec2/Vec3 curves arc length works on |
+//! | `splice.rs` | recompiling only what a change of a few keys reaches |
 //!
 //! The facade finds the segment with a [`SegmentCursor`] (O(1) per sample during playback, no
 //! allocation) and hands the segment to its mode. Adding a mode is one module (value and
@@ -30,6 +31,7 @@ mod linear;
 mod path;
 mod poly;
 mod rotation;
+mod splice;
 mod step;
 mod tcb;
 mod validate;

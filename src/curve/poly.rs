@@ -126,6 +126,12 @@ impl Poly {
         Self { segs, eased }
     }
 
+    /// Segments `range` replaced by `new` (`splice.rs`).
+    pub fn splice(&mut self, range: std::ops::Range<usize>, new: &[PolySegment]) {
+        self.segs.splice(range, new.iter().copied());
+        self.eased = self.segs.iter().any(|s| !s.ease.is_identity());
+    }
+
     /// The value at global time `t` inside segment `seg`.
     #[inline]
     pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {
