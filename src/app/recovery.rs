@@ -8,7 +8,8 @@
 //! never share one, and an unsaved new document is kept too. Saving, or a clean quit, removes
 //! it. A file left by a process that no longer runs (a crash, a `kill -9`) is offered at the
 //! next start: its time, where it came from and what it holds, Restore (one undo step) or
-//! Discard.
+//! Discard. The newest offer's Restore button starts with keyboard focus, so Enter restores it
+//! (`tests/window_recovery.rs` drives the real window so).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -47,6 +48,9 @@ pub struct Recovery {
     pub offers: Vec<Offer>,
     /// The last write's failure, shown in the offer window's place.
     pub error: Option<String>,
+    /// Whether the newest offer's Restore button has been given keyboard focus yet (it is,
+    /// once, when the offers first show, so Enter restores and Tab moves on).
+    focused: bool,
 }
 
 /// The recovery directory (see the module docs).
@@ -111,7 +115,7 @@ impl Recovery {
     #[must_use]
     pub fn new(dir: Option<PathBuf>) -> Self {
         let offers = dir.as_deref().map(orphans).unwrap_or_default();
-        Self { dir, written: None, seen: None, writing: None, last_file: None, offers, error: None }
+        Self { dir, written: None, seen: None, writing: None, last_file: None, offers, error: None, focused: false }
     }
 
     /// This editor's recovery file for the open document.
@@ -200,7 +204,12 @@ impl Panel for Recovery {
                 let age = o.saved.and_then(|s| s.elapsed().ok()).map_or_else(|| "at an unknown time".to_owned(), |d| format!("{} min ago", d.as_secs() / 60));
                 ui.label(format!("{} — {} tracks, {keys} keys, saved {age}", o.origin, o.project.tracks.len()));
                 ui.horizontal(|ui| {
-                    if ui.button("Restore").on_hover_text("Replace the open document's tracks with these, as one undo step").clicked() {
+                    let restore = ui.button("Restore").on_hover_text("Replace the open document's tracks with these, as one undo step (Enter)");
+                    if i == 0 && !self.focused {
+                        restore.request_focus();
+                        self.focused = true;
+                    }
+                    if restore.clicked() {
                         taken = Some((i, true));
                     }
                     if ui.button("Discard").on_hover_text("Delete this recovery copy").clicked() {
