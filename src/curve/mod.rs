@@ -41,7 +41,7 @@ mod tests;
 
 pub use path::{PathCurve, PathError};
 pub use poly::{Derivative, SegmentSpeed};
-pub use validate::validate;
+pub use validate::{validate, validate_keys};
 
 use crate::error::TrackError;
 use crate::model::{Infinity, Interpolation, TangentMode, Track, TrackKind};

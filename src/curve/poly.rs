@@ -111,8 +111,8 @@ impl SegmentSpeed<'_> {
 #[derive(Clone, Debug)]
 pub(crate) struct Poly {
     segs: Vec<PolySegment>,
-    /// Whether any segment has ease (else the remap is skipped).
-    eased: bool,
+    /// How many segments have ease (none: the remap is skipped).
+    eased: usize,
 }
 
 impl Poly {
@@ -122,14 +122,15 @@ impl Poly {
     }
 
     pub fn new(segs: Vec<PolySegment>) -> Self {
-        let eased = segs.iter().any(|s| !s.ease.is_identity());
+        let eased = segs.iter().filter(|s| !s.ease.is_identity()).count();
         Self { segs, eased }
     }
 
     /// Segments `range` replaced by `new` (`splice.rs`).
     pub fn splice(&mut self, range: std::ops::Range<usize>, new: &[PolySegment]) {
+        let count = |segs: &[PolySegment]| segs.iter().filter(|s| !s.ease.is_identity()).count();
+        self.eased = self.eased - count(&self.segs[range.clone()]) + count(new);
         self.segs.splice(range, new.iter().copied());
-        self.eased = self.segs.iter().any(|s| !s.ease.is_identity());
     }
 
     /// The value at global time `t` inside segment `seg`.
@@ -137,7 +138,7 @@ impl Poly {
     pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {
         let p = &self.segs[seg];
         let u = (t - keys.times[seg]) * p.inv_dt;
-        let e = if self.eased { p.ease.value(u) } else { u };
+        let e = if self.eased > 0 { p.ease.value(u) } else { u };
         for (o, k) in out.iter_mut().zip(&p.k) {
             *o = ((k[0] * e + k[1]) * e + k[2]) * e + k[3];
         }

@@ -18,18 +18,27 @@ pub fn validate(track: &Track) -> Result<(), TrackError> {
             return Err(TrackError::InfinityMismatch { track: name(), kind: track.kind, mode });
         }
     }
+    validate_keys(track, 0..track.keys.len())
+}
+
+/// [`validate`] of keys `range` only, and of their order with the keys on either side: what a
+/// splice of a valid track needs checked (`Edit::SpliceKeys`), at the cost of the keys
+/// replaced. Also refuses a track left with no keys.
+pub fn validate_keys(track: &Track, range: std::ops::Range<usize>) -> Result<(), TrackError> {
     if track.keys.is_empty() {
-        return Err(TrackError::NoKeys { track: name() });
+        return Err(TrackError::NoKeys { track: track.name.clone() });
     }
     let dim = track.kind.dim();
-    let mut previous = f64::NEG_INFINITY;
-    for (i, key) in track.keys.iter().enumerate() {
+    let end = (range.end + 1).min(track.keys.len());
+    let mut previous = range.start.checked_sub(1).map_or(f64::NEG_INFINITY, |p| track.keys[p].time);
+    for i in range.start..end {
+        let key = &track.keys[i];
         validate_key(track, i, key, dim)?;
         if track.interpolation == Interpolation::Bezier {
             validate_handles(track, i, key, dim)?;
         }
         if key.time < previous {
-            return Err(TrackError::OutOfOrder { track: name(), key: i, time: key.time, previous });
+            return Err(TrackError::OutOfOrder { track: track.name.clone(), key: i, time: key.time, previous });
         }
         previous = key.time;
     }

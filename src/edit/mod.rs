@@ -105,7 +105,9 @@ impl Edit {
                 let end = at.checked_add(remove).filter(|&e| e <= t.keys.len()).ok_or(EditError::NoKeys { track, at, end: at.saturating_add(remove) })?;
                 let added = keys.len();
                 let old: Vec<Key> = t.keys.splice(at..end, keys).collect();
-                if let Err(e) = validate(t) {
+                // The rest of the track was valid: the new keys and their order with their
+                // neighbours are what can be wrong.
+                if let Err(e) = crate::curve::validate_keys(t, at..at + added) {
                     t.keys.splice(at..at + added, old);
                     return Err(e.into());
                 }
