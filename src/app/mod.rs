@@ -16,6 +16,7 @@ mod graph;
 mod import_window;
 mod inspector;
 mod inspector_handles;
+pub mod key_ranges;
 mod menu;
 mod path_view;
 mod playback;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use super::key_ranges::KeyRanges;
 use super::playback::Transport;
 use crate::edit::intent::{self, KeyEdit};
 pub use crate::edit::intent::{Clipboard, KeyRef};
@@ -155,25 +156,14 @@ pub enum AfterDiscard {
     Quit,
 }
 
-/// Each component's smallest and largest key value.
-fn value_ranges(track: &crate::Track) -> Vec<(f64, f64)> {
-    let mut ranges = vec![(f64::INFINITY, f64::NEG_INFINITY); track.kind.dim()];
-    for key in &track.keys {
-        for (r, &v) in ranges.iter_mut().zip(&key.value) {
-            *r = (r.0.min(v), r.1.max(v));
-        }
-    }
-    ranges
-}
-
 /// The document side: what is edited, its compiled curves, and what is selected.
 pub struct DocState {
     pub document: Document,
     /// The file the document was opened from or saved to.
     pub path: Option<PathBuf>,
     curves: Vec<Result<TrackCurve, TrackError>>,
-    /// Per track, each component's smallest and largest key value (the normalised view).
-    value_ranges: Vec<Vec<(f64, f64)>>,
+    /// Per track, min/max of key values over any run of keys (the envelope, the normalised view).
+    key_ranges: Vec<KeyRanges>,
     /// Per track, a number that changes whenever its curve is recompiled, so views can cache
     /// what they derive from one track.
     curve_stamps: Vec<u64>,
@@ -203,7 +193,7 @@ impl DocState {
     pub fn with_curves(project: Project, path: Option<PathBuf>, curves: Vec<TrackCurve>) -> Self {
         use rayon::prelude::*;
         let mut s = Self::empty(path);
-        s.value_ranges = project.tracks.par_iter().map(value_ranges).collect();
+        s.key_ranges = project.tracks.par_iter().map(KeyRanges::new).collect();
         s.curves = curves.into_iter().map(Ok).collect();
         s.document = Document::new(project);
         s.stamp_all();
@@ -216,7 +206,7 @@ impl DocState {
             document: Document::new(Project::default()),
             path,
             curves: Vec::new(),
-            value_ranges: Vec::new(),
+            key_ranges: Vec::new(),
             curve_stamps: Vec::new(),
             next_stamp: 0,
             curves_revision: u64::MAX,
@@ -238,7 +228,12 @@ impl DocState {
 
     /// The smallest and largest key value of component `comp` of track `track`.
     pub fn value_range(&self, track: usize, comp: usize) -> Option<(f64, f64)> {
-        self.value_ranges.get(track)?.get(comp).copied()
+        Some(self.key_ranges.get(track)?.all(comp))
+    }
+
+    /// Min/max of track `track`'s key values over runs of keys.
+    pub fn key_ranges(&self, track: usize) -> Option<&KeyRanges> {
+        self.key_ranges.get(track)
     }
 
     /// Changes whenever track `i`'s curve is recompiled.
@@ -262,7 +257,7 @@ impl DocState {
     /// Compiles every track's curve (on every core).
     fn compile_all(&mut self) {
         use rayon::prelude::*;
-        (self.curves, self.value_ranges) = self.document.project().tracks.par_iter().map(|track| (TrackCurve::new(track), value_ranges(track))).unzip();
+        (self.curves, self.key_ranges) = self.document.project().tracks.par_iter().map(|track| (TrackCurve::new(track), KeyRanges::new(track))).unzip();
         self.stamp_all();
     }
 
@@ -296,17 +291,21 @@ impl DocState {
             _ => None,
         };
         let before = self.document.revision();
+        let keys_before = in_place.and_then(|i| self.project().tracks.get(i)).map_or(0, |t| t.keys.len());
         self.document.apply(label, edit).map_err(|e| Status::error(format!("{label}: {e}")))?;
         match in_place {
             Some(i) if self.curves_revision == before && i < self.curves.len() => {
                 let track = &self.document.project().tracks[i];
+                match splice {
+                    Some((at, removed)) => self.key_ranges[i].update(track, at, removed, track.keys.len() + removed - keys_before),
+                    None => self.key_ranges[i] = KeyRanges::new(track),
+                }
                 // A splice recompiles only what the replaced keys reach (`curve/splice.rs`).
                 let old = std::mem::replace(&mut self.curves[i], Err(TrackError::NoKeys { track: String::new() }));
                 self.curves[i] = match (splice, old) {
                     (Some((at, removed)), Ok(curve)) => curve.respliced(track, at, removed),
                     _ => TrackCurve::new(track),
                 };
-                self.value_ranges[i] = value_ranges(&self.document.project().tracks[i]);
                 self.curve_stamps[i] = self.stamp();
                 self.curves_revision = self.document.revision();
                 self.fix_selection();

@@ -57,7 +57,9 @@ fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph
     let dim = curve.dim();
     let displays: Vec<Display> = (0..dim).map(|c| display(cx, ti, c)).collect();
     let (range, n) = columns(plot_ui);
-    let series = graph.curves.series(ti, cx.doc.curve_stamp(ti).unwrap_or(0), curve, range, n, &displays).clone();
+    // Quaternion keys are drawn normalised, as the curve holds them: no stored-value ranges.
+    let ranges = if track.kind == TrackKind::Quat { None } else { cx.doc.key_ranges(ti) };
+    let series = graph.curves.series(ti, cx.doc.curve_stamp(ti).unwrap_or(0), curve, ranges, range, n, &displays).clone();
     let most = series.iter().map(Vec::len).max().unwrap_or(0);
     let names = track.kind.component_names();
     let in_view = keys_in_range(&track.keys, x0 - margin, x1 + margin);
@@ -273,8 +275,8 @@ fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate
         }
         let displays: Vec<Display> = (0..original.dim()).map(|c| display(cx, *ti, c)).collect();
         let (range, n) = columns(plot_ui);
-        let base = envelope_series(original, range, n, &displays);
-        let fitted = envelope_series(reduced, range, n, &displays);
+        let base = envelope_series(original, None, range, n, &displays);
+        let fitted = envelope_series(reduced, None, range, n, &displays);
         for (c, (orig, fit)) in base.into_iter().zip(fitted).enumerate() {
             if !component_shown(cx, *ti, c) {
                 continue;

@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 
 use super::Display;
+use crate::app::key_ranges::KeyRanges;
 use crate::{SegmentCursor, TrackCurve};
 
 /// Points a column adds at most: the edge sample and the two ends of the envelope.
@@ -44,12 +45,22 @@ pub struct CurveCache {
 
 impl CurveCache {
     /// Track `track`'s polylines over `[x0, x1]` in `columns` columns.
-    pub fn series(&mut self, track: usize, stamp: u64, curve: &TrackCurve, (x0, x1): (f64, f64), columns: usize, displays: &[Display]) -> &Series {
+    #[allow(clippy::too_many_arguments)]
+    pub fn series(
+        &mut self,
+        track: usize,
+        stamp: u64,
+        curve: &TrackCurve,
+        ranges: Option<&KeyRanges>,
+        (x0, x1): (f64, f64),
+        columns: usize,
+        displays: &[Display],
+    ) -> &Series {
         let built = Built { stamp, x0, x1, columns, displays: displays.iter().map(|d| (d.offset, d.scale)).collect() };
         let stale = self.tracks.get(&track).is_none_or(|(b, _)| *b != built);
         if stale {
             self.builds += 1;
-            self.tracks.insert(track, (built, envelope_series(curve, (x0, x1), columns, displays)));
+            self.tracks.insert(track, (built, envelope_series(curve, ranges, (x0, x1), columns, displays)));
         }
         &self.tracks[&track].1
     }
@@ -60,8 +71,10 @@ impl CurveCache {
     }
 }
 
-/// The polylines of `curve` over `[x0, x1]` in `columns` columns (see the module docs).
-pub fn envelope_series(curve: &TrackCurve, (x0, x1): (f64, f64), columns: usize, displays: &[Display]) -> Series {
+/// The polylines of `curve` over `[x0, x1]` in `columns` columns (see the module docs). With
+/// the track's [`KeyRanges`] a column costs O(log keys) whatever it holds; without, a scan of
+/// its keys.
+pub fn envelope_series(curve: &TrackCurve, ranges: Option<&KeyRanges>, (x0, x1): (f64, f64), columns: usize, displays: &[Display]) -> Series {
     let dim = curve.dim();
     let times = curve.times();
     let n = columns.max(1);
@@ -82,9 +95,7 @@ pub fn envelope_series(curve: &TrackCurve, (x0, x1): (f64, f64), columns: usize,
         }
         let end = x0 + width * (k + 1) as f64;
         let first = next_key;
-        while next_key < times.len() && times[next_key] < end {
-            next_key += 1;
-        }
+        next_key += times[first..].partition_point(|&t| t < end);
         match next_key - first {
             0 => {}
             // One key: its own point, so the line turns where the curve does.
@@ -94,7 +105,7 @@ pub fn envelope_series(curve: &TrackCurve, (x0, x1): (f64, f64), columns: usize,
                     series[c].push([times[first], displays[c].show(key[c])]);
                 }
             }
-            _ => push_envelope(curve, first..next_key, t + 0.5 * width, displays, &mut series),
+            _ => push_envelope(curve, ranges, first..next_key, t + 0.5 * width, displays, &mut series),
         }
     }
     series
@@ -102,9 +113,12 @@ pub fn envelope_series(curve: &TrackCurve, (x0, x1): (f64, f64), columns: usize,
 
 /// The smallest and largest key value of `keys`, per component, at time `t`: first the one
 /// nearer the polyline's last point, so the line goes down then up (or up then down) once.
-fn push_envelope(curve: &TrackCurve, keys: std::ops::Range<usize>, t: f64, displays: &[Display], series: &mut Series) {
+fn push_envelope(curve: &TrackCurve, ranges: Option<&KeyRanges>, keys: std::ops::Range<usize>, t: f64, displays: &[Display], series: &mut Series) {
     for (c, line) in series.iter_mut().enumerate() {
-        let (lo, hi) = keys.clone().map(|i| curve.key_value(i)[c]).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        let (lo, hi) = match ranges {
+            Some(r) => r.range(c, keys.clone()),
+            None => keys.clone().map(|i| curve.key_value(i)[c]).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v))),
+        };
         let (lo, hi) = (displays[c].show(lo), displays[c].show(hi));
         let last = line.last().map_or(lo, |p| p[1]);
         let (a, b) = if (last - lo).abs() <= (last - hi).abs() { (lo, hi) } else { (hi, lo) };
@@ -129,7 +143,7 @@ mod tests {
     #[test]
     fn a_column_with_two_keys_adds_their_range() {
         let curve = linear(&[0.0, 5.0, -3.0, 2.0], 0.1);
-        let s = envelope_series(&curve, (0.0, 0.4), 2, &[Display::IDENTITY]);
+        let s = envelope_series(&curve, None, (0.0, 0.4), 2, &[Display::IDENTITY]);
         let ys: Vec<f64> = s[0].iter().map(|p| p[1]).collect();
         // Edge samples: v(0) = 0, v(0.2) = −3, v(0.4) = 2 (held after the last key); the key
         // (0.1, 5); column 1's envelope after v(0.2) = −3: −3 is nearer, so −3 then 2, at 0.3.
@@ -144,8 +158,10 @@ mod tests {
     fn the_envelope_covers_every_key_and_stays_small() {
         let values: Vec<f64> = (0..100_000).map(|i| (i as f64 * 0.1).sin()).collect();
         let curve = linear(&values, 0.01);
+        let keys = values.iter().enumerate().map(|(i, &v)| crate::Key::new(i as f64 * 0.01, vec![v])).collect();
+        let ranges = KeyRanges::new(&crate::Track::new("t", crate::TrackKind::Scalar, crate::Interpolation::Linear).with_keys(keys));
         let (x0, x1, n) = (0.0, 1000.0, 500);
-        let s = &envelope_series(&curve, (x0, x1), n, &[Display::IDENTITY])[0];
+        let s = &envelope_series(&curve, Some(&ranges), (x0, x1), n, &[Display::IDENTITY])[0];
         assert!(s.len() <= POINTS_PER_COLUMN * n + 1, "{} points", s.len());
         let w = (x1 - x0) / n as f64;
         for k in 0..n {
@@ -163,13 +179,13 @@ mod tests {
         let curve = linear(&[0.0, 1.0, 0.5], 1.0);
         let mut cache = CurveCache::default();
         let d = [Display::IDENTITY];
-        cache.series(0, 1, &curve, (0.0, 2.0), 100, &d);
-        cache.series(0, 1, &curve, (0.0, 2.0), 100, &d);
+        cache.series(0, 1, &curve, None, (0.0, 2.0), 100, &d);
+        cache.series(0, 1, &curve, None, (0.0, 2.0), 100, &d);
         assert_eq!(cache.builds, 1, "same stamp, range, width and display: reused");
-        cache.series(0, 2, &curve, (0.0, 2.0), 100, &d);
-        cache.series(0, 2, &curve, (0.0, 2.5), 100, &d);
-        cache.series(0, 2, &curve, (0.0, 2.5), 120, &d);
-        cache.series(0, 2, &curve, (0.0, 2.5), 120, &[Display { offset: 1.0, scale: 2.0 }]);
+        cache.series(0, 2, &curve, None, (0.0, 2.0), 100, &d);
+        cache.series(0, 2, &curve, None, (0.0, 2.5), 100, &d);
+        cache.series(0, 2, &curve, None, (0.0, 2.5), 120, &d);
+        cache.series(0, 2, &curve, None, (0.0, 2.5), 120, &[Display { offset: 1.0, scale: 2.0 }]);
         assert_eq!(cache.builds, 5, "a new stamp, range, width or display rebuilds");
     }
 }

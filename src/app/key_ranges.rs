@@ -1,0 +1,157 @@
+//! The smallest and largest key value of each component over any run of keys, in O(log n):
+//! what the graph's min/max envelope asks per pixel column (`graph/lod.rs`) and the
+//! normalised view asks for a whole track, kept per track and updated in place when a drag
+//! moves a few keys, so neither costs in proportion to the track.
+//!
+//! A segment tree: leaf `size + i` holds key `i`'s value, node `k` the min and max of its two
+//! children `2k`, `2k + 1`; unused leaves hold (+∞, −∞), which no min/max picks.
+
+use crate::Track;
+
+/// Per component, min/max over key ranges of one track.
+#[derive(Clone, Debug, Default)]
+pub struct KeyRanges {
+    dim: usize,
+    /// Leaves: a power of two ≥ the number of keys (at least 1).
+    size: usize,
+    /// `(min, max)` of node `k`, component `c` at `k * dim + c`; node 0 unused.
+    nodes: Vec<(f64, f64)>,
+}
+
+const EMPTY: (f64, f64) = (f64::INFINITY, f64::NEG_INFINITY);
+
+fn join(a: (f64, f64), b: (f64, f64)) -> (f64, f64) {
+    (a.0.min(b.0), a.1.max(b.1))
+}
+
+impl KeyRanges {
+    /// The tree of `track`'s key values.
+    pub fn new(track: &Track) -> Self {
+        let dim = track.kind.dim();
+        let size = track.keys.len().max(1).next_power_of_two();
+        let mut nodes = vec![EMPTY; 2 * size * dim];
+        for (i, key) in track.keys.iter().enumerate() {
+            for (c, &v) in key.value.iter().enumerate().take(dim) {
+                nodes[(size + i) * dim + c] = (v, v);
+            }
+        }
+        let mut r = Self { dim, size, nodes };
+        for k in (1..size).rev() {
+            r.pull(k);
+        }
+        r
+    }
+
+    fn pull(&mut self, k: usize) {
+        for c in 0..self.dim {
+            self.nodes[k * self.dim + c] = join(self.nodes[2 * k * self.dim + c], self.nodes[(2 * k + 1) * self.dim + c]);
+        }
+    }
+
+    /// After keys `at..at + removed` of the track were replaced by `added` keys (`track` as it
+    /// is now): the replaced leaves and their ancestors when the count is the same (a drag),
+    /// else the whole tree.
+    pub fn update(&mut self, track: &Track, at: usize, removed: usize, added: usize) {
+        if removed != added || track.kind.dim() != self.dim || at + added > self.size {
+            *self = Self::new(track);
+            return;
+        }
+        for i in at..at + added {
+            for (c, &v) in track.keys[i].value.iter().enumerate().take(self.dim) {
+                self.nodes[(self.size + i) * self.dim + c] = (v, v);
+            }
+        }
+        let (mut lo, mut hi) = (self.size + at, self.size + at + added);
+        while lo > 1 && hi > lo {
+            (lo, hi) = (lo / 2, (hi - 1) / 2 + 1);
+            for k in lo..hi {
+                self.pull(k);
+            }
+        }
+    }
+
+    /// `(min, max)` of component `c` over keys `keys` ((+∞, −∞) if empty).
+    pub fn range(&self, c: usize, keys: std::ops::Range<usize>) -> (f64, f64) {
+        let (mut lo, mut hi) = (keys.start.min(self.size) + self.size, keys.end.min(self.size) + self.size);
+        let mut out = EMPTY;
+        while lo < hi {
+            if lo % 2 == 1 {
+                out = join(out, self.nodes[lo * self.dim + c]);
+                lo += 1;
+            }
+            if hi % 2 == 1 {
+                hi -= 1;
+                out = join(out, self.nodes[hi * self.dim + c]);
+            }
+            (lo, hi) = (lo / 2, hi / 2);
+        }
+        out
+    }
+
+    /// `(min, max)` of component `c` over every key.
+    pub fn all(&self, c: usize) -> (f64, f64) {
+        self.nodes.get(self.dim + c).copied().unwrap_or(EMPTY)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::{Interpolation, Key, TrackKind};
+
+    fn track(values: &[(f64, f64)]) -> Track {
+        let keys = values.iter().enumerate().map(|(i, &(a, b))| Key::new(i as f64, vec![a, b])).collect();
+        Track::new("t", TrackKind::Vec2, Interpolation::Linear).with_keys(keys)
+    }
+
+    /// The plain scan the tree must agree with.
+    fn scan(t: &Track, c: usize, keys: std::ops::Range<usize>) -> (f64, f64) {
+        t.keys[keys].iter().map(|k| k.value[c]).fold(EMPTY, |acc, v| join(acc, (v, v)))
+    }
+
+    /// Hand-checked: values 3, −1, 4, 1, 5 (component 0).
+    #[test]
+    fn ranges_of_five_keys() {
+        let t = track(&[(3.0, 0.0), (-1.0, 0.0), (4.0, 0.0), (1.0, 0.0), (5.0, 9.0)]);
+        let r = KeyRanges::new(&t);
+        assert_eq!(r.range(0, 0..5), (-1.0, 5.0));
+        assert_eq!(r.range(0, 2..4), (1.0, 4.0));
+        assert_eq!(r.range(0, 3..3), EMPTY);
+        assert_eq!(r.all(1), (0.0, 9.0));
+    }
+
+    proptest! {
+        /// Any range of any track, before and after random in-place updates and splices that
+        /// change the count, agrees with a plain scan.
+        #[test]
+        fn the_tree_agrees_with_a_scan(
+            values in prop::collection::vec((-1e3f64..1e3, -5.0f64..5.0), 1..70),
+            edits in prop::collection::vec((0usize..70, 0usize..4, prop::collection::vec((-2e3f64..2e3, -9.0f64..9.0), 0..4)), 1..6),
+            queries in prop::collection::vec((0usize..80, 0usize..80), 10),
+        ) {
+            let mut t = track(&values);
+            let mut r = KeyRanges::new(&t);
+            for (at, removed, new) in edits {
+                let at = at.min(t.keys.len());
+                let removed = removed.min(t.keys.len() - at);
+                let keys: Vec<Key> = new.iter().map(|&(a, b)| Key::new(0.0, vec![a, b])).collect();
+                let added = keys.len();
+                if t.keys.len() - removed + added == 0 {
+                    continue;
+                }
+                t.keys.splice(at..at + removed, keys);
+                r.update(&t, at, removed, added);
+                for &(a, b) in &queries {
+                    let (a, b) = (a.min(t.keys.len()), b.min(t.keys.len()));
+                    let (a, b) = (a.min(b), a.max(b));
+                    for c in 0..2 {
+                        prop_assert_eq!(r.range(c, a..b), scan(&t, c, a..b));
+                    }
+                }
+                prop_assert_eq!(r.all(0), scan(&t, 0, 0..t.keys.len()));
+            }
+        }
+    }
+}
