@@ -43,33 +43,39 @@ fn harness(state: AppState) -> Harness<'static, TangentApp> {
     Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(state))
 }
 
-/// Benchmarks an idle frame and a frame dragging the middle key of the first track.
+/// Benchmarks an idle frame, and frames dragging the middle key of the first track: in value
+/// only (up and down), and in time and value (the key passes the keys within 5–45 pixels, so
+/// that drag reorders more keys on a denser track).
 fn idle_and_drag(c: &mut Criterion, group: &str, name: &str, project: &Project) {
     let mut g = c.benchmark_group(group);
     g.sample_size(20);
     let mut h = harness(AppState::new(project.clone(), None));
     h.run();
     g.bench_function(BenchmarkId::new("idle", name), |b| b.iter(|| h.step()));
-    let track = &project.tracks[0];
-    let key = &track.keys[track.keys.len() / 2];
-    let start = h.state().panels.graph.transform.unwrap().position_from_point(&PlotPoint::new(key.time, key.value[0]));
-    h.hover_at(start);
-    h.step();
-    h.drag_at(start);
-    h.step();
-    let mut i = 0u32;
-    g.bench_function(BenchmarkId::new("dragging a key", name), |b| {
-        b.iter(|| {
-            i += 1;
-            let wobble = egui::vec2((i % 40) as f32 - 20.0, ((i / 3) % 30) as f32 - 15.0);
-            h.hover_at(start + egui::vec2(25.0, 10.0) + wobble);
-            h.step();
-        })
-    });
-    if i > 0 {
-        // (Not when a filter skipped the drag.)
-        assert!(h.state().state.doc.document.in_gesture(), "the benchmark really dragged");
-        assert!(h.state().state.doc.document.is_dirty(), "the drag really edited the track");
+    for (case, across) in [("dragging a key up and down", 0.0), ("dragging a key across keys", 1.0)] {
+        let mut h = harness(AppState::new(project.clone(), None));
+        h.run();
+        let track = &project.tracks[0];
+        let key = &track.keys[track.keys.len() / 2];
+        let start = h.state().panels.graph.transform.unwrap().position_from_point(&PlotPoint::new(key.time, key.value[0]));
+        h.hover_at(start);
+        h.step();
+        h.drag_at(start);
+        h.step();
+        let mut i = 0u32;
+        g.bench_function(BenchmarkId::new(case, name), |b| {
+            b.iter(|| {
+                i += 1;
+                let wobble = egui::vec2(across * ((i % 40) as f32 + 5.0), ((i / 3) % 30) as f32 - 15.0);
+                h.hover_at(start + egui::vec2(0.0, 10.0) + wobble);
+                h.step();
+            })
+        });
+        if i > 0 {
+            // (Not when a filter skipped the drag.)
+            assert!(h.state().state.doc.document.in_gesture(), "the benchmark really dragged");
+            assert!(h.state().state.doc.document.is_dirty(), "the drag really edited the track");
+        }
     }
     g.finish();
 }
