@@ -413,21 +413,44 @@ impl DocState {
     }
 
     pub fn undo(&mut self) -> Status {
+        self.document.end_gesture();
+        let tracks = self.document.undo_tracks().filter(|_| self.curves_revision == self.document.revision());
         let status = match self.document.undo() {
             Some(label) => Status::message(format!("Undid {label}")),
             None => Status::message("Nothing to undo"),
         };
-        self.refresh();
+        self.refresh_tracks(tracks);
         status
     }
 
     pub fn redo(&mut self) -> Status {
+        self.document.end_gesture();
+        let tracks = self.document.redo_tracks().filter(|_| self.curves_revision == self.document.revision());
         let status = match self.document.redo() {
             Some(label) => Status::message(format!("Redid {label}")),
             None => Status::message("Nothing to redo"),
         };
-        self.refresh();
+        self.refresh_tracks(tracks);
         status
+    }
+
+    /// After an undo or redo that changed `tracks` in place: recompiles only those (a drag
+    /// undone in a 200-track document recompiles one track), or everything if unsure.
+    fn refresh_tracks(&mut self, tracks: Option<Vec<usize>>) {
+        let n = self.project().tracks.len();
+        match tracks {
+            Some(tracks) if self.curves.len() == n && tracks.iter().all(|&i| i < n) => {
+                for i in tracks {
+                    let track = &self.document.project().tracks[i];
+                    self.curves[i] = TrackCurve::new(track);
+                    self.key_ranges[i] = KeyRanges::new(track);
+                    self.curve_stamps[i] = self.stamp();
+                }
+                self.curves_revision = self.document.revision();
+                self.fix_selection();
+            }
+            _ => self.refresh(),
+        }
     }
 
     /// The selected keys' time and value range, for Frame selected.

@@ -34,3 +34,40 @@ fn insert_and_paste_select_what_they_made() {
     assert!(d.paste(0.5).text.starts_with("Pasted 1 keys"));
     assert_eq!(d.document.undo_label(), Some("Paste keys"));
 }
+
+/// Undo and redo of an edit of one track recompile that track only, to the same curve a
+/// fresh compile gives; undoing a track's removal recompiles everything.
+#[test]
+fn undo_and_redo_recompile_only_the_tracks_they_change() {
+    let mut d = DocState::new(demo_project(), None);
+    let stamps = |d: &DocState| (0..d.project().tracks.len()).map(|i| d.curve_stamp(i).unwrap()).collect::<Vec<_>>();
+    d.selection = BTreeSet::from([KeyRef { track: 1, key: 2 }]);
+    d.delete_selected();
+    for step in ["undo", "redo"] {
+        let before = stamps(&d);
+        if step == "undo" {
+            d.undo();
+        } else {
+            d.redo();
+        }
+        let after = stamps(&d);
+        let changed: Vec<usize> = (0..before.len()).filter(|&i| before[i] != after[i]).collect();
+        assert_eq!(changed, vec![1], "{step}");
+        let fresh = crate::TrackCurve::new(&d.project().tracks[1]).unwrap();
+        let mine = d.curve(1).unwrap().as_ref().unwrap();
+        assert_eq!(mine.times(), fresh.times(), "{step}");
+        let (mut a, mut b) = (vec![0.0; fresh.dim()], vec![0.0; fresh.dim()]);
+        for k in 0..200 {
+            let t = f64::from(k) * 0.02;
+            mine.sample(&mut crate::SegmentCursor::new(), t, &mut a);
+            fresh.sample(&mut crate::SegmentCursor::new(), t, &mut b);
+            assert_eq!(a, b, "{step} at {t}");
+        }
+    }
+    d.apply("Remove", crate::Edit::RemoveTrack { index: 0 }).unwrap();
+    let before = stamps(&d);
+    d.undo();
+    let after = stamps(&d);
+    assert_eq!(after.len(), before.len() + 1);
+    assert!(after.iter().all(|s| !before.contains(s)), "a removed track brought back: every curve recompiled");
+}

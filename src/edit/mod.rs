@@ -299,6 +299,19 @@ impl Document {
         self.gesture.is_some()
     }
 
+    /// The tracks the step [`Self::undo`] would revert changes in place; `None` if it adds or
+    /// removes tracks (or there is none). Close an open gesture first: undo would.
+    #[must_use]
+    pub fn undo_tracks(&self) -> Option<Vec<usize>> {
+        self.undo.last()?.inverse.iter().map(Edit::track).collect()
+    }
+
+    /// [`Self::undo_tracks`] for [`Self::redo`].
+    #[must_use]
+    pub fn redo_tracks(&self) -> Option<Vec<usize>> {
+        self.redo.last()?.inverse.iter().map(Edit::track).collect()
+    }
+
     /// Label of the step [`Self::undo`] would revert.
     #[must_use]
     pub fn undo_label(&self) -> Option<&str> {
