@@ -4,8 +4,9 @@
 //! - one Scalar TCB track of 1,000, 10,000 and 100,000 keys (issue 15: idle and dragging
 //!   frames must not grow with the keys);
 //! - 1 Vec3 track × 10,000 keys, 60 × 2,000 and 200 × 5,000 (1 M keys; issue 16): the first
-//!   frame *including loading the file* (read, parse, validate, compile, one frame), an idle
-//!   frame, and a frame while dragging a key of the active track;
+//!   frame *including loading the file* (read, parse, validate, compile, one frame), saving
+//!   (the snapshot on the UI thread, the write on the worker), an idle frame, and frames
+//!   while dragging a key of the active track;
 //! - the path view on a 10,000-key Vec2 path while the transport plays.
 //!
 //! A dragging iteration moves the pointer and runs one frame, which edits the track,
@@ -99,6 +100,9 @@ fn first_frame(c: &mut Criterion, name: &str, project: &Project) {
             assert_eq!(h.state().state.project().tracks.len(), project.tracks.len(), "the file was loaded");
         })
     });
+    // Saving: the snapshot the editor takes on the UI thread, and the write on the worker.
+    g.bench_function(BenchmarkId::new("save: snapshot on the UI thread", name), |b| b.iter(|| project.clone()));
+    g.bench_function(BenchmarkId::new("save: write on the worker", name), |b| b.iter(|| tangent::io::save_project(&path, project).unwrap()));
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
 }
