@@ -82,10 +82,17 @@ pub fn load_project(path: &Path) -> Result<Project, FileError> {
 /// The project as pretty RON text, in the lowest file version that holds it
 /// ([`Project::required_version`]).
 pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
-    let mut p = project.clone();
-    p.version = project.required_version();
+    /// [`Project`]'s fields with the version to write, borrowing the tracks (a copy of a
+    /// million keys would cost more than writing them out).
+    #[derive(serde::Serialize)]
+    struct Written<'a> {
+        version: u32,
+        fps: f64,
+        tracks: &'a [crate::model::Track],
+    }
+    let written = Written { version: project.required_version(), fps: project.fps, tracks: &project.tracks };
     let config = ron::ser::PrettyConfig::new().depth_limit(4).indentor("    ".to_owned()).struct_names(false);
-    ron::ser::to_string_pretty(&p, config)
+    ron::ser::to_string_pretty(&written, config)
 }
 
 /// Writes `project` to `path` atomically (temporary file, fsync, rename). Refuses an invalid

@@ -249,7 +249,8 @@ fn drawn_points_are_bounded_by_the_plot_width() {
         h.run();
         let width = h.state().panels.graph.transform.unwrap().frame().width();
         let drawn = h.state().panels.graph.drawn_points;
-        assert!(drawn > 0 && drawn as f32 <= 3.0 * width + 1.0, "{keys} keys: {drawn} points in {width} px");
+        let per_column = super::graph::lod::POINTS_PER_COLUMN as f32;
+        assert!(drawn > 0 && drawn as f32 <= per_column * width + 1.0, "{keys} keys: {drawn} points in {width} px");
     }
 }
 

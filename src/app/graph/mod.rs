@@ -13,7 +13,7 @@
 mod draw;
 mod hit;
 mod interact;
-mod lod;
+pub(super) mod lod;
 
 use eframe::egui::{self, Pos2, Vec2};
 use egui_plot::{Legend, Plot, PlotBounds, PlotPoint, PlotTransform};
