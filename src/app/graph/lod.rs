@@ -80,7 +80,7 @@ pub fn envelope_series(curve: &TrackCurve, ranges: Option<&KeyRanges>, (x0, x1):
     let n = columns.max(1);
     let mut cursor = SegmentCursor::new();
     let mut value = vec![0.0; dim];
-    let mut series: Series = vec![Vec::with_capacity(n + 1); dim];
+    let mut series: Series = vec![Vec::with_capacity(POINTS_PER_COLUMN * n + 1); dim];
     let width = (x1 - x0) / n as f64;
     // Keys strictly after the previous column's left edge are counted from here.
     let mut next_key = times.partition_point(|&t| t <= x0);
