@@ -281,3 +281,48 @@ fn a_large_documents_tracks_are_grouped_by_node() {
     h.get_by_label("show bone3.translation");
     h.get_by_label("show bone3.scale");
 }
+
+/// Opening a big file by typed path, as a user does: the progress window shows while it loads
+/// on a worker thread, then the document is there, framed in the graph.
+#[test]
+fn a_big_file_opens_with_a_progress_window() {
+    let dir = std::env::temp_dir().join(format!("tangent-ui-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("take.ron");
+    let tracks = (0..30)
+        .map(|t| {
+            let keys = (0..3000).map(|i| Key::new(f64::from(i) / 30.0, vec![f64::from(i + t).sin() * 5.0, 1.0, 2.0])).collect();
+            Track::new(format!("bone{t}.translation"), TrackKind::Vec3, Interpolation::Tcb).with_keys(keys)
+        })
+        .collect();
+    crate::io::save_project(&path, &Project { tracks, ..Project::default() }).unwrap();
+    let mut h = harness(bezier_project());
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label_contains("Open path").click();
+    h.run();
+    h.get_by_label("Project file").click();
+    h.run();
+    h.get_by_label("Project file").type_text(&path.display().to_string());
+    h.run();
+    h.get_by_label("Open").click();
+    h.step();
+    h.step();
+    assert!(h.state().is_loading(), "a 5 MB file loads on a worker thread");
+    h.step();
+    h.get_by_label_contains("The open document stays as it is");
+    let start = std::time::Instant::now();
+    while h.state().is_loading() {
+        assert!(start.elapsed().as_secs() < 60);
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.step();
+    }
+    h.step();
+    h.step();
+    assert_eq!(app(&h).project().tracks.len(), 30);
+    assert!(app(&h).ui.status.text.starts_with("Opened"), "{}", app(&h).ui.status.text);
+    assert!(h.query_by_label_contains("The open document stays as it is").is_none(), "the progress window is gone");
+    let b = *h.state().panels.graph.transform.unwrap().bounds();
+    assert!(b.min()[0] <= 0.0 && b.max()[0] >= 2999.0 / 30.0, "the new document is framed: {b:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
