@@ -13,6 +13,9 @@
 //! recompiles its curve and redraws every panel. `cargo bench --bench ui_frame`
 //! (`-- 'editor frame'`, `-- 'big document'` or `-- 'path view'` for one group).
 
+#[path = "../tests/common/mocap.rs"]
+mod mocap;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use eframe::egui;
 use egui_kittest::Harness;
@@ -24,20 +27,6 @@ use tangent::{Interpolation, Key, Project, Track, TrackKind};
 fn scalar_project(keys: usize) -> Project {
     let keys = (0..keys).map(|i| Key::new(i as f64 * 0.1, vec![(i as f64 * 0.37).sin() * 3.0]).with_tcb(0.1, 0.0, 0.0)).collect();
     Project { tracks: vec![Track::new("long", TrackKind::Scalar, Interpolation::Tcb).with_keys(keys)], ..Project::default() }
-}
-
-/// `tracks` Vec3 TCB tracks of `keys` keys at 30 fps, named as glTF import names them.
-fn mocap_project(tracks: usize, keys: usize) -> Project {
-    let tracks = (0..tracks)
-        .map(|t| {
-            let k = (0..keys).map(|i| {
-                let x = i as f64 * 0.05 + t as f64;
-                Key::new(i as f64 / 30.0, vec![x.sin(), (1.3 * x).cos(), (0.7 * x).sin() * 2.0])
-            });
-            Track::new(format!("bone{t}.translation"), TrackKind::Vec3, Interpolation::Tcb).with_keys(k.collect())
-        })
-        .collect();
-    Project { tracks, ..Project::default() }
 }
 
 fn harness(state: AppState) -> Harness<'static, TangentApp> {
@@ -113,7 +102,7 @@ fn bench(c: &mut Criterion) {
     }
     for (tracks, keys) in [(1, 10_000), (60, 2_000), (200, 5_000)] {
         let name = format!("{tracks} x {keys}");
-        let project = mocap_project(tracks, keys);
+        let project = mocap::mocap_project(tracks, keys);
         first_frame(c, &name, &project);
         idle_and_drag(c, "big document", &name, &project);
     }

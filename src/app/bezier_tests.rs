@@ -297,15 +297,7 @@ fn a_big_file_opens_with_a_progress_window() {
         .collect();
     crate::io::save_project(&path, &Project { tracks, ..Project::default() }).unwrap();
     let mut h = harness(bezier_project());
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label_contains("Open path").click();
-    h.run();
-    h.get_by_label("Project file").click();
-    h.run();
-    h.get_by_label("Project file").type_text(&path.display().to_string());
-    h.run();
-    h.get_by_label("Open").click();
+    super::tests::open_by_typed_path(&mut h, &path);
     h.step();
     h.step();
     assert!(h.state().is_loading(), "a 5 MB file loads on a worker thread");

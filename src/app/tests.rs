@@ -21,6 +21,19 @@ pub(super) fn harness(project: Project) -> Harness<'static, TangentApp> {
     h
 }
 
+/// File > Open path…, the path typed, Open clicked (the frame after the click not yet run).
+pub(super) fn open_by_typed_path(h: &mut Harness<'static, TangentApp>, path: &std::path::Path) {
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label_contains("Open path").click();
+    h.run();
+    h.get_by_label("Project file").click();
+    h.run();
+    h.get_by_label("Project file").type_text(&path.display().to_string());
+    h.run();
+    h.get_by_label("Open").click();
+}
+
 /// Two scalar TCB tracks, "a" and "b" (= a + 4), keys at t = 0..4 with values 0, 1, 3, 2, 5.
 fn two_tracks() -> Project {
     let track = |name: &str, base: f64| {
@@ -174,15 +187,7 @@ fn opening_a_bad_file_by_typed_path_keeps_the_document_and_shows_the_error() {
     std::fs::write(&bad, "(version: 1, tracks: [(name: \"x\", kind: Vec2, interpolation: Slerp, keys: [])])").unwrap();
     let mut h = harness(demo_project());
     let before = app(&h).project().clone();
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label_contains("Open path").click();
-    h.run();
-    h.get_by_label("Project file").click();
-    h.run();
-    h.get_by_label("Project file").type_text(&bad.display().to_string());
-    h.run();
-    h.get_by_label("Open").click();
+    open_by_typed_path(&mut h, &bad);
     h.run();
     let state = app(&h);
     assert_eq!(state.project(), &before, "a failed load leaves the open document untouched");
