@@ -70,10 +70,10 @@ pub(super) fn overflow(curve: &TrackCurve) -> Option<(usize, &'static str)> {
         }),
         Segments::Bezier(b) => b.parts(dim).enumerate().find_map(|(s, (inv_dt, comps))| {
             let floor = super::bezier::MIN_TIME_SLOPE;
-            for k in comps {
-                let value = k.y.iter().map(|x| x.abs()).sum::<f64>();
-                let d1 = k.y[1].abs() + 2.0 * k.y[2].abs() + 3.0 * k.y[3].abs();
-                let d2 = 2.0 * k.y[2].abs() + 6.0 * k.y[3].abs();
+            for y in &comps {
+                let value = y.iter().map(|x| x.abs()).sum::<f64>();
+                let d1 = y[1].abs() + 2.0 * y[2].abs() + 3.0 * y[3].abs();
+                let d2 = 2.0 * y[2].abs() + 6.0 * y[3].abs();
                 if !ok(value) {
                     return Some((s, "value"));
                 }
