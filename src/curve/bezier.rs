@@ -22,7 +22,7 @@
 //! infinite. `x̂′` is then taken as at least [`MIN_TIME_SLOPE`], so the velocity stays finite
 //! (very large) and no NaN leaves the engine.
 
-use super::keys::KeyTable;
+use super::keys::{copy_value, KeyTable};
 use crate::bezier::{resolve_handles, HandleInput, Offset, SegmentComponent, TimeSolver};
 use crate::model::{Infinity, Key, Track};
 use crate::quat;
@@ -46,17 +46,6 @@ struct Segment {
     /// Otherwise the time cubics and solvers of components `1..dim` start here in
     /// [`Bezier::solvers`].
     others: u32,
-}
-
-/// Copies the first `out.len()` (1 to 4) lanes into `out`, with no call to `memcpy`.
-#[inline(always)]
-fn store(out: &mut [f64], v: &[f64; 4]) {
-    match out {
-        [a, b, c, d] => [*a, *b, *c, *d] = *v,
-        [a, b, c] => [*a, *b, *c] = [v[0], v[1], v[2]],
-        [a, b] => [*a, *b] = [v[0], v[1]],
-        _ => out.copy_from_slice(&v[..out.len()]),
-    }
 }
 
 impl Segment {
@@ -159,7 +148,7 @@ impl Bezier {
         let u = (t - keys.times[seg]) * sg.inv_dt;
         let s = sg.time.solve(&sg.x, u);
         if sg.shared_time {
-            store(out, &sg.values(s));
+            copy_value(out, &sg.values(s));
         } else {
             for (c, o) in out.iter_mut().enumerate() {
                 *o = self.component(sg, c).value(if c == 0 { s } else { self.parameter(sg, c, u) });
