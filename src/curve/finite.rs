@@ -30,10 +30,10 @@ fn ok(x: f64) -> bool {
 pub(super) fn overflow(curve: &TrackCurve) -> Option<(usize, &'static str)> {
     let dim = curve.dim();
     match &curve.segments {
-        Segments::Step | Segments::Rotation(super::rotation::Rotation::Slerp | super::rotation::Rotation::Nlerp) => None,
+        Segments::Step | Segments::Rotation(super::rotation::Rotation::Slerp(_) | super::rotation::Rotation::Nlerp) => None,
         // Squad's control points scale tangents by ratios of neighbouring key spans: keys
         // 1 s and 1e155 s apart make them overflow.
-        Segments::Rotation(super::rotation::Rotation::Squad { a, b }) => a
+        Segments::Rotation(super::rotation::Rotation::Squad { a, b, .. }) => a
             .iter()
             .zip(b)
             .position(|(qa, qb)| !qa.iter().chain(qb).all(|x| ok(*x)))

@@ -114,7 +114,7 @@ impl TrackCurve {
                 tangents = Some(tg);
                 Segments::Poly(poly)
             }
-            Interpolation::Slerp => Segments::Rotation(Rotation::Slerp),
+            Interpolation::Slerp => Segments::Rotation(Rotation::slerp(&keys)),
             Interpolation::Nlerp => Segments::Rotation(Rotation::Nlerp),
             Interpolation::Squad => Segments::Rotation(Rotation::squad(&mut keys)),
             Interpolation::Bezier => Segments::Bezier(Bezier::compile(track, &keys)),
