@@ -81,23 +81,68 @@ fn scale(q: &Quat, s: f64) -> Quat {
 /// [`SLERP_DOT_THRESHOLD`] and normalised lerp above it. `t` is not clamped.
 #[must_use]
 pub fn slerp(q0: &Quat, q1: &Quat, t: f64) -> Quat {
-    if q0 == q1 {
-        return *q0;
+    SlerpPair::new(q0, q1).at(t)
+}
+
+/// [`slerp`] of one pair of quaternions with everything that does not depend on `t` done
+/// once: the sign flip, `θ = acos(q0·q1′)` and `sin θ`. A sample is then
+/// `q0·sin((1 − t)θ)/sin θ + q1′·sin(tθ)/sin θ` (two `sin`, no `acos`), or the normalised
+/// lerp above the threshold; bit for bit what [`slerp`] computes, since [`slerp`] is this.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SlerpPair {
+    q0: Quat,
+    /// `q1`, or `−q1` when `q0·q1 < 0`.
+    q1: Quat,
+    theta: f64,
+    sin: f64,
+    form: SlerpForm,
+}
+
+/// Which of [`slerp`]'s three cases a pair falls in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum SlerpForm {
+    /// `q0 == q1`: `q0` at every `t`.
+    #[default]
+    Same,
+    /// Sin-weighted, below the threshold.
+    Arc,
+    /// Normalised lerp, at or above the threshold.
+    Lerp,
+}
+
+impl SlerpPair {
+    #[must_use]
+    pub fn new(q0: &Quat, q1: &Quat) -> Self {
+        if q0 == q1 {
+            return Self { q0: *q0, q1: *q1, ..Self::default() };
+        }
+        let mut q1 = *q1;
+        let mut d = dot(q0, &q1);
+        if d < 0.0 {
+            q1 = neg(&q1);
+            d = -d;
+        }
+        if d < SLERP_DOT_THRESHOLD {
+            let theta = d.acos();
+            Self { q0: *q0, q1, theta, sin: theta.sin(), form: SlerpForm::Arc }
+        } else {
+            Self { q0: *q0, q1, theta: 0.0, sin: 0.0, form: SlerpForm::Lerp }
+        }
     }
-    let mut q1 = *q1;
-    let mut d = dot(q0, &q1);
-    if d < 0.0 {
-        q1 = neg(&q1);
-        d = -d;
-    }
-    let s = 1.0 - t;
-    if d < SLERP_DOT_THRESHOLD {
-        let theta = d.acos();
-        let sin = theta.sin();
-        let (ws, wt) = ((s * theta).sin() / sin, (t * theta).sin() / sin);
-        [q0[0] * ws + q1[0] * wt, q0[1] * ws + q1[1] * wt, q0[2] * ws + q1[2] * wt, q0[3] * ws + q1[3] * wt]
-    } else {
-        normalize(&[q0[0] * s + q1[0] * t, q0[1] * s + q1[1] * t, q0[2] * s + q1[2] * t, q0[3] * s + q1[3] * t])
+
+    /// The rotation at `t`.
+    #[inline]
+    #[must_use]
+    pub fn at(&self, t: f64) -> Quat {
+        let (q0, q1, s) = (&self.q0, &self.q1, 1.0 - t);
+        match self.form {
+            SlerpForm::Same => *q0,
+            SlerpForm::Arc => {
+                let (ws, wt) = ((s * self.theta).sin() / self.sin, (t * self.theta).sin() / self.sin);
+                [q0[0] * ws + q1[0] * wt, q0[1] * ws + q1[1] * wt, q0[2] * ws + q1[2] * wt, q0[3] * ws + q1[3] * wt]
+            }
+            SlerpForm::Lerp => normalize(&[q0[0] * s + q1[0] * t, q0[1] * s + q1[1] * t, q0[2] * s + q1[2] * t, q0[3] * s + q1[3] * t]),
+        }
     }
 }
 
@@ -113,9 +158,31 @@ pub fn nlerp(q0: &Quat, q1: &Quat, t: f64) -> Quat {
 /// when `dot < 0`. Exact to rounding at every angle, as squad needs.
 #[must_use]
 pub fn slerp_exact(q1: &Quat, q2: &Quat, t: f64) -> Quat {
-    let q2 = if dot(q1, q2) < 0.0 { neg(q2) } else { *q2 };
-    let r = mul(&q2, &conj(q1));
-    mul(&exp(&scale(&log(&r), t)), q1)
+    ExactPair::new(q1, q2).at(t)
+}
+
+/// [`slerp_exact`] of one pair with the part that does not depend on `t` done once: the flip
+/// and `L = log(q2′ q1⁻¹)` (a product, a square root and an `atan2`). A sample is then
+/// `exp(t·L)·q1`, bit for bit what [`slerp_exact`] computes, since [`slerp_exact`] is this.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ExactPair {
+    q1: Quat,
+    log: Quat,
+}
+
+impl ExactPair {
+    #[must_use]
+    pub fn new(q1: &Quat, q2: &Quat) -> Self {
+        let q2 = if dot(q1, q2) < 0.0 { neg(q2) } else { *q2 };
+        Self { q1: *q1, log: log(&mul(&q2, &conj(q1))) }
+    }
+
+    /// The rotation at `t`.
+    #[inline]
+    #[must_use]
+    pub fn at(&self, t: f64) -> Quat {
+        mul(&exp(&scale(&self.log, t)), &self.q1)
+    }
 }
 
 /// Control points of time-aware squad (numpy-quaternion `squad`; SEMANTICS.md D) for
@@ -153,9 +220,16 @@ pub fn squad_controls(r: &[Quat], times: &[f64]) -> (Vec<Quat>, Vec<Quat>) {
 /// One squad segment: `slerp(slerp(R_i, R_{i+1}, τ), slerp(A_i, B_i, τ), 2τ(1 − τ))`.
 #[must_use]
 pub fn squad(r0: &Quat, r1: &Quat, a: &Quat, b: &Quat, tau: f64) -> Quat {
-    let p = slerp_exact(r0, r1, tau);
-    let q = slerp_exact(a, b, tau);
-    slerp_exact(&p, &q, 2.0 * tau * (1.0 - tau))
+    squad_prepared(&ExactPair::new(r0, r1), &ExactPair::new(a, b), tau)
+}
+
+/// [`squad`] with its two inner slerps prepared (`keys` = `(R_i, R_{i+1})`,
+/// `controls` = `(A_i, B_i)`): only the outer one, between rotations that move with `τ`,
+/// still takes a logarithm per sample.
+#[must_use]
+#[inline]
+pub fn squad_prepared(keys: &ExactPair, controls: &ExactPair, tau: f64) -> Quat {
+    slerp_exact(&keys.at(tau), &controls.at(tau), 2.0 * tau * (1.0 - tau))
 }
 
 /// Angle in radians of the rotation taking `a` to `b`, `2 acos(|a·b|)` computed stably.
@@ -263,6 +337,36 @@ mod tests {
         let mid = slerp(&q0, &q1, 0.5);
         let want = [0.0, 0.0, (std::f64::consts::PI / 8.0).sin(), (std::f64::consts::PI / 8.0).cos()];
         assert!(close(&mid, &want, 1e-15), "{mid:?}");
+    }
+
+    /// The prepared pair by hand: identity to 90° about z given with the negative sign. It is
+    /// flipped to `[0, 0, √½, √½]`, `θ = acos(√½) = π/4`, `sin θ = √½`; at `t = ¼` the weights
+    /// are `sin(3π/16)/sin(π/4)` and `sin(π/16)/sin(π/4)`, i.e. a rotation by `π/16` (half
+    /// of 22.5°): `[0, 0, sin(π/16), cos(π/16)]`.
+    #[test]
+    fn slerp_pair_by_hand() {
+        let h = std::f64::consts::FRAC_1_SQRT_2;
+        let pair = SlerpPair::new(&IDENTITY, &[0.0, 0.0, -h, -h]);
+        assert_eq!(pair.q1, [0.0, 0.0, h, h]);
+        assert!((pair.theta - std::f64::consts::FRAC_PI_4).abs() < 1e-15);
+        assert!((pair.sin - h).abs() < 1e-15);
+        let a = std::f64::consts::PI / 16.0;
+        let q = pair.at(0.25);
+        assert!(close(&q, &[0.0, 0.0, a.sin(), a.cos()], 1e-15), "{q:?}");
+        // Identical keys return the key itself, at any t.
+        let q0 = normalize(&[0.1, 0.2, 0.3, 0.9]);
+        assert_eq!(SlerpPair::new(&q0, &q0).at(0.7), q0);
+    }
+
+    /// The prepared exact pair by hand: from identity to 120° about x (`[sin 60°, 0, 0,
+    /// cos 60°]`), `L = log(q) = [π/3, 0, 0, 0]`, so at `t = ½` the result is 60° about x.
+    #[test]
+    fn exact_pair_by_hand() {
+        let third = std::f64::consts::FRAC_PI_3;
+        let pair = ExactPair::new(&IDENTITY, &[third.sin(), 0.0, 0.0, third.cos()]);
+        assert!(close(&pair.log, &[third, 0.0, 0.0, 0.0], 1e-15), "{:?}", pair.log);
+        let sixth = std::f64::consts::FRAC_PI_6;
+        assert!(close(&pair.at(0.5), &[sixth.sin(), 0.0, 0.0, sixth.cos()], 1e-15));
     }
 
     #[test]

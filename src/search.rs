@@ -9,7 +9,8 @@
 //!
 //! [`SegmentCursor`] remembers the last answer and tries it first, then walks at most
 //! [`LINEAR_SCAN_STEPS`] intervals forward or backward, and only then falls back to a binary
-//! search over the whole array (or a [`BucketIndex`]). Because the rule has exactly one
+//! search over the whole array. With a [`BucketIndex`] it asks the index straight away, which
+//! is cheaper than the scans' branches, which random access mispredicts. Because the rule has exactly one
 //! answer, every path returns the same result as a plain binary search: sequential and
 //! random-order evaluation agree bit for bit.
 
@@ -73,11 +74,20 @@ impl SegmentCursor {
         Located::from_count(self.count(positions, x, || upper_bound(positions, x)), positions.len())
     }
 
-    /// [`Self::locate`] with a [`BucketIndex`] instead of binary search as the fallback, for
-    /// long tables read in random order.
+    /// [`Self::locate`] for long tables read in any order: the cached interval, else the
+    /// [`BucketIndex`] of `positions` (which also serves playback moving on to the next
+    /// interval, and NaN). The interval test is one branch ([`within`]): in random order it is
+    /// almost always "no", which predicts, where testing one bound at a time would mispredict
+    /// half the queries.
     #[inline]
     pub fn locate_indexed(&mut self, positions: &[f64], index: &BucketIndex, x: f64) -> Located {
-        Located::from_count(self.count(positions, x, || index.upper_bound(positions, x)), positions.len())
+        let n = positions.len();
+        let i = self.upper.min(n);
+        let lower = if i == 0 { f64::NEG_INFINITY } else { positions[i - 1] };
+        let upper = if i < n { positions[i] } else { f64::INFINITY };
+        let count = if within(lower, x, upper) { i } else { index.upper_bound(positions, x) };
+        self.upper = count;
+        Located::from_count(count, n)
     }
 
     /// The number of positions `≤ x`: the cached interval, then the short scans, then
@@ -105,58 +115,95 @@ impl SegmentCursor {
 }
 
 /// An O(1) guide into sorted positions: the range is cut into as many equal buckets as there
-/// are positions, and each bucket remembers how many positions lie at or below its left edge.
-/// A query then searches only its bucket's positions. Built for one array; passing another
-/// gives wrong answers, which `debug_assert`s catch.
+/// are positions, and each bucket remembers how many positions lie in the buckets before it.
+/// A query then counts only its own bucket's positions.
+///
+/// Positions are put in buckets by the same arithmetic as queries, `⌊(x − x₀)·scale⌋`, which
+/// is monotone in `x` (a subtraction, a multiplication by a positive number and a floor each
+/// are), so every position in an earlier bucket than `x`'s is `< x` and every one in a later
+/// bucket is `> x`: the count is exact, with no bracket to check. Built for one array (the
+/// index keeps its own copy, followed by [`SMALL_BUCKET`] infinities so that counting a
+/// small bucket reads four entries with no bounds to test).
 #[derive(Clone, Debug, Default)]
 pub struct BucketIndex {
     x0: f64,
     scale: f64,
-    /// `starts[k]` = number of positions `≤` the left edge of bucket `k`; one more entry than
-    /// buckets.
+    /// The number of buckets, as `f64` for the range test.
+    buckets: f64,
+    /// `starts[k]` = number of positions in buckets before `k`; one more entry than buckets.
     starts: Vec<u32>,
+    /// The positions, then `SMALL_BUCKET` times `+∞`.
+    padded: Vec<f64>,
 }
 
 impl BucketIndex {
-    /// Indexes `positions` (sorted, finite).
+    /// Indexes `positions` (sorted, finite). Fewer than 2 distinct positions give an empty
+    /// index, which answers by binary search.
     #[must_use]
     pub fn new(positions: &[f64]) -> Self {
         let n = positions.len();
         if n < 2 || !(positions[n - 1] > positions[0]) {
             return Self::default();
         }
-        let (x0, x1) = (positions[0], positions[n - 1]);
-        let scale = n as f64 / (x1 - x0);
-        let mut starts = Vec::with_capacity(n + 1);
-        let mut j = 0;
-        for k in 0..=n {
-            let edge = x0 + k as f64 / scale;
-            while j < n && positions[j] <= edge {
-                j += 1;
+        let x0 = positions[0];
+        let scale = n as f64 / (positions[n - 1] - x0);
+        let mut starts = vec![0u32; n + 1];
+        for &p in positions {
+            // The bucket of p, as a query computes it (the last position may land in `n`,
+            // past every bucket).
+            let k = ((p - x0) * scale) as usize;
+            if k < n {
+                starts[k + 1] += 1;
             }
-            starts.push(j as u32);
         }
-        Self { x0, scale, starts }
+        for k in 1..=n {
+            starts[k] += starts[k - 1];
+        }
+        let padded = positions.iter().copied().chain([f64::INFINITY; SMALL_BUCKET]).collect();
+        Self { x0, scale, buckets: n as f64, starts, padded }
     }
 
-    /// The number of positions `≤ x`, as [`upper_bound`] computes it.
+    /// The number of positions `≤ x`, as [`upper_bound`] computes it: the positions of the
+    /// buckets before `x`'s, plus those of its own bucket that are `≤ x`, counted without
+    /// branches when the bucket holds at most [`SMALL_BUCKET`] (the common case, which
+    /// random queries would otherwise mispredict) and by binary search when it holds more.
+    /// Queries outside the range (or NaN) binary-search `positions`.
     #[inline]
     #[must_use]
     pub fn upper_bound(&self, positions: &[f64], x: f64) -> usize {
-        let buckets = self.starts.len().saturating_sub(1);
         let k = (x - self.x0) * self.scale;
-        if k >= 0.0 && k < buckets as f64 {
+        if k >= 0.0 && k < self.buckets {
             let k = k as usize;
-            let (lo, hi) = (self.starts[k] as usize, self.starts[k + 1] as usize);
-            let n = positions.len();
-            // Rounding at a bucket edge can put x just outside its bucket; check the bracket.
-            if (lo == 0 || positions[lo - 1] <= x) && (hi == n || x < positions[hi]) {
-                return lo + upper_bound(&positions[lo..hi], x);
+            if let (Some(&lo), Some(&hi)) = (self.starts.get(k), self.starts.get(k + 1)) {
+                let (lo, hi) = (lo as usize, hi as usize);
+                if hi - lo <= SMALL_BUCKET {
+                    if let Some(four) = self.padded.get(lo..lo + SMALL_BUCKET) {
+                        return lo + four.iter().map(|&p| usize::from(p <= x)).sum::<usize>();
+                    }
+                }
+                return lo + upper_bound(&self.padded[lo..hi], x);
             }
         }
+        debug_assert!(self.padded.is_empty() || self.padded.len() == positions.len() + SMALL_BUCKET, "an index of another array");
         upper_bound(positions, x)
     }
 }
+
+/// Whether `lo ≤ x < hi` (bounds finite or infinite), as one comparison so that it compiles
+/// to one branch: `lo − x ≤ 0` iff `lo ≤ x`, and `x − hi < 0` iff `x − hi + δ ≤ 0` with `δ`
+/// the least positive `f64` (a difference of floats has the sign of the exact one, and a
+/// negative one is at most `−δ`), so both hold iff `max(lo − x, x − hi + δ) ≤ 0`. A NaN `x`
+/// fails; an infinite `x` passes only in the unbounded interval at its end (where
+/// `∞ − ∞ = NaN` is ignored by `max`), which is where it belongs.
+#[inline(always)]
+#[must_use]
+pub fn within(lo: f64, x: f64, hi: f64) -> bool {
+    (lo - x).max(x - hi + f64::from_bits(1)) <= 0.0
+}
+
+/// Buckets of a [`BucketIndex`] holding at most this many positions are counted without
+/// branches.
+pub const SMALL_BUCKET: usize = 4;
 
 /// `positions[i] ≤ x` with `i < n`: walk up to [`LINEAR_SCAN_STEPS`] intervals forward;
 /// `None` when the answer lies further away. (The caller's full-array search afterwards has a
@@ -217,6 +264,36 @@ mod tests {
         }
         for x in [f64::NAN, f64::INFINITY, f64::NEG_INFINITY, p[199], p[0]] {
             assert_eq!(index.upper_bound(&p, x), upper_bound(&p, x));
+        }
+        // Clustered: 100 positions in the first bucket (counted by binary search), one far
+        // out; queries at, between and next to every position.
+        let mut p: Vec<f64> = (0..100).map(|i| f64::from(i) * 1e-5).collect();
+        p.push(1000.0);
+        let index = BucketIndex::new(&p);
+        for &q in &p {
+            for x in [q, q.next_up(), q.next_down(), q + 5e-6] {
+                assert_eq!(index.upper_bound(&p, x), upper_bound(&p, x), "x = {x}");
+            }
+        }
+    }
+
+    /// `within` against the two comparisons it replaces, at and next to the bounds, with
+    /// infinite bounds and queries, subnormal gaps and NaN.
+    #[test]
+    fn within_is_the_half_open_interval() {
+        let (inf, tiny) = (f64::INFINITY, f64::from_bits(1));
+        let values = [-inf, -1.0, -tiny, 0.0, tiny, 2.0 * tiny, 0.5, 1.0 - f64::EPSILON / 2.0, 1.0, 1.0 + f64::EPSILON, 1e308, inf, f64::NAN];
+        // Bounds as the cursor forms them: −∞ or a position below, a position or +∞ above.
+        for &lo in &values[..11] {
+            for &hi in &values[1..12] {
+                if lo > hi {
+                    continue;
+                }
+                for &x in &values {
+                    let end = x == inf && hi == inf;
+                    assert_eq!(within(lo, x, hi), lo <= x && (x < hi || end), "{lo} ≤ {x} < {hi}");
+                }
+            }
         }
     }
 

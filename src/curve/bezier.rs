@@ -3,10 +3,13 @@
 //! solves `x̂(s) = u` itself, unless all components share them (automatic handles always
 //! do), when one solve serves all. Quat tracks interpolate component-wise, then normalise.
 //!
-//! Each segment carries the [`TimeSolver`] of its first component's `x̂` (a first guess and
-//! a step count, chosen at compile time); segments whose components' `x̂` differ keep the
-//! others' solvers in a side table. A segment is 304 bytes (4 components of 56, the solver's
-//! 64, `1/Δt` and the flags), plus 64 per further distinct `x̂`: 30 MB for 100,000 keys.
+//! A segment is packed for one pass per sample: `1/Δt`, its first component's time cubic
+//! `x̂` with its [`TimeSolver`] (a first guess and a step count, chosen at compile time), and
+//! every component's value cubic `y` in power basis. A sample solves `x̂(s) = u` once and
+//! evaluates all components at that `s` by Horner's rule. Segments whose components' `x̂`
+//! differ keep the others' time cubics and solvers in a side table. A segment is 256 bytes
+//! (the time cubic 24, the solver 88, four value cubics 128, `1/Δt` and the flags 16), plus
+//! 112 per further distinct `x̂`: 26 MB for 100,000 keys.
 //!
 //! Derivatives in global time, with `u = (t − t0)/Δt`:
 //!
@@ -19,7 +22,7 @@
 //! infinite. `x̂′` is then taken as at least [`MIN_TIME_SLOPE`], so the velocity stays finite
 //! (very large) and no NaN leaves the engine.
 
-use super::keys::KeyTable;
+use super::keys::{copy_value, KeyTable};
 use crate::bezier::{resolve_handles, HandleInput, Offset, SegmentComponent, TimeSolver};
 use crate::model::{Infinity, Key, Track};
 use crate::quat;
@@ -27,24 +30,45 @@ use crate::quat;
 /// The least `dx̂/ds` used in derivatives (see the module docs).
 pub const MIN_TIME_SLOPE: f64 = 1e-12;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 struct Segment {
     inv_dt: f64,
-    comps: [SegmentComponent; 4],
-    /// Solves `comps[0]`'s `x̂`, and every component's when `shared_time`.
+    /// `x̂` of component 0, and of every component when `shared_time`.
+    x: [f64; 3],
+    /// Solves `x`.
     time: TimeSolver,
+    /// The value cubics, lane by lane: `y[i][c]` is component `c`'s coefficient of `sⁱ`
+    /// (`y(s) = ((y₃ s + y₂) s + y₁) s + y₀`), so one Horner pass serves the four lanes
+    /// together; unused lanes are zero.
+    y: [[f64; 4]; 4],
     /// All components have the same `x̂`: solve once.
     shared_time: bool,
-    /// Otherwise the solvers of components `1..dim` start here in [`Bezier::solvers`].
+    /// Otherwise the time cubics and solvers of components `1..dim` start here in
+    /// [`Bezier::solvers`].
     others: u32,
+}
+
+impl Segment {
+    /// Component `c`'s value cubic `[y0, y1, y2, y3]`.
+    fn cubic(&self, c: usize) -> [f64; 4] {
+        self.y.map(|power| power[c])
+    }
+
+    /// Every lane's value at `s`, by Horner's rule: bit for bit [`SegmentComponent::value`].
+    #[inline(always)]
+    fn values(&self, s: f64) -> [f64; 4] {
+        let y = &self.y;
+        std::array::from_fn(|c| ((y[3][c] * s + y[2][c]) * s + y[1][c]) * s + y[0][c])
+    }
 }
 
 /// The segments of a Bezier track and the handles they were built from.
 #[derive(Clone, Debug)]
 pub(crate) struct Bezier {
     segs: Vec<Segment>,
-    /// Solvers of components `1..dim` of segments whose components' `x̂` differ.
-    solvers: Vec<TimeSolver>,
+    /// Time cubics and solvers of components `1..dim` of segments whose components' `x̂`
+    /// differ.
+    solvers: Vec<([f64; 3], TimeSolver)>,
     /// Resolved `(left, right)` handles, `key * dim + c`.
     handles: Vec<(Offset, Offset)>,
     normalize: bool,
@@ -69,17 +93,24 @@ impl Bezier {
             .map(|s| {
                 let (t0, dt) = keys.span(s);
                 let inv_dt = if dt > 0.0 { 1.0 / dt } else { 0.0 };
-                let mut seg = Segment { inv_dt, comps: Default::default(), time: TimeSolver::default(), shared_time: true, others: 0 };
+                let mut seg = Segment { inv_dt, shared_time: true, ..Segment::default() };
                 if dt > 0.0 {
-                    for c in 0..dim {
-                        let (p0, p3) = ((t0, keys.values[s * dim + c]), (t0 + dt, keys.values[(s + 1) * dim + c]));
-                        seg.comps[c] = SegmentComponent::new(p0, handles[s * dim + c].1, handles[(s + 1) * dim + c].0, p3);
+                    let comps: Vec<SegmentComponent> = (0..dim)
+                        .map(|c| {
+                            let (p0, p3) = ((t0, keys.values[s * dim + c]), (t0 + dt, keys.values[(s + 1) * dim + c]));
+                            SegmentComponent::new(p0, handles[s * dim + c].1, handles[(s + 1) * dim + c].0, p3)
+                        })
+                        .collect();
+                    for (c, k) in comps.iter().enumerate() {
+                        for (power, y) in seg.y.iter_mut().zip(k.y) {
+                            power[c] = y;
+                        }
                     }
-                    seg.time = TimeSolver::new(&seg.comps[0]);
-                    seg.shared_time = seg.comps[..dim].iter().all(|k| k.x == seg.comps[0].x);
+                    (seg.x, seg.time) = (comps[0].x, TimeSolver::new(&comps[0]));
+                    seg.shared_time = comps.iter().all(|k| k.x == seg.x);
                     if !seg.shared_time {
                         seg.others = u32::try_from(solvers.len()).expect("fewer than 2³² Bézier components");
-                        solvers.extend(seg.comps[1..dim].iter().map(TimeSolver::new));
+                        solvers.extend(comps[1..].iter().map(|k| (k.x, TimeSolver::new(k))));
                     }
                 }
                 seg
@@ -88,13 +119,20 @@ impl Bezier {
         Self { segs, solvers, handles, normalize: track.kind == crate::model::TrackKind::Quat }
     }
 
+    /// Component `c` of segment `sg`: its time and value cubics.
+    fn component(&self, sg: &Segment, c: usize) -> SegmentComponent {
+        let x = if c == 0 || sg.shared_time { sg.x } else { self.solvers[sg.others as usize + c - 1].0 };
+        SegmentComponent { x, y: sg.cubic(c) }
+    }
+
     /// `s` for local time `u` in component `c` of segment `sg`.
     #[inline]
     fn parameter(&self, sg: &Segment, c: usize, u: f64) -> f64 {
         if c == 0 || sg.shared_time {
-            sg.time.parameter_at(&sg.comps[c], u)
+            sg.time.solve(&sg.x, u)
         } else {
-            self.solvers[sg.others as usize + c - 1].parameter_at(&sg.comps[c], u)
+            let (x, solver) = &self.solvers[sg.others as usize + c - 1];
+            solver.solve(x, u)
         }
     }
 
@@ -108,14 +146,12 @@ impl Bezier {
     pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {
         let sg = &self.segs[seg];
         let u = (t - keys.times[seg]) * sg.inv_dt;
-        let s = sg.time.parameter_at(&sg.comps[0], u);
+        let s = sg.time.solve(&sg.x, u);
         if sg.shared_time {
-            for (o, k) in out.iter_mut().zip(&sg.comps) {
-                *o = k.value(s);
-            }
+            copy_value(out, &sg.values(s));
         } else {
-            for (c, (o, k)) in out.iter_mut().zip(&sg.comps).enumerate() {
-                *o = k.value(if c == 0 { s } else { self.parameter(sg, c, u) });
+            for (c, o) in out.iter_mut().enumerate() {
+                *o = self.component(sg, c).value(if c == 0 { s } else { self.parameter(sg, c, u) });
             }
         }
         if self.normalize {
@@ -127,7 +163,7 @@ impl Bezier {
     /// `[dP/dt, d²P/dt²]` of component `c` at local time `u` of segment `seg`.
     fn derivatives(&self, seg: usize, c: usize, u: f64) -> [f64; 2] {
         let sg = &self.segs[seg];
-        let k = &sg.comps[c];
+        let k = &self.component(sg, c);
         let s = self.parameter(sg, c, u);
         let (x1, x2) = k.time_derivatives(s);
         let x1 = x1.max(MIN_TIME_SLOPE);
@@ -149,10 +185,10 @@ impl Bezier {
         }
     }
 
-    /// Per segment `1/Δt` and its first `dim` components (for the overflow check,
-    /// `super::finite`).
-    pub fn parts(&self, dim: usize) -> impl Iterator<Item = (f64, &[SegmentComponent])> + '_ {
-        self.segs.iter().map(move |s| (s.inv_dt, &s.comps[..dim]))
+    /// Per segment `1/Δt` and the value cubics of its first `dim` components (for the
+    /// overflow check, `super::finite`).
+    pub fn parts(&self, dim: usize) -> impl Iterator<Item = (f64, Vec<[f64; 4]>)> + '_ {
+        self.segs.iter().map(move |s| (s.inv_dt, (0..dim).map(|c| s.cubic(c)).collect()))
     }
 
     /// Whether values are normalised (Quat tracks).
@@ -168,10 +204,11 @@ fn input(k: &Key, value: f64, c: usize) -> HandleInput {
 
 #[cfg(test)]
 mod tests {
-    /// The size the module docs quote.
+    /// The sizes the module docs quote.
     #[test]
-    fn segment_is_304_bytes() {
-        assert_eq!(std::mem::size_of::<super::Segment>(), 304);
-        assert_eq!(std::mem::size_of::<crate::bezier::TimeSolver>(), 64);
+    fn segment_is_256_bytes() {
+        assert_eq!(std::mem::size_of::<super::Segment>(), 256);
+        assert_eq!(std::mem::size_of::<([f64; 3], crate::bezier::TimeSolver)>(), 112);
+        assert_eq!(std::mem::size_of::<crate::bezier::TimeSolver>(), 88);
     }
 }

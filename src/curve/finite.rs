@@ -30,10 +30,10 @@ fn ok(x: f64) -> bool {
 pub(super) fn overflow(curve: &TrackCurve) -> Option<(usize, &'static str)> {
     let dim = curve.dim();
     match &curve.segments {
-        Segments::Step | Segments::Rotation(super::rotation::Rotation::Slerp | super::rotation::Rotation::Nlerp) => None,
+        Segments::Step | Segments::Rotation(super::rotation::Rotation::Slerp(_) | super::rotation::Rotation::Nlerp) => None,
         // Squad's control points scale tangents by ratios of neighbouring key spans: keys
         // 1 s and 1e155 s apart make them overflow.
-        Segments::Rotation(super::rotation::Rotation::Squad { a, b }) => a
+        Segments::Rotation(super::rotation::Rotation::Squad { a, b, .. }) => a
             .iter()
             .zip(b)
             .position(|(qa, qb)| !qa.iter().chain(qb).all(|x| ok(*x)))
@@ -70,10 +70,10 @@ pub(super) fn overflow(curve: &TrackCurve) -> Option<(usize, &'static str)> {
         }),
         Segments::Bezier(b) => b.parts(dim).enumerate().find_map(|(s, (inv_dt, comps))| {
             let floor = super::bezier::MIN_TIME_SLOPE;
-            for k in comps {
-                let value = k.y.iter().map(|x| x.abs()).sum::<f64>();
-                let d1 = k.y[1].abs() + 2.0 * k.y[2].abs() + 3.0 * k.y[3].abs();
-                let d2 = 2.0 * k.y[2].abs() + 6.0 * k.y[3].abs();
+            for y in &comps {
+                let value = y.iter().map(|x| x.abs()).sum::<f64>();
+                let d1 = y[1].abs() + 2.0 * y[2].abs() + 3.0 * y[3].abs();
+                let d2 = 2.0 * y[2].abs() + 6.0 * y[3].abs();
                 if !ok(value) {
                     return Some((s, "value"));
                 }

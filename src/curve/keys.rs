@@ -36,3 +36,16 @@ impl KeyTable {
         self.times.len()
     }
 }
+
+/// `out.copy_from_slice(&src[..out.len()])`, written out for the 1 to 4 components of a
+/// value so that a sample makes no call to `memcpy`.
+#[inline(always)]
+pub(crate) fn copy_value(out: &mut [f64], src: &[f64]) {
+    match out {
+        [a] => *a = src[0],
+        [a, b] => [*a, *b] = [src[0], src[1]],
+        [a, b, c] => [*a, *b, *c] = [src[0], src[1], src[2]],
+        [a, b, c, d] => [*a, *b, *c, *d] = [src[0], src[1], src[2], src[3]],
+        _ => out.copy_from_slice(&src[..out.len()]),
+    }
+}

@@ -16,8 +16,11 @@ impl Linear {
         let w1 = (t - t0) / (keys.times[seg + 1] - t0);
         let w0 = 1.0 - w1;
         let v = keys.pair(seg);
-        for c in 0..dim {
-            out[c] = v[c] * w0 + v[dim + c] * w1;
+        match dim {
+            1 => lerp::<1>(v, w0, w1, out),
+            2 => lerp::<2>(v, w0, w1, out),
+            3 => lerp::<3>(v, w0, w1, out),
+            _ => lerp::<4>(v, w0, w1, out),
         }
     }
 
@@ -28,5 +31,16 @@ impl Linear {
         for c in 0..dim {
             out[c] = (v[dim + c] - v[c]) / dt;
         }
+    }
+}
+
+/// `out = v0·w0 + v1·w1` for the `D` components of the two keys in `v` (a fixed size, so no
+/// bounds checks per component).
+#[inline(always)]
+fn lerp<const D: usize>(v: &[f64], w0: f64, w1: f64, out: &mut [f64]) {
+    let (a, b): (&[f64; D], &[f64; D]) = (v[..D].try_into().expect("D components"), v[D..2 * D].try_into().expect("D components"));
+    let out: &mut [f64; D] = out.try_into().expect("D components");
+    for c in 0..D {
+        out[c] = a[c] * w0 + b[c] * w1;
     }
 }

@@ -18,7 +18,8 @@
 //! | `splice.rs` | recompiling only what a change of a few keys reaches |
 //!
 //! The facade finds the segment with a [`SegmentCursor`] (O(1) per sample during playback, no
-//! allocation) and hands the segment to its mode. Adding a mode is one module (value and
+//! allocation; in any other order, tracks of [`INDEX_MIN_KEYS`] keys or more ask their
+//! [`BucketIndex`], O(1) for keys spread evenly in time) and hands the segment to its mode. Adding a mode is one module (value and
 //! velocity in a segment, and acceleration if it is a position), one variant of `Segments`,
 //! and one arm each in [`TrackCurve::new`], `segment_value` and `segment_velocity`.
 
@@ -46,7 +47,7 @@ pub use validate::{validate, validate_keys};
 use crate::error::TrackError;
 use crate::model::{Infinity, Interpolation, TangentMode, Track, TrackKind};
 use crate::quat;
-use crate::search::{Located, SegmentCursor};
+use crate::search::{BucketIndex, Located, SegmentCursor};
 use crate::tcb::KeyTangents;
 use bezier::Bezier;
 use infinity::{Extension, Mapped};
@@ -63,11 +64,18 @@ pub struct TrackCurve {
     interpolation: Interpolation,
     tangent_mode: TangentMode,
     keys: KeyTable,
+    /// Finds segments by time when the cursor's cached one does not serve (empty below
+    /// [`INDEX_MIN_KEYS`] keys: then binary search).
+    index: BucketIndex,
     segments: Segments,
     /// The TCB tangents (TCB tracks only).
     tangents: Option<KeyTangents>,
     extension: Extension,
 }
+
+/// Tracks with at least this many keys get a [`BucketIndex`]; shorter ones binary-search
+/// (a few steps, as cheap as the index).
+pub const INDEX_MIN_KEYS: usize = 16;
 
 /// Each mode's per-segment data.
 #[derive(Clone, Debug)]
@@ -108,13 +116,14 @@ impl TrackCurve {
                 tangents = Some(tg);
                 Segments::Poly(poly)
             }
-            Interpolation::Slerp => Segments::Rotation(Rotation::Slerp),
+            Interpolation::Slerp => Segments::Rotation(Rotation::slerp(&keys)),
             Interpolation::Nlerp => Segments::Rotation(Rotation::Nlerp),
             Interpolation::Squad => Segments::Rotation(Rotation::squad(&mut keys)),
             Interpolation::Bezier => Segments::Bezier(Bezier::compile(track, &keys)),
         };
         let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };
-        let mut curve = Self { kind, interpolation: track.interpolation, tangent_mode: track.tangents, keys, segments, tangents, extension };
+        let index = if keys.len() >= INDEX_MIN_KEYS { BucketIndex::new(&keys.times) } else { BucketIndex::default() };
+        let mut curve = Self { kind, interpolation: track.interpolation, tangent_mode: track.tangents, keys, index, segments, tangents, extension };
         if let Some((key, what)) = finite::overflow(&curve) {
             return Err(TrackError::Overflow { track: track.name.clone(), key, what });
         }
@@ -205,11 +214,17 @@ impl TrackCurve {
     #[inline]
     pub fn sample(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
         assert_eq!(out.len(), self.dim(), "output buffer must hold one value");
-        match cursor.locate(&self.keys.times, t) {
+        match self.locate(cursor, t) {
             // Strictly inside the keyed range: the common case during playback.
             Located::Inside(seg) => self.segment_value(seg, t, out),
             _ => self.sample_outside(cursor, t, out),
         }
+    }
+
+    /// Where `t` lies among the keys: the cursor, then the index ([`SegmentCursor::locate_indexed`]).
+    #[inline]
+    pub fn locate(&self, cursor: &mut SegmentCursor, t: f64) -> Located {
+        cursor.locate_indexed(&self.keys.times, &self.index, t)
     }
 
     /// At or beyond the ends: hold, extrapolate or cycle per the infinity modes.
@@ -247,7 +262,7 @@ impl TrackCurve {
     /// Value inside the keyed range, held at the ends.
     #[inline]
     fn sample_keyed(&self, cursor: &mut SegmentCursor, t: f64, out: &mut [f64]) {
-        match cursor.locate(&self.keys.times, t) {
+        match self.locate(cursor, t) {
             Located::Before => self.held_key(0, out),
             Located::After => self.held_key(self.keys.len() - 1, out),
             Located::Inside(seg) => self.segment_value(seg, t, out),
@@ -278,7 +293,7 @@ impl TrackCurve {
             }
             Mapped::Cycled { t, reversed, .. } => (t, reversed),
         };
-        match cursor.locate(&self.keys.times, t) {
+        match self.locate(cursor, t) {
             Located::Inside(seg) => {
                 let (s0, dt) = self.keys.span(seg);
                 self.segment_velocity(seg, (t - s0) / dt, out);
@@ -291,9 +306,10 @@ impl TrackCurve {
         }
     }
 
-    /// The value at global time `t` inside segment `seg` (no infinity handling).
-    #[inline]
-    fn segment_value(&self, seg: usize, t: f64, out: &mut [f64]) {
+    /// The value at global time `t` inside segment `seg` (no infinity handling; `t` in
+    /// `[t_seg, t_seg+1)` as [`Self::locate`] finds it, or at most its end).
+    #[inline(always)]
+    pub fn segment_value(&self, seg: usize, t: f64, out: &mut [f64]) {
         let keys = &self.keys;
         match &self.segments {
             Segments::Poly(p) => p.value(keys, seg, t, out),

@@ -4,17 +4,20 @@
 //! local time; rotations have no acceleration as positions do.
 
 use super::keys::KeyTable;
-use crate::quat::{self, Quat};
+use crate::quat::{self, ExactPair, Quat, SlerpPair};
 
 /// Which rotation interpolation, with what it precomputes.
 #[derive(Clone, Debug)]
 pub(crate) enum Rotation {
-    Slerp,
+    /// Per segment its prepared slerp (sign, angle and its sine: no `acos` per sample).
+    Slerp(Vec<SlerpPair>),
     Nlerp,
-    /// Control points `a_i`, `b_i` per key.
+    /// Control points `a_i`, `b_i` per key, and per segment its two inner slerps prepared
+    /// (`(R_i, R_{i+1})` and `(A_i, B_i)`).
     Squad {
         a: Vec<Quat>,
         b: Vec<Quat>,
+        pairs: Vec<[ExactPair; 2]>,
     },
 }
 
@@ -26,6 +29,11 @@ fn as_quat(v: &[f64]) -> Quat {
 }
 
 impl Rotation {
+    /// Slerp: each segment's pair prepared.
+    pub fn slerp(keys: &KeyTable) -> Self {
+        Self::Slerp((0..keys.len().saturating_sub(1)).map(|s| SlerpPair::new(&as_quat(keys.value(s)), &as_quat(keys.value(s + 1)))).collect())
+    }
+
     /// Squad: sign-align the keys to one hemisphere (each key flipped to have a non-negative
     /// dot with the previous one, in `keys`), then compute control points per strictly
     /// increasing run of times.
@@ -54,7 +62,8 @@ impl Rotation {
             b[lo..=hi].copy_from_slice(&rb);
             lo = hi + 1;
         }
-        Self::Squad { a, b }
+        let pairs = (0..n.saturating_sub(1)).map(|s| [ExactPair::new(&qs[s], &qs[s + 1]), ExactPair::new(&a[s], &b[s])]).collect();
+        Self::Squad { a, b, pairs }
     }
 
     /// The rotation at global time `t` inside segment `seg`.
@@ -62,12 +71,10 @@ impl Rotation {
     pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {
         let t0 = keys.times[seg];
         let w = (t - t0) / (keys.times[seg + 1] - t0);
-        let q0 = as_quat(keys.value(seg));
-        let q1 = as_quat(keys.value(seg + 1));
         let q = match self {
-            Self::Slerp => quat::slerp(&q0, &q1, w),
-            Self::Nlerp => quat::nlerp(&q0, &q1, w),
-            Self::Squad { a, b } => quat::squad(&q0, &q1, &a[seg], &b[seg], w),
+            Self::Slerp(pairs) => pairs[seg].at(w),
+            Self::Nlerp => quat::nlerp(&as_quat(keys.value(seg)), &as_quat(keys.value(seg + 1)), w),
+            Self::Squad { pairs, .. } => quat::squad_prepared(&pairs[seg][0], &pairs[seg][1], w),
         };
         out.copy_from_slice(&q);
     }

@@ -1,7 +1,7 @@
 //! Step interpolation: each key's value holds until the next key (three.js
 //! `DiscreteInterpolant`). Its velocity is zero everywhere.
 
-use super::keys::KeyTable;
+use super::keys::{copy_value, KeyTable};
 
 /// The Step mode (no per-segment data).
 #[derive(Clone, Copy, Debug)]
@@ -10,6 +10,6 @@ pub(crate) struct Step;
 impl Step {
     #[inline]
     pub fn value(keys: &KeyTable, seg: usize, out: &mut [f64]) {
-        out.copy_from_slice(keys.value(seg));
+        copy_value(out, keys.value(seg));
     }
 }
