@@ -66,6 +66,8 @@ impl TrackCurve {
             tg.incoming.splice(from * dim..to_old * dim, p.incoming[range.clone()].iter().copied());
             tg.outgoing.splice(from * dim..to_old * dim, p.outgoing[range].iter().copied());
         }
+        // The index by time is rebuilt (O(keys), but a simple pass over the times).
+        self.index = if n >= super::INDEX_MIN_KEYS { crate::search::BucketIndex::new(&self.keys.times) } else { crate::search::BucketIndex::default() };
         self.extension.start_slope = self.end_slope(false);
         self.extension.end_slope = self.end_slope(true);
         Ok(self)
