@@ -187,6 +187,32 @@ impl BucketIndex {
         debug_assert!(self.padded.is_empty() || self.padded.len() == positions.len() + SMALL_BUCKET, "an index of another array");
         upper_bound(positions, x)
     }
+
+    /// After `positions[range]` changed in place (as many positions as before, the first and
+    /// the last unchanged: a key dragged inside a track), the index [`Self::new`] would build,
+    /// at a cost of the positions changed and the buckets they moved across. Returns `false`,
+    /// leaving the index as it was, when that does not hold; then build it anew.
+    pub fn respliced(&mut self, positions: &[f64], range: std::ops::Range<usize>) -> bool {
+        let n = positions.len();
+        if self.padded.len() != n + SMALL_BUCKET || n < 2 || positions[0] != self.x0 || positions[n - 1] != self.padded[n - 1] || range.end > n {
+            return false;
+        }
+        let buckets = self.starts.len() - 1;
+        // As `new` computes it; the last position may land in `buckets`, counted nowhere.
+        let bucket = |p: f64| ((p - self.x0) * self.scale) as usize;
+        for i in range {
+            let (old, new) = (self.padded[i], positions[i]);
+            let (a, b) = (bucket(old), bucket(new));
+            // `starts[j]` counts the positions in buckets before `j`.
+            if a < b {
+                self.starts[a + 1..=b.min(buckets)].iter_mut().for_each(|s| *s -= 1);
+            } else if b < a {
+                self.starts[b + 1..=a.min(buckets)].iter_mut().for_each(|s| *s += 1);
+            }
+            self.padded[i] = new;
+        }
+        true
+    }
 }
 
 /// Whether `lo ≤ x < hi` (bounds finite or infinite), as one comparison so that it compiles

@@ -66,8 +66,11 @@ impl TrackCurve {
             tg.incoming.splice(from * dim..to_old * dim, p.incoming[range.clone()].iter().copied());
             tg.outgoing.splice(from * dim..to_old * dim, p.outgoing[range].iter().copied());
         }
-        // The index by time is rebuilt (O(keys), but a simple pass over the times).
-        self.index = if n >= super::INDEX_MIN_KEYS { crate::search::BucketIndex::new(&self.keys.times) } else { crate::search::BucketIndex::default() };
+        // The index by time: updated where keys moved, or built anew when the count changed.
+        let moved_in_place = removed == added && self.index.respliced(&self.keys.times, at..at + added);
+        if !moved_in_place {
+            self.index = if n >= super::INDEX_MIN_KEYS { crate::search::BucketIndex::new(&self.keys.times) } else { crate::search::BucketIndex::default() };
+        }
         self.extension.start_slope = self.end_slope(false);
         self.extension.end_slope = self.end_slope(true);
         Ok(self)
@@ -88,6 +91,12 @@ mod tests {
         let dim = b.dim();
         let (mut va, mut vb) = (vec![0.0; dim], vec![0.0; dim]);
         let times = (0..=600).map(|i| t0 - 1.0 + (t1 - t0 + 2.0) * f64::from(i) / 600.0).chain(b.times().iter().copied());
+        for t in times.clone() {
+            // A fresh cursor: the index by time answers.
+            a.sample(&mut SegmentCursor::new(), t, &mut va);
+            b.sample(&mut SegmentCursor::new(), t, &mut vb);
+            assert_eq!(va, vb, "value at {t}, random access");
+        }
         for t in times {
             a.sample(&mut ca, t, &mut va);
             b.sample(&mut cb, t, &mut vb);
