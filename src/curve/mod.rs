@@ -15,6 +15,7 @@
 //! | `rotation.rs` | Slerp, Nlerp, Squad |
 //! | `bezier.rs` | Bezier keys with Blender's handle types (formulas in [`crate::bezier`]) |
 //! | `path.rs` | [`PathCurve`]: the Vec2/Vec3 curves arc length works on |
+//! | `many.rs` | [`TrackCurve::sample_many`]: a run of times in one pass |
 //!
 //! The facade finds the segment with a [`SegmentCursor`] (O(1) per sample during playback, no
 //! allocation; in any other order, tracks of [`INDEX_MIN_KEYS`] keys or more ask their
@@ -28,6 +29,7 @@ mod finite;
 mod infinity;
 mod keys;
 mod linear;
+mod many;
 mod path;
 mod poly;
 mod rotation;
