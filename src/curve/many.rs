@@ -1,8 +1,9 @@
-//! [`TrackCurve::sample_many`]: a run of times evaluated in one pass. Each segment is found
-//! once for the consecutive times that fall in it, and TCB, Cubic and Linear segments then
-//! evaluate those times in one tight loop (`value_run` in `poly.rs` and `linear.rs`, which
-//! the compiler vectorizes); the other modes evaluate them one by one without searching
-//! again. Every value is bit for bit what [`TrackCurve::sample`] gives at that time.
+//! [`TrackCurve::sample_many`]: a run of times evaluated in one pass. For TCB, Cubic, Linear
+//! and Bezier tracks each segment is found once for the consecutive times that fall in it;
+//! TCB, Cubic and Linear segments then evaluate those times in one tight loop (`value_run` in
+//! `poly.rs` and `linear.rs`, which the compiler vectorizes), Bezier ones one by one. The
+//! other modes, whose samples cost far more than the search, sample with one cursor. Every
+//! value is bit for bit what [`TrackCurve::sample`] gives at that time.
 
 use super::{Segments, TrackCurve};
 use crate::search::{Located, SegmentCursor};
@@ -20,6 +21,12 @@ impl TrackCurve {
         assert_eq!(out.len(), times.len() * dim, "the output must hold one value per time");
         let (keys, n) = (&self.keys.times, self.keys.len());
         let mut cursor = SegmentCursor::new();
+        if !matches!(self.segments, Segments::Poly(_) | Segments::Linear | Segments::Bezier(_)) {
+            for (o, &t) in out.chunks_exact_mut(dim).zip(times) {
+                self.sample(&mut cursor, t, o);
+            }
+            return;
+        }
         let mut i = 0;
         // The segment after the last run: where a sorted run goes on.
         let mut next = usize::MAX;
