@@ -1,13 +1,16 @@
 //! Evaluation throughput on a 1000-key track: sequential playback (the cached cursor's O(1)
-//! path) and random order (binary search), per interpolation mode. The baseline in the same
-//! run is TCB evaluated with a fresh cursor per sample (plain binary search, no cache).
+//! path) and random order (the track's bucket index), per interpolation mode, and
+//! `sample_many` on the sequential times. The baselines in the same run are each mode found by
+//! plain binary search (`search::upper_bound`, then the segment's evaluation: what the
+//! cursor and index are measured against), in both orders.
 //!
 //! `cargo bench --bench eval`; each figure is for 10,000 samples, so ns/sample = time / 10⁴.
 //!
-//! It also writes the Bezier and Cubic Vec3 tracks, their query times and Tangent's values
-//! there as JSON (`$TANGENT_BENCH_TRACKS`, default `target/bench-tracks/eval-vec3.json`) for
-//! `conformance/bench.mjs`, which times three.js r187's interpolants on the same curves;
-//! `tools/bench_vs_three.sh` runs both and prints the ratios.
+//! It also writes the Bezier, Cubic and Linear Vec3 tracks and the Slerp Quat track, their
+//! query times and Tangent's values there as JSON (`$TANGENT_BENCH_TRACKS`, default
+//! `target/bench-tracks/eval-vec3.json`) for `conformance/bench.mjs`, which times three.js
+//! r187's interpolants on the same curves; `tools/bench_vs_three.sh` runs both and prints the
+//! ratios.
 
 #[path = "../tests/common/rng.rs"]
 mod rng;
@@ -15,7 +18,8 @@ mod rng;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use tangent::export::{export, ExportOptions, Format};
-use tangent::{Interpolation, Key, Project, SegmentCursor, TangentMode, Track, TrackCurve, TrackKind};
+use tangent::search::upper_bound;
+use tangent::{Interpolation, Key, Located, Project, SegmentCursor, TangentMode, Track, TrackCurve, TrackKind};
 
 const KEYS: usize = 1000;
 const SAMPLES: usize = 10_000;
@@ -64,11 +68,28 @@ fn values_at(curve: &TrackCurve, ts: &[f64]) -> Vec<f64> {
         .collect()
 }
 
+/// The value at `t` found by plain binary search (no cursor, no index): the baseline.
+#[inline]
+fn sample_by_binary_search(curve: &TrackCurve, t: f64, out: &mut [f64]) {
+    match Located::from_count(upper_bound(curve.times(), t), curve.times().len()) {
+        Located::Inside(seg) => curve.segment_value(seg, t, out),
+        _ => curve.sample(&mut SegmentCursor::new(), t, out),
+    }
+}
+
+/// A track's keys for three.js (`times`, `values` as Tangent holds them: quaternions
+/// normalised) with its interpolation and kind.
+fn three_keys(curve: &TrackCurve, interpolation: &str, kind: &str) -> serde_json::Value {
+    let values: Vec<f64> = (0..curve.times().len()).flat_map(|i| curve.key_value(i).to_vec()).collect();
+    serde_json::json!({ "times": curve.times(), "values": values, "interpolation": interpolation, "kind": kind })
+}
+
 /// Writes what `conformance/bench.mjs` needs to time three.js r187 on the same curves: the
 /// Bezier track as Tangent's three.js exporter writes it (an `InterpolateBezier` track with
-/// `settings.inTangents/outTangents`), the Cubic track's keys (three.js `InterpolateSmooth`,
-/// zero-curvature endings, as Tangent's Cubic), the query times of both orders, and
-/// Tangent's values there.
+/// `settings.inTangents/outTangents`), the keys of the Cubic track (three.js
+/// `InterpolateSmooth`, zero-curvature endings, as Tangent's Cubic), the Linear Vec3 track
+/// (`LinearInterpolant`) and the Slerp Quat track (`QuaternionLinearInterpolant`), the
+/// query times of both orders, and Tangent's values there.
 fn write_three_tracks() -> std::io::Result<()> {
     let path = std::env::var_os("TANGENT_BENCH_TRACKS").map_or_else(|| "target/bench-tracks/eval-vec3.json".into(), std::path::PathBuf::from);
     let bezier = Track { name: "bezier".into(), ..track_def(TrackKind::Vec3, Interpolation::Bezier, false) };
@@ -86,14 +107,17 @@ fn write_three_tracks() -> std::io::Result<()> {
             "tangent": { "sequential": values_at(&curve, &seq), "random": values_at(&curve, &random) },
         })
     };
-    let cubic_curve = TrackCurve::new(&cubic).unwrap();
-    let cubic_values: Vec<f64> = (0..cubic_curve.times().len()).flat_map(|i| cubic_curve.key_value(i).to_vec()).collect();
+    let linear = track_def(TrackKind::Vec3, Interpolation::Linear, false);
+    let slerp = track_def(TrackKind::Quat, Interpolation::Slerp, false);
+    let keys_of = |track: &Track, interpolation: &str, kind: &str| three_keys(&TrackCurve::new(track).unwrap(), interpolation, kind);
     let doc = serde_json::json!({
         "keys": KEYS,
         "samples": SAMPLES,
         "cases": [
             case("Bezier Vec3 (AutoClamped)", &bezier, serde_json::json!({ "clip": clip, "track": "bezier.position" })),
-            case("Cubic Vec3", &cubic, serde_json::json!({ "times": cubic_curve.times(), "values": cubic_values, "interpolation": "smooth" })),
+            case("Cubic Vec3", &cubic, keys_of(&cubic, "smooth", "vector")),
+            case("Linear Vec3", &linear, keys_of(&linear, "linear", "vector")),
+            case("Slerp Quat", &slerp, keys_of(&slerp, "linear", "quaternion")),
         ],
     });
     if let Some(dir) = path.parent() {
@@ -133,18 +157,33 @@ fn bench(c: &mut Criterion) {
                 });
             });
         }
-        // Baseline: the same TCB track with no cached segment (binary search every sample).
-        let curve = &cases[3].1;
-        let ts = times(curve, order == "random");
-        let mut out = vec![0.0; 3];
-        g.bench_function(BenchmarkId::from_parameter("baseline: Tcb Vec3, no cursor cache"), |b| {
-            b.iter(|| {
-                for &t in &ts {
-                    curve.sample(&mut SegmentCursor::new(), black_box(t), &mut out);
-                }
-                black_box(&out);
+        // Baselines: each mode with plain binary search for every sample.
+        for (name, curve) in &cases {
+            let ts = times(curve, order == "random");
+            let mut out = vec![0.0; curve.dim()];
+            g.bench_function(BenchmarkId::from_parameter(format!("baseline (binary search): {name}")), |b| {
+                b.iter(|| {
+                    for &t in &ts {
+                        sample_by_binary_search(curve, black_box(t), &mut out);
+                    }
+                    black_box(&out);
+                });
             });
-        });
+        }
+        if order == "sequential" {
+            for (name, curve) in
+                cases.iter().filter(|(name, _)| ["Tcb Vec3", "Cubic Vec3", "Linear Vec3", "Bezier Vec3 (AutoClamped)", "Slerp Quat"].contains(name))
+            {
+                let ts = times(curve, false);
+                let mut out = vec![0.0; ts.len() * curve.dim()];
+                g.bench_function(BenchmarkId::from_parameter(format!("sample_many: {name}")), |b| {
+                    b.iter(|| {
+                        curve.sample_many(black_box(&ts), &mut out);
+                        black_box(&out);
+                    });
+                });
+            }
+        }
         g.finish();
     }
 }

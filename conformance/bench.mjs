@@ -1,13 +1,15 @@
 // Times three.js r187's interpolants on the exact curves of Tangent's evaluation benchmark
 // (benches/eval.rs writes them: the Bezier Vec3 track as Tangent's three.js exporter writes it,
-// an InterpolateBezier track with settings.inTangents/outTangents, and the Cubic Vec3 track's
-// keys for three.js' CubicInterpolant), at the same 10,000 query times in sequential and
-// random order. First it checks that three.js gives the same values as Tangent there (the
+// an InterpolateBezier track with settings.inTangents/outTangents, and the keys of the Cubic
+// Vec3 track for CubicInterpolant, the Linear Vec3 track for LinearInterpolant and the Slerp
+// Quat track for QuaternionLinearInterpolant), at the same 10,000 query times in sequential
+// and random order. First it checks that three.js gives the same values as Tangent there (the
 // largest difference per case; for Bezier also against the same control points solved here to
 // full precision, since three.js stops its Newton iteration at |x(s) − t| < 1e-10), then it
 // times sweeps with process.hrtime.bigint() after a warm-up and prints the median ns per
 // sample. With --criterion DIR it reads Tangent's medians for the same cases from criterion's
-// estimates and prints them side by side (tools/bench_vs_three.sh does all of it).
+// estimates and prints them side by side, then every ratio issue 15 and issue 11 set targets
+// for, from the same run (tools/bench_vs_three.sh does all of it).
 //
 // Buffers are Float64Array, like Tangent's f64 (three.js defaults to Float32Array).
 // usage: node bench.mjs [TRACKS.json] [--json] [--criterion DIR]
@@ -25,7 +27,8 @@ const criterion = criterionAt >= 0 ? args[criterionAt + 1] : null;
 const file = args.find((a, i) => !a.startsWith('--') && i !== criterionAt + 1) ?? path.join(here, '..', 'target', 'bench-tracks', 'eval-vec3.json');
 const doc = JSON.parse(fs.readFileSync(file, 'utf8'));
 
-/** The three.js interpolant for a case: Bezier from the exported clip, Cubic from the keys. */
+/** The three.js interpolant for a case: Bezier from the exported clip, the others from their
+ * keys (Cubic: InterpolateSmooth; Linear Vec3 and Slerp Quat: InterpolateLinear). */
 function interpolant(c) {
   if (c.three.clip) {
     const clip = THREE.AnimationClip.parse(c.three.clip);
@@ -38,7 +41,9 @@ function interpolant(c) {
     return track.createInterpolant();
   }
   // The constructor converts to Float32Array: switch the buffers afterwards.
-  const track = new THREE.VectorKeyframeTrack('cubic.position', c.three.times, c.three.values, THREE.InterpolateSmooth);
+  const Track = c.three.kind === 'quaternion' ? THREE.QuaternionKeyframeTrack : THREE.VectorKeyframeTrack;
+  const mode = c.three.interpolation === 'smooth' ? THREE.InterpolateSmooth : THREE.InterpolateLinear;
+  const track = new Track(c.three.kind === 'quaternion' ? 'x.quaternion' : 'x.position', c.three.times, c.three.values, mode);
   track.times = Float64Array.from(c.three.times);
   track.values = Float64Array.from(c.three.values);
   return track.createInterpolant();
@@ -118,7 +123,9 @@ function time(c, order, { warmup = 300, rounds = 200 } = {}) {
 
 /** Tangent's criterion median for a case, in ns per sample, if measured. */
 function tangentNs(name, order) {
-  const f = path.join(criterion, `eval ${order} (${doc.samples / 1000}k samples, ${doc.keys} keys)`, name, 'new', 'estimates.json');
+  // Criterion writes a benchmark's directory with these characters replaced.
+  const dir = name.replace(/[:/\\?*"<>|]/g, '_');
+  const f = path.join(criterion, `eval ${order} (${doc.samples / 1000}k samples, ${doc.keys} keys)`, dir, 'new', 'estimates.json');
   if (!fs.existsSync(f)) return null;
   return JSON.parse(fs.readFileSync(f, 'utf8')).median.point_estimate / doc.samples;
 }
@@ -143,17 +150,46 @@ if (asJson) {
     const diff = `${e(r.maxDifference)}` + (r.exactDifference === undefined ? '' : ` (Tangent vs exact solve: ${e(r.exactDifference)})`);
     console.log(`| ${r.case}, ${r.order} | ${t === null ? '–' : t.toFixed(1)} | ${r.ns.toFixed(1)} | ${t === null ? '–' : (r.ns / t).toFixed(1) + '×'} | ${diff} |`);
   }
-  const tcb = (order) => tangentNs('Tcb Vec3', order);
-  const bz = (order) => tangentNs('Bezier Vec3 (AutoClamped)', order);
-  for (const order of ['sequential', 'random']) {
-    if (tcb(order) !== null && bz(order) !== null) {
-      console.log(`\nTangent, same run, ${order}: Bezier Vec3 ${bz(order).toFixed(1)} ns ÷ Tcb Vec3 ${tcb(order).toFixed(1)} ns = ${(bz(order) / tcb(order)).toFixed(2)}×`);
-    }
-  }
+  targets(results);
 } else {
   console.log(`three.js r${THREE.REVISION}, ${doc.keys} keys, ${doc.samples} samples, Float64Array buffers`);
   for (const r of results) {
     const exact = r.exactDifference === undefined ? '' : `, max |exact − Tangent| = ${e(r.exactDifference)}`;
     console.log(`${r.case} ${r.order}: ${r.ns.toFixed(1)} ns/sample, max |three.js − Tangent| = ${e(r.maxDifference)}${exact}`);
+  }
+}
+
+/** Every ratio the issues set a target for, from criterion's medians of this run and the
+ * three.js timings above. */
+function targets(results) {
+  const three = (name, order) => results.find((r) => r.case === name && r.order === order)?.ns ?? null;
+  const row = (what, num, den, target, ok) => {
+    if (num === null || den === null) return console.log(`| ${what} | – | – | – | ${target} | – |`);
+    const ratio = num / den;
+    const verdict = ok === null ? '–' : ok(ratio) ? 'met' : 'not met';
+    console.log(`| ${what} | ${num.toFixed(1)} | ${den.toFixed(1)} | ${ratio.toFixed(2)}× | ${target} | ${verdict} |`);
+  };
+  console.log('\nTargets (issues 11 and 15), ratios from this one run:\n');
+  console.log('| ratio | ns | ns | ratio | target | |');
+  console.log('|---|---|---|---|---|---|');
+  for (const order of ['sequential', 'random']) {
+    const min = order === 'sequential' ? 10 : 8;
+    row(`three.js Cubic ÷ Tangent Tcb Vec3, ${order}`, three('Cubic Vec3', order), tangentNs('Tcb Vec3', order), `≥ ${min}×`, (r) => r >= min);
+    row(`three.js ÷ Tangent, Slerp Quat, ${order}`, three('Slerp Quat', order), tangentNs('Slerp Quat', order), '≥ 4×', (r) => r >= 4);
+    row(`Squad ÷ Slerp, ${order}`, tangentNs('Squad Quat', order), tangentNs('Slerp Quat', order), '≤ 2×', (r) => r <= 2);
+    const sequential = order === 'sequential';
+    row(`Bezier Vec3 ÷ Tcb Vec3, ${order}`, tangentNs('Bezier Vec3 (AutoClamped)', order), tangentNs('Tcb Vec3', order), sequential ? '≤ 2×' : '–', sequential ? (r) => r <= 2 : null);
+  }
+  const modes = ['Step Vec3', 'Linear Vec3', 'Cubic Vec3', 'Tcb Vec3', 'Tcb+ease Vec3', 'Bezier Vec3 (AutoClamped)', 'Slerp Quat', 'Nlerp Quat', 'Squad Quat'];
+  for (const m of ['Step Vec3', 'Linear Vec3']) {
+    row(`${m} ÷ Tcb Vec3, sequential`, tangentNs(m, 'sequential'), tangentNs('Tcb Vec3', 'sequential'), '≤ 1×', (r) => r <= 1);
+  }
+  for (const m of modes) {
+    row(`${m} random ÷ its binary-search baseline`, tangentNs(m, 'random'), tangentNs(`baseline (binary search): ${m}`, 'random'), '≤ 0.67×', (r) => r <= 0.67);
+  }
+  for (const m of ['Tcb Vec3', 'Cubic Vec3', 'Linear Vec3', 'Bezier Vec3 (AutoClamped)', 'Slerp Quat']) {
+    const many = tangentNs(`sample_many: ${m}`, 'sequential');
+    const tcb = m === 'Tcb Vec3';
+    row(`sample_many ${m} ÷ sample, sequential (ns per sample)`, many, tangentNs(m, 'sequential'), tcb ? '≤ 2 ns per sample' : '–', tcb ? () => many <= 2 : null);
   }
 }

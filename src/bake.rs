@@ -144,6 +144,21 @@ impl Source<'_> {
             }
         }
     }
+
+    /// The values at `ts` (`ts.len()·dim`): one pass of [`TrackCurve::sample_many`] for the
+    /// curve itself.
+    fn many(&mut self, ts: &[f64], dim: usize) -> Vec<f64> {
+        let mut out = vec![0.0; ts.len() * dim];
+        match self.motion {
+            Motion::Raw => self.curve.sample_many(ts, &mut out),
+            Motion::ConstantSpeed { .. } => {
+                for (o, &t) in out.chunks_exact_mut(dim).zip(ts) {
+                    self.at(t, o);
+                }
+            }
+        }
+        out
+    }
 }
 
 fn is_rotation(curve: &TrackCurve) -> bool {
@@ -226,14 +241,7 @@ pub fn bake_range(curve: &TrackCurve, rate: Rate, motion: Motion<'_>, t0: f64, t
         }
     };
     let jumps = if matches!(motion, Motion::Raw) { jump_times(curve) } else { Vec::new() };
-    let values_at = |src: &mut Source<'_>, ts: &[f64]| -> Vec<f64> {
-        let mut out = vec![0.0; ts.len() * dim];
-        for (i, &t) in ts.iter().enumerate() {
-            src.at(t, &mut out[i * dim..(i + 1) * dim]);
-        }
-        out
-    };
-    let gv = values_at(&mut src, &grid);
+    let gv = src.many(&grid, dim);
     let chosen: Vec<usize> = match adaptive_bound {
         None => (0..grid.len()).collect(),
         Some(e) => greedy(&mut src, &grid, &gv, dim, rot, e, &jumps),
@@ -357,21 +365,18 @@ fn greedy(src: &mut Source<'_>, grid: &[f64], gv: &[f64], dim: usize, rot: bool,
 /// per baked segment.
 fn measure(src: &mut Source<'_>, baked: &Baked, rot: bool, per_segment: usize) -> f64 {
     let dim = baked.dim;
-    let mut truth = vec![0.0; dim];
+    let segments: Vec<usize> = (0..baked.times.len().saturating_sub(1)).filter(|&k| baked.times[k + 1] > baked.times[k]).collect();
+    let weights: Vec<f64> = (1..per_segment).map(|s| s as f64 / per_segment as f64).collect();
+    // Every check time, in order, sampled in one pass.
+    let checks: Vec<f64> =
+        segments.iter().flat_map(|&k| weights.iter().map(move |w| (k, w))).map(|(k, w)| baked.times[k] + (baked.times[k + 1] - baked.times[k]) * w).collect();
+    let truth = src.many(&checks, dim);
     let mut lin = vec![0.0; dim];
     let mut worst: f64 = 0.0;
-    for k in 0..baked.times.len().saturating_sub(1) {
-        let (ta, tb) = (baked.times[k], baked.times[k + 1]);
-        if tb <= ta {
-            continue;
-        }
+    for (j, (&k, &w)) in segments.iter().flat_map(|k| std::iter::repeat(k).zip(&weights)).enumerate() {
         let (a, b) = (&baked.values[k * dim..(k + 1) * dim], &baked.values[(k + 1) * dim..(k + 2) * dim]);
-        for s in 1..per_segment {
-            let w = s as f64 / per_segment as f64;
-            src.at(ta + (tb - ta) * w, &mut truth);
-            between(rot, a, b, w, &mut lin);
-            worst = worst.max(error(rot, &lin, &truth));
-        }
+        between(rot, a, b, w, &mut lin);
+        worst = worst.max(error(rot, &lin, &truth[j * dim..(j + 1) * dim]));
     }
     worst
 }

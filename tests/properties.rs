@@ -153,6 +153,33 @@ proptest! {
         }
     }
 
+    /// The batch API gives `sample`'s bits, on sorted runs (crossing both ends and every key)
+    /// and on shuffled ones.
+    #[test]
+    fn sample_many_agrees_with_sample_bit_for_bit(track in track_strategy(), shuffle in any::<u64>()) {
+        let curve = TrackCurve::new(&track).unwrap();
+        let (t0, t1) = curve.domain();
+        let span = (t1 - t0).max(1.0);
+        let mut times: Vec<f64> = (0..=300).map(|i| t0 - 0.5 * span + 2.0 * span * f64::from(i) / 300.0).chain(track.keys.iter().map(|k| k.time)).collect();
+        times.sort_by(f64::total_cmp);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for round in 0..2 {
+            if round == 1 {
+                let mut s = shuffle | 1;
+                for i in (1..times.len()).rev() {
+                    s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+                    times.swap(i, (s % (i as u64 + 1)) as usize);
+                }
+            }
+            let dim = curve.dim();
+            let mut many = vec![0.0; times.len() * dim];
+            curve.sample_many(&times, &mut many);
+            for (i, &t) in times.iter().enumerate() {
+                prop_assert_eq!(bits(&many[i * dim..(i + 1) * dim]), bits(&sample(&curve, &mut SegmentCursor::new(), t)), "t = {}", t);
+            }
+        }
+    }
+
     #[test]
     fn no_nan_and_unit_quaternions(track in track_strategy(), ts in prop::collection::vec(-10.0f64..10.0, 50)) {
         let curve = TrackCurve::new(&track).unwrap();

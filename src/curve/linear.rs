@@ -24,6 +24,24 @@ impl Linear {
         }
     }
 
+    /// [`Self::value`] at each of `times` (all inside segment `seg`) into `out`
+    /// (`times.len()·dim` values), the same operations in one loop per segment.
+    pub fn value_run(keys: &KeyTable, seg: usize, times: &[f64], out: &mut [f64]) {
+        let dim = keys.dim;
+        let (t0, t1) = (keys.times[seg], keys.times[seg + 1]);
+        let v = keys.pair(seg);
+        for (o, &t) in out.chunks_exact_mut(dim).zip(times) {
+            let w1 = (t - t0) / (t1 - t0);
+            let w0 = 1.0 - w1;
+            match dim {
+                1 => lerp::<1>(v, w0, w1, o),
+                2 => lerp::<2>(v, w0, w1, o),
+                3 => lerp::<3>(v, w0, w1, o),
+                _ => lerp::<4>(v, w0, w1, o),
+            }
+        }
+    }
+
     pub fn velocity(keys: &KeyTable, seg: usize, out: &mut [f64]) {
         let dim = keys.dim;
         let (_, dt) = keys.span(seg);

@@ -16,12 +16,14 @@
 //! | `bezier.rs` | Bezier keys with Blender's handle types (formulas in [`crate::bezier`]) |
 //! | `path.rs` | [`PathCurve`]: the Vec2/Vec3 curves arc length works on |
 //! | `splice.rs` | recompiling only what a change of a few keys reaches |
+//! | `many.rs` | [`TrackCurve::sample_many`]: a run of times in one pass |
 //!
 //! The facade finds the segment with a [`SegmentCursor`] (O(1) per sample during playback, no
 //! allocation; in any other order, tracks of [`INDEX_MIN_KEYS`] keys or more ask their
-//! [`BucketIndex`], O(1) for keys spread evenly in time) and hands the segment to its mode. Adding a mode is one module (value and
-//! velocity in a segment, and acceleration if it is a position), one variant of `Segments`,
-//! and one arm each in [`TrackCurve::new`], `segment_value` and `segment_velocity`.
+//! [`BucketIndex`], O(1) for keys spread evenly in time) and hands the segment to its mode.
+//! Adding a mode is one module (value and velocity in a segment, and acceleration if it is a
+//! position), one variant of `Segments`, and one arm each in [`TrackCurve::new`],
+//! `segment_value` and `segment_velocity`.
 
 mod bezier;
 mod cubic;
@@ -29,6 +31,7 @@ mod finite;
 mod infinity;
 mod keys;
 mod linear;
+mod many;
 mod path;
 mod poly;
 mod rotation;

@@ -144,6 +144,20 @@ impl Poly {
         }
     }
 
+    /// [`Self::value`] at each of `times` (all inside segment `seg`) into `out`
+    /// (`times.len()·dim` values): the same operations, in a loop over the samples of one
+    /// segment with a fixed number of components, which the compiler vectorizes.
+    pub fn value_run(&self, keys: &KeyTable, seg: usize, times: &[f64], out: &mut [f64]) {
+        let p = &self.segs[seg];
+        let t0 = keys.times[seg];
+        match keys.dim {
+            1 => run::<1>(p, t0, self.eased > 0, times, out),
+            2 => run::<2>(p, t0, self.eased > 0, times, out),
+            3 => run::<3>(p, t0, self.eased > 0, times, out),
+            _ => run::<4>(p, t0, self.eased > 0, times, out),
+        }
+    }
+
     /// `dP/dt` at local time `u` of segment `seg`.
     pub fn velocity(&self, seg: usize, u: f64, out: &mut [f64]) {
         let p = &self.segs[seg];
@@ -185,6 +199,33 @@ impl Poly {
     /// Where the ease changes branch inside segment `seg`.
     pub fn breaks(&self, seg: usize) -> [Option<f64>; 2] {
         self.segs[seg].ease.breaks()
+    }
+}
+
+/// [`Poly::value_run`] for `D` components. Without ease, two samples at a time, so that each
+/// Horner step is one packed operation on both; the eased loop apart, one by one.
+#[inline(always)]
+fn run<const D: usize>(p: &PolySegment, t0: f64, eased: bool, times: &[f64], out: &mut [f64]) {
+    let k: [[f64; 4]; D] = std::array::from_fn(|c| p.k[c]);
+    let (out, _) = out.as_chunks_mut::<D>();
+    let horner = |e: f64| -> [f64; D] { std::array::from_fn(|c| ((k[c][0] * e + k[c][1]) * e + k[c][2]) * e + k[c][3]) };
+    if eased {
+        for (o, &t) in out.iter_mut().zip(times) {
+            *o = horner(p.ease.value((t - t0) * p.inv_dt));
+        }
+        return;
+    }
+    let (pairs, rest) = out.as_chunks_mut::<2>();
+    let (time_pairs, last) = times.as_chunks::<2>();
+    for (o, t) in pairs.iter_mut().zip(time_pairs) {
+        let e = t.map(|t| (t - t0) * p.inv_dt);
+        for c in 0..D {
+            let v = e.map(|e| ((k[c][0] * e + k[c][1]) * e + k[c][2]) * e + k[c][3]);
+            (o[0][c], o[1][c]) = (v[0], v[1]);
+        }
+    }
+    if let (Some(o), Some(&t)) = (rest.first_mut(), last.first()) {
+        *o = horner((t - t0) * p.inv_dt);
     }
 }
 

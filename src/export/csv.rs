@@ -23,18 +23,27 @@ pub(super) fn csv(project: &Project, tracks: &[Prepared], fps: Fps) -> Vec<u8> {
         }
     }
     let _ = writeln!(out, "{}", header.join(","));
-    let mut cursors = vec![SegmentCursor::new(); curves.len()];
-    let mut value = Vec::new();
-    for t in fps.frames(t0, t1) {
-        let _ = write!(out, "{t:?}");
-        for ((c, p), cursor) in curves.iter().zip(&mut cursors) {
-            value.resize(c.dim(), 0.0);
+    let frames = fps.frames(t0, t1);
+    // Per track its values at every frame: the curve in one pass, or its baked keys.
+    let columns: Vec<Vec<f64>> = curves
+        .iter()
+        .map(|(c, p)| {
+            let mut values = vec![0.0; frames.len() * c.dim()];
             if p.form == Form::Baked && !p.times.is_empty() {
-                baked_value(p, c.dim(), cursor, t, &mut value);
+                let mut cursor = SegmentCursor::new();
+                for (v, &t) in values.chunks_exact_mut(c.dim()).zip(&frames) {
+                    baked_value(p, c.dim(), &mut cursor, t, v);
+                }
             } else {
-                c.sample(cursor, t, &mut value);
+                c.sample_many(&frames, &mut values);
             }
-            for v in &value {
+            values
+        })
+        .collect();
+    for (i, t) in frames.iter().enumerate() {
+        let _ = write!(out, "{t:?}");
+        for ((c, _), column) in curves.iter().zip(&columns) {
+            for v in &column[i * c.dim()..(i + 1) * c.dim()] {
                 let _ = write!(out, ",{v:?}");
             }
         }
