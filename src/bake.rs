@@ -331,30 +331,7 @@ fn greedy(src: &mut Source<'_>, grid: &[f64], gv: &[f64], dim: usize, rot: bool,
     while i + 1 < n {
         // The next jump bounds the reach: playback cannot interpolate across it.
         let limit = grid.iter().enumerate().skip(i + 1).find(|(_, t)| jumps.contains(t)).map_or(n - 1, |(k, _)| k);
-        let ok = |src: &mut Source<'_>, j: usize| segment_error(src, grid, gv, dim, rot, i, j) <= e;
-        let mut good = i + 1;
-        let mut step = 1;
-        let mut bad = None;
-        while good < limit {
-            let probe = (good + step).min(limit);
-            if ok(src, probe) {
-                good = probe;
-                step *= 2;
-            } else {
-                bad = Some(probe);
-                break;
-            }
-        }
-        if let Some(mut hi) = bad {
-            while hi - good > 1 {
-                let mid = (good + hi) / 2;
-                if ok(src, mid) {
-                    good = mid;
-                } else {
-                    hi = mid;
-                }
-            }
-        }
+        let good = crate::search::farthest_fitting(i, limit, |j| segment_error(src, grid, gv, dim, rot, i, j) <= e);
         chosen.push(good);
         i = good;
     }

@@ -249,6 +249,38 @@ fn backward(positions: &[f64], x: f64, i: usize) -> Option<usize> {
     (i.saturating_sub(LINEAR_SCAN_STEPS)..i).rev().find(|&j| j == 0 || positions[j - 1] <= x)
 }
 
+/// The largest `j` in `from + 1 ..= limit` for which `fits(j)` holds, `fits` being true up to
+/// some point and false after (and `from + 1` taken as fitting): probes at growing strides
+/// (1, 2, 4, … past the last fit), then bisects between the last fit and the first miss, so
+/// a reach of `r` costs about `2 log₂ r` probes. The greedy key choice of adaptive baking and
+/// of rotation reduction.
+pub fn farthest_fitting(from: usize, limit: usize, mut fits: impl FnMut(usize) -> bool) -> usize {
+    let mut good = from + 1;
+    let mut step = 1;
+    let mut miss = None;
+    while good < limit {
+        let probe = (good + step).min(limit);
+        if fits(probe) {
+            good = probe;
+            step *= 2;
+        } else {
+            miss = Some(probe);
+            break;
+        }
+    }
+    if let Some(mut hi) = miss {
+        while hi - good > 1 {
+            let mid = good + (hi - good) / 2;
+            if fits(mid) {
+                good = mid;
+            } else {
+                hi = mid;
+            }
+        }
+    }
+    good
+}
+
 /// Plain binary search for the number of positions `≤ x`.
 #[inline]
 #[must_use]
@@ -259,6 +291,27 @@ pub fn upper_bound(positions: &[f64], x: f64) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hand-checked: fits up to 13 from 0 with limit 20 probes 2, 4, 8, 16 (miss), then 12,
+    /// 14 (miss), 13; every answer is the last fit, clamped to the limit.
+    #[test]
+    fn the_farthest_fit_gallops_then_bisects() {
+        let mut probes = Vec::new();
+        assert_eq!(
+            farthest_fitting(0, 20, |j| {
+                probes.push(j);
+                j <= 13
+            }),
+            13
+        );
+        assert_eq!(probes, vec![2, 4, 8, 16, 12, 14, 13]);
+        for last in 1..30 {
+            for limit in 1..25 {
+                assert_eq!(farthest_fitting(0, limit, |j| j <= last), last.min(limit).max(1), "last {last}, limit {limit}");
+            }
+        }
+        assert_eq!(farthest_fitting(5, 6, |_| false), 6, "from + 1 is taken as fitting");
+    }
 
     #[test]
     fn interval_rule_with_duplicates() {

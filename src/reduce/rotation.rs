@@ -92,25 +92,7 @@ fn slerp_keys(times: &[f64], values: &[f64], angle: f64) -> Vec<Key> {
     let mut keep = vec![0];
     let mut a = 0;
     while a + 1 < times.len() {
-        let (mut good, mut bad, mut step) = (a + 1, times.len(), 2);
-        while good + 1 < times.len() {
-            let b = (a + step).min(times.len() - 1);
-            if fits(a, b) {
-                good = b;
-            } else {
-                bad = b;
-                break;
-            }
-            step *= 2;
-        }
-        while bad - good > 1 {
-            let mid = good + (bad - good) / 2;
-            if fits(a, mid) {
-                good = mid;
-            } else {
-                bad = mid;
-            }
-        }
+        let good = crate::search::farthest_fitting(a, times.len() - 1, |b| fits(a, b));
         keep.push(good);
         a = good;
     }
