@@ -52,6 +52,7 @@ pub mod io;
 pub mod model;
 pub mod quat;
 pub mod reduce;
+pub mod ron_keys;
 pub mod ron_split;
 pub mod search;
 pub mod tcb;
