@@ -90,7 +90,7 @@ fn the_inspector_sets_a_handle_on_many_keys() {
     let mut h = harness(bezier_project());
     let original = app(&h).project().clone();
     h.state_mut().state.doc.selection =
-        std::collections::BTreeSet::from([crate::edit::intent::KeyRef { track: 0, key: 1 }, crate::edit::intent::KeyRef { track: 0, key: 2 }]);
+        std::collections::BTreeSet::from([crate::edit::intent::KeyRef { track: 0, key: 1 }, crate::edit::intent::KeyRef { track: 0, key: 2 }]).into();
     h.run();
     h.get_by_label("right handle dv component 0").set_value_accesskit(0.25);
     h.run();

@@ -22,7 +22,7 @@ impl DocState {
     /// The tracks Convert to Bézier acts on: those of the selected keys, or the active track.
     #[must_use]
     pub fn convert_targets(&self) -> BTreeSet<usize> {
-        let mut tracks: BTreeSet<usize> = self.selection.iter().map(|k| k.track).collect();
+        let mut tracks: BTreeSet<usize> = self.selection.tracks().into_iter().collect();
         tracks.extend(self.active_track.filter(|_| tracks.is_empty()));
         tracks.retain(|&t| t < self.project().tracks.len());
         tracks
@@ -156,11 +156,11 @@ impl DocState {
     /// Sets both handles of every selected key on a Bezier track to `kind`
     /// ([`crate::handles::set_handle_types`]), as one undo step.
     pub fn set_handle_types(&mut self, kind: HandleType) -> Status {
-        let tracks: BTreeSet<usize> = self.selection.iter().map(|k| k.track).collect();
+        let tracks = self.selection.tracks();
         let mut edits = Vec::new();
         let mut skipped = 0;
         for &ti in &tracks {
-            let which: Vec<usize> = self.selection.iter().filter(|k| k.track == ti).map(|k| k.key).collect();
+            let which: Vec<usize> = self.selection.of_track(ti).map(|k| k.key).collect();
             let (Some(track), Some(Ok(curve))) = (self.project().tracks.get(ti), self.curve(ti)) else { continue };
             if track.interpolation != Interpolation::Bezier {
                 skipped += which.len();
@@ -212,7 +212,7 @@ mod tests {
     fn setting_handle_types_is_one_undo_step_and_skips_other_tracks() {
         let mut d = doc();
         let before = d.project().clone();
-        d.selection = BTreeSet::from([KeyRef { track: 0, key: 0 }, KeyRef { track: 0, key: 1 }, KeyRef { track: 1, key: 1 }]);
+        d.selection = BTreeSet::from([KeyRef { track: 0, key: 0 }, KeyRef { track: 0, key: 1 }, KeyRef { track: 1, key: 1 }]).into();
         let s = d.set_handle_types(HandleType::Vector);
         assert_eq!(s.text, "Set the handles of 2 keys to Vector (1 keys not on Bezier tracks left as they were)");
         let keys = &d.project().tracks[0].keys;
@@ -232,7 +232,7 @@ mod tests {
     fn handle_types_on_no_bezier_keys_say_what_to_do() {
         let mut d = doc();
         assert_eq!(d.set_handle_types(HandleType::Free).text, "Handle type: select keys on a Bezier track first");
-        d.selection = BTreeSet::from([KeyRef { track: 1, key: 0 }]);
+        d.selection = BTreeSet::from([KeyRef { track: 1, key: 0 }]).into();
         assert!(d.set_handle_types(HandleType::Free).text.contains("Convert to Bézier first"));
         assert!(d.document.undo_label().is_none());
     }
@@ -240,7 +240,7 @@ mod tests {
     #[test]
     fn the_preview_counts_keys_and_leaves_bezier_tracks_out() {
         let mut d = doc();
-        d.selection = BTreeSet::from([KeyRef { track: 0, key: 0 }, KeyRef { track: 1, key: 0 }]);
+        d.selection = BTreeSet::from([KeyRef { track: 0, key: 0 }, KeyRef { track: 1, key: 0 }]).into();
         let p = d.convert_preview(1e-6);
         assert_eq!(p.len(), 1);
         assert_eq!((p[0].name.as_str(), p[0].keys_before), ("l", 3));

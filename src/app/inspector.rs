@@ -16,8 +16,24 @@ use crate::{Interpolation, Key, TrackKind};
 #[derive(Default)]
 pub struct Inspector;
 
-fn mixed(values: &[f64]) -> bool {
-    values.windows(2).any(|w| w[0] != w[1])
+/// Whether `get` differs between the selected keys (those it gives a value for), asked once
+/// per selection and document revision: a pass over a million selected keys is not per frame.
+fn mixed(cx: &PanelContext<'_>, question: &str, get: impl Fn(&Key) -> Option<f64>) -> bool {
+    cx.doc.about_selection(question, || {
+        let tracks = &cx.project().tracks;
+        let mut values = cx.doc.selection.iter().filter_map(|k| get(&tracks[k.track].keys[k.key]));
+        values.next().is_some_and(|first| values.any(|v| v != first))
+    })
+}
+
+/// The names of the first tracks of `on`, then how many more.
+fn track_names(cx: &PanelContext<'_>, on: &[usize]) -> String {
+    const SHOWN: usize = 3;
+    let names: Vec<&str> = on.iter().take(SHOWN).map(|&t| cx.project().tracks[t].name.as_str()).collect();
+    match on.len().saturating_sub(SHOWN) {
+        0 => names.join(", "),
+        more => format!("{} and {more} more tracks", names.join(", ")),
+    }
 }
 
 /// `change` on every selected key, as this widget's edits: a drag of the widget is one
@@ -55,18 +71,16 @@ impl Panel for Inspector {
             return;
         };
         let tracks = &cx.project().tracks;
-        let keys: Vec<&Key> = cx.doc.selection.iter().map(|k| &tracks[k.track].keys[k.key]).collect();
-        let on: std::collections::BTreeSet<usize> = cx.doc.selection.iter().map(|k| k.track).collect();
-        let names: Vec<&str> = on.iter().map(|&t| tracks[t].name.as_str()).collect();
-        ui.label(format!("{n} selected on {}", names.join(", ")));
+        let first = &tracks[first_ref.track].keys[first_ref.key];
+        let on = cx.doc.selection.tracks();
+        ui.label(format!("{n} selected on {}", track_names(cx, &on)));
         let any_tcb = on.iter().any(|&t| tracks[t].interpolation == Interpolation::Tcb);
         egui::Grid::new("inspector").num_columns(2).spacing([8.0, 6.0]).show(ui, |ui| {
-            time_and_value(ui, cx, out, &keys, first_ref);
+            time_and_value(ui, cx, out, first, first_ref);
             if any_tcb {
                 for (name, tip, get, set, lo, hi) in TCB_FIELDS {
-                    let values: Vec<f64> = keys.iter().map(|k| get(k)).collect();
-                    let mut v = get(keys[0]);
-                    ui.label(if mixed(&values) { "(mixed)" } else { "" });
+                    let mut v = get(first);
+                    ui.label(if mixed(cx, name, |k| Some(get(k))) { "(mixed)" } else { "" });
                     let r = ui.add(egui::Slider::new(&mut v, lo..=hi).text(name).max_decimals(3)).on_hover_text(tip);
                     change_selected(cx, out, &r, &format!("Set {name}"), r.changed(), |k| set(k, v));
                     ui.end_row();
@@ -75,7 +89,7 @@ impl Panel for Inspector {
         });
         super::inspector_handles::bezier_section(ui, cx, out);
         if tracks[first_ref.track].kind == TrackKind::Quat {
-            euler_entry(ui, cx, out, keys[0]);
+            euler_entry(ui, cx, out, first);
         }
         ease_warp(ui, cx, first_ref);
         // The tangents the engine computed for the first selected key.
@@ -93,23 +107,22 @@ impl Panel for Inspector {
 
 /// Time (moves every selected key by the change of the first) and the value components of
 /// the first key's track.
-fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, keys: &[&Key], first_ref: KeyRef) {
-    let first = keys[0];
-    let times: Vec<f64> = keys.iter().map(|k| k.time).collect();
+fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, first: &Key, first_ref: KeyRef) {
+    let times_mixed = mixed(cx, "time", |k| Some(k.time));
     let mut t = first.time;
     ui.label("time (s)").on_hover_text("Key time. With several keys selected, all move by the same amount.");
-    let r = ui.add(egui::DragValue::new(&mut t).speed(0.01).max_decimals(6).suffix(if mixed(&times) { " (mixed)" } else { "" })).accessible_name("time");
+    let r = ui.add(egui::DragValue::new(&mut t).speed(0.01).max_decimals(6).suffix(if times_mixed { " (mixed)" } else { "" })).accessible_name("time");
     let r = r.on_hover_text("Drag or type the time of the first selected key");
     let dt = t - first.time;
     change_selected(cx, out, &r, "Set key time", r.changed() && t.is_finite(), |k| k.time += dt);
     ui.end_row();
     let comp_names = cx.project().tracks[first_ref.track].kind.component_names();
     for (c, (&value, name)) in first.value.iter().zip(comp_names).enumerate() {
-        let values: Vec<f64> = keys.iter().filter_map(|k| k.value.get(c).copied()).collect();
+        let values_mixed = mixed(cx, &format!("value {c}"), |k| k.value.get(c).copied());
         let mut v = value;
         ui.label(format!("value {name}")).on_hover_text("Set this component on every selected key that has it");
         let r = ui
-            .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if mixed(&values) { " (mixed)" } else { "" }))
+            .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if values_mixed { " (mixed)" } else { "" }))
             .accessible_name(format!("value {name}"));
         change_selected(cx, out, &r, "Set key value", r.changed() && v.is_finite(), |k| {
             if let Some(x) = k.value.get_mut(c) {

@@ -13,22 +13,7 @@ use super::style::handle_color;
 use super::PanelContext;
 use crate::edit::intent::KeyRef;
 use crate::handles::{self, Side};
-use crate::{Edit, HandleType, Interpolation};
-
-/// Selected keys on Bezier tracks, per track: `(track, keys)`.
-fn bezier_selection(cx: &PanelContext<'_>) -> Vec<(usize, Vec<usize>)> {
-    let mut out: Vec<(usize, Vec<usize>)> = Vec::new();
-    for k in &cx.doc.selection {
-        if cx.project().tracks[k.track].interpolation != Interpolation::Bezier {
-            continue;
-        }
-        match out.last_mut() {
-            Some((t, keys)) if *t == k.track => keys.push(k.key),
-            _ => out.push((k.track, vec![k.key])),
-        }
-    }
-    out
-}
+use crate::{Edit, HandleType};
 
 /// One edit per track, as the commands of one undo step: a widget drag is a gesture from its
 /// start to its stop; a single change gets a gesture of its own.
@@ -46,13 +31,14 @@ fn push_edits(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, edits:
 }
 
 pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
-    let selection = bezier_selection(cx);
+    // Kept per selection and document revision (`selection.rs`), as is every "mixed" below.
+    let selection = cx.doc.bezier_selection();
     let Some((first_track, first_keys)) = selection.first() else { return };
     let (first_track, first_key) = (*first_track, first_keys[0]);
     let tracks = &cx.project().tracks;
-    let all: Vec<KeyRef> = selection.iter().flat_map(|(t, keys)| keys.iter().map(|&key| KeyRef { track: *t, key })).collect();
+    let all = || selection.iter().flat_map(|(t, keys)| keys.iter().map(|&key| KeyRef { track: *t, key }));
     ui.separator();
-    ui.label(format!("Bézier handles of {} keys", all.len()));
+    ui.label(format!("Bézier handles of {} keys", selection.iter().map(|(_, keys)| keys.len()).sum::<usize>()));
     egui::Grid::new("handle types").num_columns(2).spacing([8.0, 6.0]).show(ui, |ui| {
         for side in [Side::Left, Side::Right] {
             let get = |k: KeyRef| {
@@ -63,9 +49,9 @@ pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<Ap
                     key.handles.1
                 }
             };
-            let first = get(all[0]);
-            let mixed = all.iter().any(|&k| get(k) != first);
+            let first = get(KeyRef { track: first_track, key: first_key });
             let name = if side == Side::Left { "left type" } else { "right type" };
+            let mixed = cx.doc.about_selection(name, || all().any(|k| get(k) != first));
             let mut picked = None;
             let combo = egui::ComboBox::from_id_salt(name)
                 .selected_text(egui::RichText::new(format!("{first:?}{}", if mixed { " (mixed)" } else { "" })).color(handle_color(first)))
@@ -120,12 +106,15 @@ fn offset_field(
     shown: f64,
 ) {
     let mut v = shown;
-    let mixed = selection.iter().any(|(t, keys)| {
-        let Some(Ok(curve)) = cx.doc.curve(*t) else { return false };
-        keys.iter().any(|&k| {
-            curve.bezier_handles(k, c).is_some_and(|(l, r)| {
-                let h = if side == Side::Left { l } else { r };
-                (if coord == 0 { h.0 } else { h.1 }) != shown
+    let question = format!("handle {side:?} {c} {coord}");
+    let mixed = cx.doc.about_selection(&question, || {
+        selection.iter().any(|(t, keys)| {
+            let Some(Ok(curve)) = cx.doc.curve(*t) else { return false };
+            keys.iter().any(|&k| {
+                curve.bezier_handles(k, c).is_some_and(|(l, r)| {
+                    let h = if side == Side::Left { l } else { r };
+                    (if coord == 0 { h.0 } else { h.1 }) != shown
+                })
             })
         })
     });

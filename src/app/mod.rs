@@ -23,6 +23,9 @@ mod playback;
 mod recovery;
 mod rotation_view;
 mod run;
+mod selection;
+#[cfg(test)]
+mod selection_tests;
 mod simplify;
 #[cfg(test)]
 mod snapshot_tests;

@@ -74,7 +74,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
         c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(_) | AppCommand::ConvertToBezier { .. } | AppCommand::Restore { .. }) => {
             key_command(state, c)
         }
-        AppCommand::Select(selection) => replace(&mut state.doc.selection, selection),
+        AppCommand::Select(selection) => replace(&mut *state.doc.selection, selection),
         AppCommand::ToggleSelected(k) => {
             if !state.doc.selection.remove(&k) {
                 state.doc.selection.insert(k);

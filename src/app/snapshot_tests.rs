@@ -22,7 +22,7 @@ struct Solo<P> {
 /// The demo project with key 1 of the first track selected, its track active.
 fn demo() -> AppState {
     let mut app = AppState::new(demo_project(), None);
-    app.doc.selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]);
+    app.doc.selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]).into();
     app.doc.active_track = Some(0);
     app
 }

@@ -170,7 +170,9 @@ pub struct DocState {
     next_stamp: u64,
     /// The document revision the curves were compiled at.
     curves_revision: u64,
-    pub selection: BTreeSet<KeyRef>,
+    pub selection: super::selection::Selection,
+    /// Answers about the selection, kept until it or the document changes (`selection.rs`).
+    pub(super) selection_memo: super::selection::MemoCell,
     /// The track Insert, Paste and the speed graph act on.
     pub active_track: Option<usize>,
     pub clipboard: Option<Clipboard>,
@@ -210,7 +212,8 @@ impl DocState {
             curve_stamps: Vec::new(),
             next_stamp: 0,
             curves_revision: u64::MAX,
-            selection: BTreeSet::new(),
+            selection: super::selection::Selection::default(),
+            selection_memo: Default::default(),
             active_track: None,
             clipboard: None,
             disk_stamp: None,
@@ -409,7 +412,8 @@ impl DocState {
             .enumerate()
             .filter(|(_, t)| t.visible)
             .flat_map(|(track, t)| (0..t.keys.len()).map(move |key| KeyRef { track, key }))
-            .collect();
+            .collect::<BTreeSet<_>>()
+            .into();
     }
 
     pub fn undo(&mut self) -> Status {

@@ -9,7 +9,7 @@ use crate::io::demo_project;
 fn the_document_side_edits_and_undoes_without_a_gui() {
     let mut d = DocState::new(demo_project(), None);
     let before = d.project().clone();
-    d.selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]);
+    d.selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]).into();
     let stamp = d.curve_stamp(0);
     assert_eq!(d.delete_selected(), Some(Status::message("Deleted 1 keys")));
     assert!(d.selection.is_empty());
@@ -41,7 +41,7 @@ fn insert_and_paste_select_what_they_made() {
 fn undo_and_redo_recompile_only_the_tracks_they_change() {
     let mut d = DocState::new(demo_project(), None);
     let stamps = |d: &DocState| (0..d.project().tracks.len()).map(|i| d.curve_stamp(i).unwrap()).collect::<Vec<_>>();
-    d.selection = BTreeSet::from([KeyRef { track: 1, key: 2 }]);
+    d.selection = BTreeSet::from([KeyRef { track: 1, key: 2 }]).into();
     d.delete_selected();
     for step in ["undo", "redo"] {
         let before = stamps(&d);

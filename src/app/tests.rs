@@ -324,7 +324,7 @@ fn euler_entry_round_trips_to_the_same_quaternion() {
     use crate::quat::{from_euler, to_euler, EulerOrder};
     let mut h = harness(demo_project());
     let spin = track_named(&h, "spin");
-    h.state_mut().state.doc.selection = std::collections::BTreeSet::from([KeyRef { track: spin, key: 1 }]);
+    h.state_mut().state.doc.selection = std::collections::BTreeSet::from([KeyRef { track: spin, key: 1 }]).into();
     h.run();
     let angles = [30.0, -20.0, 45.0];
     for (name, v) in ["euler x", "euler y", "euler z"].iter().zip(angles) {

@@ -67,11 +67,29 @@ pub fn retag(track: usize, mut tagged: Vec<(usize, Key)>, selected: &BTreeSet<us
 
 /// The selected key indices of `track`.
 fn selected_on(selection: &BTreeSet<KeyRef>, track: usize) -> BTreeSet<usize> {
-    selection.iter().filter(|k| k.track == track).map(|k| k.key).collect()
+    in_track(selection, track).map(|k| k.key).collect()
 }
 
 fn tracks_of(selection: &BTreeSet<KeyRef>) -> BTreeSet<usize> {
-    selection.iter().map(|k| k.track).collect()
+    selected_tracks(selection).into_iter().collect()
+}
+
+/// The selected keys of `track`: a range of the selection, not a pass over it.
+pub fn in_track(selection: &BTreeSet<KeyRef>, track: usize) -> impl DoubleEndedIterator<Item = &KeyRef> {
+    selection.range(KeyRef { track, key: 0 }..=KeyRef { track, key: usize::MAX })
+}
+
+/// The tracks with selected keys, in order: one range lookup per track, not a pass over the
+/// keys (a select-all on a mocap take is a million of them).
+#[must_use]
+pub fn selected_tracks(selection: &BTreeSet<KeyRef>) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut next = selection.first();
+    while let Some(k) = next {
+        out.push(k.track);
+        next = k.track.checked_add(1).and_then(|t| selection.range(KeyRef { track: t, key: 0 }..).next());
+    }
+    out
 }
 
 /// `change` applied to every selected key, one edit per track, keys re-sorted by time.
@@ -245,7 +263,7 @@ pub fn delete_keys(project: &Project, selection: &BTreeSet<KeyRef>) -> (Vec<Dele
 pub fn copy_keys(project: &Project, selection: &BTreeSet<KeyRef>) -> Option<(Clipboard, String)> {
     let track = selection.iter().next()?.track;
     let t = project.tracks.get(track)?;
-    let mut keys: Vec<Key> = selection.iter().filter(|k| k.track == track).filter_map(|k| t.keys.get(k.key).cloned()).collect();
+    let mut keys: Vec<Key> = in_track(selection, track).filter_map(|k| t.keys.get(k.key).cloned()).collect();
     let t0 = keys.first()?.time;
     for k in &mut keys {
         k.time -= t0;

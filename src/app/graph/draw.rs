@@ -6,8 +6,9 @@
 use eframe::egui::{self, Color32, Vec2};
 use egui_plot::{Arrows, Line, LineStyle, MarkerShape, PlotPoint, PlotPoints, PlotUi, Points, Polygon, Text, VLine};
 
-use super::hit::{ease_time, handle_tip, keys_in_range, tangent_tip, Target, EASE_OFFSET};
+use super::hit::{ease_time, handle_tip, keys_in_view, tangent_tip, Target, EASE_OFFSET};
 use super::lod::envelope_series;
+use super::markers::MarkerSet;
 use super::{component_shown, display, Display, Graph, GraphDrag};
 use crate::app::style::{component_color, fmt_vec, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
 use crate::app::PanelContext;
@@ -17,22 +18,28 @@ use crate::{HandleType, Interpolation, Track, TrackCurve, TrackKind};
 
 /// Pixel columns a curve is drawn in (a few points each, `lod.rs`), within these bounds.
 const CURVE_COLUMNS: (usize, usize) = (64, 4096);
-/// Above this many keys in view, a track's tangent arrows are not drawn (they would be a blur).
-const MAX_ARROWS_PER_TRACK: usize = 300;
+/// Points drawn for all curves together (egui tessellates a line point at ~80 ns here): when
+/// many curves are drawn at once — a select-all on a mocap take draws 600 — each is drawn in
+/// fewer columns, down to [`CURVE_COLUMNS`]' minimum, so the frame stays interactive. Up to
+/// 50 curves of a 1,000-pixel-wide graph are drawn in full.
+const POINT_BUDGET: usize = 150_000;
 
 /// Draws the graph; returns the most points any one curve was drawn with (a few per pixel
 /// column of the plot, whatever the number of keys).
 pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) -> usize {
     let mut most = 0;
-    for (ti, track) in cx.project().tracks.iter().enumerate() {
+    let drawn: Vec<usize> = (0..cx.project().tracks.len()).filter(|&ti| cx.curve_drawn(ti)).collect();
+    let curves: usize = drawn.iter().map(|&ti| (0..cx.project().tracks[ti].kind.dim()).filter(|&c| component_shown(cx, ti, c)).count()).sum();
+    let (range, width) = columns(plot_ui);
+    let n = width.min(POINT_BUDGET / (3 * curves.max(1))).max(CURVE_COLUMNS.0);
+    for ti in drawn {
         let Some(Ok(curve)) = cx.doc.curve(ti) else {
             continue;
         };
-        if cx.curve_drawn(ti) {
-            most = most.max(draw_track(plot_ui, cx, graph, ti, track, curve));
-        }
+        most = most.max(draw_track(plot_ui, cx, graph, (ti, &cx.project().tracks[ti]), curve, (range, n)));
     }
     graph.curves.retain(|ti| cx.curve_drawn(ti));
+    graph.markers.retain(|ti| cx.curve_drawn(ti));
     if let Some(preview) = &cx.ui.preview {
         draw_preview(plot_ui, cx, preview);
     }
@@ -48,21 +55,33 @@ fn columns(plot_ui: &PlotUi<'_>) -> ((f64, f64), usize) {
     ((bounds.min()[0], bounds.max()[0]), n)
 }
 
-/// Draws one track; returns the points of its longest curve series.
-fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph, ti: usize, track: &Track, curve: &TrackCurve) -> usize {
+/// Draws one track, its curves over `range` in `n` columns; returns the points of its longest
+/// curve series.
+fn draw_track(
+    plot_ui: &mut PlotUi<'_>,
+    cx: &PanelContext<'_>,
+    graph: &mut Graph,
+    (ti, track): (usize, &Track),
+    curve: &TrackCurve,
+    (range, n): ((f64, f64), usize),
+) -> usize {
     let bounds = plot_ui.plot_bounds();
     let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
-    let margin = (x1 - x0) * 0.02;
     let base = track_color(track, ti);
     let dim = curve.dim();
     let displays: Vec<Display> = (0..dim).map(|c| display(cx, ti, c)).collect();
-    let (range, n) = columns(plot_ui);
     // Quaternion keys are drawn normalised, as the curve holds them: no stored-value ranges.
     let ranges = if track.kind == TrackKind::Quat { None } else { cx.doc.key_ranges(ti) };
     let series = graph.curves.series(ti, cx.doc.curve_stamp(ti).unwrap_or(0), curve, ranges, range, n, &displays).clone();
     let most = series.iter().map(Vec::len).max().unwrap_or(0);
     let names = track.kind.component_names();
-    let in_view = keys_in_range(&track.keys, x0 - margin, x1 + margin);
+    let (in_view, few) = keys_in_view(track, (x0, x1));
+    let markers = if track.kind == TrackKind::Quat {
+        Default::default()
+    } else {
+        let stamp = (cx.doc.curve_stamp(ti).unwrap_or(0), cx.doc.selection.generation());
+        graph.markers.markers(plot_ui, cx, (ti, track), stamp, in_view.clone())
+    };
     let active = cx.doc.active_track == Some(ti);
     let tangents = cx.view.show_tangents && track.interpolation == Interpolation::Tcb;
     let bezier = cx.view.show_tangents && track.interpolation == Interpolation::Bezier;
@@ -80,50 +99,38 @@ fn draw_track(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph
         if track.kind == TrackKind::Quat {
             continue;
         }
-        draw_keys(plot_ui, cx, ti, track, c, displays[c], in_view.clone(), (name, color));
-        if tangents && in_view.len() <= MAX_ARROWS_PER_TRACK {
+        draw_keys(plot_ui, track, c, displays[c], &markers, (name, color));
+        if tangents && few {
             draw_tangents(plot_ui, cx, graph, curve, ti, c, displays[c], in_view.clone());
         }
-        if bezier && in_view.len() <= MAX_ARROWS_PER_TRACK {
+        if bezier && few {
             draw_bezier_handles(plot_ui, cx, graph, curve, (ti, c), displays[c], in_view.clone());
         }
     }
-    if tangents {
-        draw_ease_handles(plot_ui, cx, ti);
+    if tangents && few {
+        draw_ease_handles(plot_ui, cx, ti, in_view);
     }
     most
 }
 
-/// Key markers of component `c`. Where many keys share a pixel column, one marker stands for
-/// them, found by binary search, so the cost is the markers drawn, not the keys in view;
-/// selected keys are always drawn.
-#[allow(clippy::too_many_arguments)]
-fn draw_keys(
-    plot_ui: &mut PlotUi<'_>,
-    cx: &PanelContext<'_>,
-    ti: usize,
-    track: &Track,
-    c: usize,
-    d: Display,
-    keys: std::ops::Range<usize>,
-    (name, color): (String, Color32),
-) {
-    let bounds = plot_ui.plot_bounds();
-    let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
-    let min_dt = (x1 - x0) / f64::from(plot_ui.transform().frame().width().max(1.0)) * 1.5;
-    let mut plain = Vec::new();
-    let mut i = keys.start;
-    while i < keys.end {
-        let key = &track.keys[i];
-        plain.push([key.time, d.show(key.value[c])]);
-        let next = key.time + min_dt;
-        i += 1 + track.keys[i + 1..keys.end].partition_point(|k| k.time < next);
+/// Key markers of component `c` ([`MarkerSet`]): plain ones as diamonds, selected ones bigger
+/// and white, or in a dense track white runs along the curve.
+fn draw_keys(plot_ui: &mut PlotUi<'_>, track: &Track, c: usize, d: Display, markers: &MarkerSet, (name, color): (String, Color32)) {
+    let points = |keys: &[usize]| -> Vec<[f64; 2]> { keys.iter().map(|&i| [track.keys[i].time, d.show(track.keys[i].value[c])]).collect() };
+    if !markers.plain.is_empty() {
+        plot_ui.points(Points::new(name.clone(), PlotPoints::from(points(&markers.plain))).shape(MarkerShape::Diamond).radius(4.5).color(color).filled(true));
     }
-    let in_track = KeyRef { track: ti, key: keys.start }..KeyRef { track: ti, key: keys.end };
-    let selected: Vec<[f64; 2]> = cx.doc.selection.range(in_track).map(|k| [track.keys[k.key].time, d.show(track.keys[k.key].value[c])]).collect();
-    plot_ui.points(Points::new(name.clone(), PlotPoints::from(plain)).shape(MarkerShape::Diamond).radius(4.5).color(color).filled(true));
-    if !selected.is_empty() {
-        plot_ui.points(Points::new(name, PlotPoints::from(selected)).shape(MarkerShape::Diamond).radius(6.5).color(Color32::WHITE).filled(true));
+    if markers.runs.is_empty() && !markers.selected.is_empty() {
+        plot_ui
+            .points(Points::new(name, PlotPoints::from(points(&markers.selected))).shape(MarkerShape::Diamond).radius(6.5).color(Color32::WHITE).filled(true));
+    }
+    for run in &markers.runs {
+        let keys = &markers.selected[run.clone()];
+        if keys.len() == 1 {
+            plot_ui.points(Points::new("", PlotPoints::from(points(keys))).shape(MarkerShape::Circle).radius(2.5).color(Color32::WHITE).filled(true));
+        } else {
+            plot_ui.line(Line::new("", PlotPoints::from(points(keys))).color(Color32::WHITE).width(3.0));
+        }
     }
 }
 
@@ -232,12 +239,13 @@ fn draw_bezier_handles(
     }
 }
 
-fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize) {
+/// The ease handles of the selected keys among `keys` (the keys in view).
+fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize, keys: std::ops::Range<usize>) {
     let track = &cx.project().tracks[ti];
     let d0 = display(cx, ti, 0);
     let mut from = Vec::new();
     let mut to = Vec::new();
-    for kr in cx.doc.selection.iter().filter(|k| k.track == ti) {
+    for kr in cx.doc.selection.range(KeyRef { track: ti, key: keys.start }..KeyRef { track: ti, key: keys.end }) {
         let y = d0.show(track.keys[kr.key].value[0]);
         if let Some(t) = ease_time(&track.keys, kr.key, true) {
             from.push([t, y]);

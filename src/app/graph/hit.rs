@@ -8,7 +8,7 @@ use super::{component_shown, display, Display};
 use crate::app::PanelContext;
 use crate::edit::intent::KeyRef;
 use crate::handles::Side;
-use crate::{Interpolation, Key, TrackCurve, TrackKind};
+use crate::{Interpolation, Key, Track, TrackCurve, TrackKind};
 
 /// How close (in points) the pointer must be to grab a key or handle.
 pub const GRAB_RADIUS: f32 = 9.0;
@@ -36,6 +36,19 @@ pub enum Target {
     },
     /// The playhead line, to scrub.
     Playhead,
+}
+
+/// Above this many keys of a track in view, its tangent arrows and handles are neither drawn
+/// nor grabbable (they would be a blur).
+pub const MAX_ARROWS_PER_TRACK: usize = 300;
+
+/// The keys of `track` in the view's time range `(x0, x1)` with a 2% margin, and whether they
+/// are few enough to draw their tangents and handles.
+pub fn keys_in_view(track: &Track, (x0, x1): (f64, f64)) -> (std::ops::Range<usize>, bool) {
+    let margin = (x1 - x0) * 0.02;
+    let keys = keys_in_range(&track.keys, x0 - margin, x1 + margin);
+    let few = keys.len() <= MAX_ARROWS_PER_TRACK;
+    (keys, few)
 }
 
 /// Indices of keys whose time lies in `[t0, t1]`.
@@ -102,8 +115,16 @@ impl Nearest {
 pub fn hit_test(cx: &PanelContext<'_>, transform: &PlotTransform, pos: Pos2) -> Option<Target> {
     let mut near = Nearest { pos, best: None };
     if cx.view.show_tangents {
-        for kr in &cx.doc.selection {
-            handles(cx, transform, *kr, &mut near);
+        // Only handles that are drawn: of selected keys in view, on tracks with few keys there.
+        let b = transform.bounds();
+        for ti in cx.doc.selection.tracks() {
+            let Some(track) = cx.project().tracks.get(ti).filter(|_| cx.curve_drawn(ti)) else { continue };
+            let (in_view, few) = keys_in_view(track, (b.min()[0], b.max()[0]));
+            if few {
+                for kr in cx.doc.selection.range(KeyRef { track: ti, key: in_view.start }..KeyRef { track: ti, key: in_view.end }) {
+                    handles(cx, transform, *kr, &mut near);
+                }
+            }
         }
     }
     if let Some((_, t)) = near.best {

@@ -77,7 +77,7 @@ impl Graph {
         let plot_origin = transform.value_from_position(origin);
         self.drag = match hit_test(cx, transform, origin) {
             Some(Target::Key(k, comp)) => {
-                let mut selection = cx.doc.selection.clone();
+                let mut selection: BTreeSet<KeyRef> = (*cx.doc.selection).clone();
                 if !selection.contains(&k) {
                     if !adds(modifiers) {
                         selection.clear();

@@ -14,6 +14,7 @@ mod draw;
 mod hit;
 mod interact;
 pub(super) mod lod;
+pub(super) mod markers;
 
 use eframe::egui::{self, Pos2, Vec2};
 use egui_plot::{Legend, Plot, PlotBounds, PlotPoint, PlotTransform};
@@ -87,6 +88,8 @@ pub struct Graph {
     pub drawn_points: usize,
     /// Each drawn track's polylines, kept between frames (`lod.rs`).
     pub curves: lod::CurveCache,
+    /// Each drawn track's key markers, kept between frames (`markers.rs`).
+    pub markers: markers::MarkerCache,
 }
 
 impl Default for Graph {
@@ -101,6 +104,7 @@ impl Default for Graph {
             height: 400.0,
             drawn_points: 0,
             curves: lod::CurveCache::default(),
+            markers: markers::MarkerCache::default(),
         }
     }
 }

@@ -1,0 +1,157 @@
+//! Which keys get a marker in the value graph, kept between frames until the track, the
+//! selection or the view changes — a select-all on a mocap take puts a million selected keys
+//! behind a few hundred marks per track.
+//!
+//! Where keys are closer than 1.5 pixels one marker stands for them. Where the keys in view are
+//! denser than one per [`DENSE_PIXELS`] pixels, markers would merge into a solid band (and cost
+//! a shape each): the track's keys are then not marked one by one — the curve's envelope shows
+//! them — and its selected keys are marked as white runs along the curve.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use egui_plot::PlotUi;
+
+use crate::app::PanelContext;
+use crate::edit::intent::KeyRef;
+use crate::Track;
+
+/// Below this many pixels per key in view, keys are not marked one by one.
+pub const DENSE_PIXELS: f64 = 4.0;
+
+/// The keys to mark, as indices into the track's keys.
+#[derive(Default)]
+pub struct MarkerSet {
+    /// Keys marked one by one (none when dense).
+    pub plain: Vec<usize>,
+    /// Selected keys marked, at most one per 1.5 pixels.
+    pub selected: Vec<usize>,
+    /// When dense: the runs of `selected` (index ranges into it) with no unselected key
+    /// between neighbours, each drawn as one white line.
+    pub runs: Vec<std::ops::Range<usize>>,
+}
+
+pub type Markers = Arc<MarkerSet>;
+
+/// What a track's markers were chosen for: (curve stamp, selection generation), the keys in
+/// view, and the spacing.
+type Chosen = ((u64, u64), std::ops::Range<usize>, u64);
+
+/// Each drawn track's markers.
+#[derive(Default)]
+pub struct MarkerCache {
+    tracks: HashMap<usize, (Chosen, Markers)>,
+}
+
+impl MarkerCache {
+    /// The markers of track `ti` among `keys` (those in view); `stamp` is the track's curve
+    /// stamp and the selection's generation.
+    pub fn markers(
+        &mut self,
+        plot_ui: &PlotUi<'_>,
+        cx: &PanelContext<'_>,
+        (ti, track): (usize, &Track),
+        stamp: (u64, u64),
+        keys: std::ops::Range<usize>,
+    ) -> Markers {
+        let min_dt = marker_spacing(plot_ui);
+        let dense = keys.len() as f64 * DENSE_PIXELS > f64::from(plot_ui.transform().frame().width());
+        let chosen = (stamp, keys.clone(), min_dt.to_bits());
+        if let Some((c, m)) = self.tracks.get(&ti) {
+            if *c == chosen {
+                return m.clone();
+            }
+        }
+        let markers = Arc::new(marker_keys(cx, ti, track, keys, min_dt, dense));
+        self.tracks.insert(ti, (chosen, markers.clone()));
+        markers
+    }
+
+    /// Forgets tracks not drawn in the last frame.
+    pub fn retain(&mut self, drawn: impl Fn(usize) -> bool) {
+        self.tracks.retain(|t, _| drawn(*t));
+    }
+}
+
+/// The time between two key markers for them to be drawn apart: 1.5 pixels.
+fn marker_spacing(plot_ui: &PlotUi<'_>) -> f64 {
+    let bounds = plot_ui.plot_bounds();
+    (bounds.max()[0] - bounds.min()[0]) / f64::from(plot_ui.transform().frame().width().max(1.0)) * 1.5
+}
+
+/// The keys to mark among `keys`: from each marked key, the next is the first at least
+/// `min_dt` later ([`next_apart`]); selected ones by a range lookup in the selection. The cost
+/// is the markers (and, when `dense`, a count of the selected keys between them).
+fn marker_keys(cx: &PanelContext<'_>, ti: usize, track: &Track, keys: std::ops::Range<usize>, min_dt: f64, dense: bool) -> MarkerSet {
+    let mut plain = Vec::new();
+    let mut i = keys.start;
+    while i < keys.end && !dense {
+        plain.push(i);
+        i = next_apart(track, i, keys.end, min_dt);
+    }
+    let in_track = |a: usize, b: usize| cx.doc.selection.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b });
+    let mut selected: Vec<usize> = Vec::new();
+    let mut runs = Vec::new();
+    let mut next = in_track(keys.start, keys.end).next().map(|k| k.key);
+    while let Some(k) = next {
+        // A new run unless every key since the previous marker is selected.
+        let joined = selected.last().is_some_and(|&p| in_track(p, k + 1).count() == k + 1 - p);
+        if dense && !joined {
+            runs.push(selected.len()..selected.len());
+        }
+        selected.push(k);
+        if let Some(run) = runs.last_mut() {
+            run.end = selected.len();
+        }
+        next = in_track(next_apart(track, k, keys.end, min_dt), keys.end).next().map(|k| k.key);
+    }
+    MarkerSet { plain, selected, runs }
+}
+
+/// The first key after key `i` (below `end`) at least `min_dt` later than it. A galloping
+/// search: the answer is usually a few keys on, so this reads a few nearby keys instead of
+/// binary-searching the whole rest of the track.
+pub fn next_apart(track: &Track, i: usize, end: usize, min_dt: f64) -> usize {
+    let next = track.keys[i].time + min_dt;
+    let rest = &track.keys[i + 1..end];
+    let mut hi = 1;
+    while hi < rest.len() && rest[hi - 1].time < next {
+        hi *= 2;
+    }
+    let (lo, hi) = (hi / 2, hi.min(rest.len()));
+    i + 1 + lo + rest[lo..hi].partition_point(|k| k.time < next)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Interpolation, Key, TrackKind};
+    use proptest::prelude::*;
+
+    fn track(times: &[f64]) -> Track {
+        Track::new("t", TrackKind::Scalar, Interpolation::Linear).with_keys(times.iter().map(|&t| Key::new(t, vec![0.0])).collect())
+    }
+
+    /// Hand-checked: keys at 0, 0.1, …, 1.0 with markers 0.25 apart.
+    #[test]
+    fn next_apart_by_hand() {
+        let t = track(&(0..=10).map(|i| f64::from(i) / 10.0).collect::<Vec<_>>());
+        assert_eq!(next_apart(&t, 0, 11, 0.25), 3, "0.3 is the first at or past 0.25");
+        assert_eq!(next_apart(&t, 3, 11, 0.25), 6, "0.6 ≥ 0.55");
+        assert_eq!(next_apart(&t, 9, 11, 0.25), 11, "none left");
+        assert_eq!(next_apart(&t, 2, 5, 10.0), 5, "bounded by end");
+    }
+
+    proptest! {
+        /// The galloping search finds what a plain scan finds.
+        #[test]
+        fn next_apart_is_the_first_far_enough(gaps in prop::collection::vec(0.0f64..1.0, 1..200), i in any::<prop::sample::Index>(), end in any::<prop::sample::Index>(), min_dt in 0.0f64..5.0) {
+            let times: Vec<f64> = gaps.iter().scan(0.0, |t, g| { *t += g; Some(*t) }).collect();
+            let t = track(&times);
+            let i = i.index(times.len());
+            let end = i + 1 + end.index(times.len() - i);
+            let scan = (i + 1..end).find(|&j| times[j] >= times[i] + min_dt).unwrap_or(end);
+            prop_assert_eq!(next_apart(&t, i, end, min_dt), scan);
+        }
+    }
+}

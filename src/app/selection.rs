@@ -1,0 +1,202 @@
+//! The key selection, and the answers about it that take a pass over every selected key
+//! ("are the selected keys' tensions mixed?"), kept until the selection or the document
+//! changes. A select-all on a motion-capture take selects a million keys, and the inspector
+//! asks its questions every frame.
+
+use std::cell::RefCell;
+use std::collections::{BTreeSet, HashMap};
+use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use super::state::DocState;
+use crate::edit::intent::{self, KeyRef};
+
+/// Generations are unique across every selection of the process, so a memo can never take a
+/// new document's selection for the one it answered about.
+static NEXT_GENERATION: AtomicU64 = AtomicU64::new(1);
+
+fn next_generation() -> u64 {
+    NEXT_GENERATION.fetch_add(1, Ordering::Relaxed)
+}
+
+/// The selected keys, ordered by track then key. Read as a `BTreeSet`; every mutable access
+/// (`insert`, `clear`, assignment through `*`) takes a new generation.
+#[derive(Clone, Debug)]
+pub struct Selection {
+    keys: BTreeSet<KeyRef>,
+    generation: u64,
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Self { keys: BTreeSet::new(), generation: next_generation() }
+    }
+}
+
+impl From<BTreeSet<KeyRef>> for Selection {
+    fn from(keys: BTreeSet<KeyRef>) -> Self {
+        Self { keys, generation: next_generation() }
+    }
+}
+
+impl Deref for Selection {
+    type Target = BTreeSet<KeyRef>;
+    fn deref(&self) -> &BTreeSet<KeyRef> {
+        &self.keys
+    }
+}
+
+impl DerefMut for Selection {
+    fn deref_mut(&mut self) -> &mut BTreeSet<KeyRef> {
+        self.generation = next_generation();
+        &mut self.keys
+    }
+}
+
+impl<'a> IntoIterator for &'a Selection {
+    type Item = &'a KeyRef;
+    type IntoIter = std::collections::btree_set::Iter<'a, KeyRef>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.keys.iter()
+    }
+}
+
+impl Selection {
+    /// Changes whenever the selection may have changed.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// The selected keys of track `track`.
+    pub fn of_track(&self, track: usize) -> impl Iterator<Item = &KeyRef> {
+        intent::in_track(&self.keys, track)
+    }
+
+    /// The tracks with selected keys, in order ([`intent::selected_tracks`]).
+    #[must_use]
+    pub fn tracks(&self) -> Vec<usize> {
+        intent::selected_tracks(&self.keys)
+    }
+}
+
+/// Selected keys on Bezier tracks, per track: `(track, keys)`.
+pub type BezierSelection = Arc<Vec<(usize, Vec<usize>)>>;
+
+/// Answers about one selection of one document revision.
+#[derive(Default)]
+pub struct SelectionMemo {
+    /// (document revision, selection generation) the answers are for.
+    of: (u64, u64),
+    answers: HashMap<String, bool>,
+    bezier: Option<BezierSelection>,
+}
+
+impl SelectionMemo {
+    fn at(&mut self, of: (u64, u64)) -> &mut Self {
+        if self.of != of {
+            *self = Self { of, ..Self::default() };
+        }
+        self
+    }
+}
+
+impl DocState {
+    fn memo(&self) -> std::cell::RefMut<'_, SelectionMemo> {
+        let of = (self.document.revision(), self.selection.generation());
+        let mut memo = self.selection_memo.borrow_mut();
+        memo.at(of);
+        memo
+    }
+
+    /// `answer()` the first time `question` is asked about this selection of this document
+    /// revision; the same answer after that, until either changes.
+    pub fn about_selection(&self, question: &str, answer: impl FnOnce() -> bool) -> bool {
+        if let Some(&known) = self.memo().answers.get(question) {
+            return known;
+        }
+        let value = answer();
+        self.memo().answers.insert(question.to_owned(), value);
+        value
+    }
+
+    /// The selected keys on Bezier tracks, per track, kept like the answers.
+    pub fn bezier_selection(&self) -> BezierSelection {
+        if let Some(known) = &self.memo().bezier {
+            return known.clone();
+        }
+        let tracks = &self.project().tracks;
+        let list: Vec<(usize, Vec<usize>)> = self
+            .selection
+            .tracks()
+            .into_iter()
+            .filter(|&t| tracks.get(t).is_some_and(|t| t.interpolation == crate::Interpolation::Bezier))
+            .map(|t| (t, self.selection.of_track(t).map(|k| k.key).collect()))
+            .collect();
+        let list = Arc::new(list);
+        self.memo().bezier = Some(list.clone());
+        list
+    }
+}
+
+/// The memo's cell in [`DocState`].
+pub type MemoCell = RefCell<SelectionMemo>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Interpolation, Key, Project, Track, TrackKind};
+
+    fn doc() -> DocState {
+        let keys = |n: usize| (0..n).map(|i| Key::new(i as f64, vec![0.0])).collect();
+        let tracks = vec![
+            Track::new("a", TrackKind::Scalar, Interpolation::Tcb).with_keys(keys(4)),
+            Track::new("b", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys(3)),
+            Track::new("c", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys(3)),
+        ];
+        DocState::new(Project { tracks, ..Project::default() }, None)
+    }
+
+    /// Hand-checked: the tracks of a selection, and every mutable access taking a new
+    /// generation.
+    #[test]
+    fn tracks_and_generations() {
+        let mut s = Selection::from(BTreeSet::from([KeyRef { track: 0, key: 3 }, KeyRef { track: 0, key: 1 }, KeyRef { track: 2, key: 0 }]));
+        assert_eq!(s.tracks(), vec![0, 2]);
+        assert_eq!(s.of_track(0).map(|k| k.key).collect::<Vec<_>>(), vec![1, 3]);
+        let g = s.generation();
+        assert!(s.contains(&KeyRef { track: 2, key: 0 }));
+        assert_eq!(s.generation(), g, "reading keeps the generation");
+        s.insert(KeyRef { track: 1, key: 0 });
+        assert_ne!(s.generation(), g);
+        assert_eq!(s.tracks(), vec![0, 1, 2]);
+        assert_ne!(Selection::default().generation(), Selection::default().generation());
+    }
+
+    /// An answer is kept while neither the selection nor the document changes, and asked
+    /// again after either does.
+    #[test]
+    fn answers_are_kept_until_the_selection_or_the_document_changes() {
+        let mut d = doc();
+        d.selection.insert(KeyRef { track: 1, key: 2 });
+        let asked = std::cell::Cell::new(0);
+        let ask = |d: &DocState| {
+            d.about_selection("q", || {
+                asked.set(asked.get() + 1);
+                true
+            })
+        };
+        assert!(ask(&d) && ask(&d));
+        assert_eq!(asked.get(), 1, "kept");
+        assert_eq!(*d.bezier_selection(), vec![(1, vec![2])]);
+        d.selection.insert(KeyRef { track: 2, key: 0 });
+        d.selection.insert(KeyRef { track: 0, key: 0 });
+        ask(&d);
+        assert_eq!(asked.get(), 2, "a new selection is asked again");
+        assert_eq!(*d.bezier_selection(), vec![(1, vec![2]), (2, vec![0])], "the TCB track left out");
+        d.document.apply("x", crate::Edit::SetKeys { track: 0, keys: vec![Key::new(0.0, vec![1.0])] }).unwrap();
+        ask(&d);
+        assert_eq!(asked.get(), 3, "a new document revision is asked again");
+    }
+}

@@ -1,0 +1,59 @@
+//! Large selections in the editor: a select-all on a big document draws a frame whose shapes
+//! do not grow with the keys, and the inspector's "(mixed)" answers follow edits.
+
+use eframe::egui::{Key as K, Modifiers};
+use egui_kittest::kittest::Queryable;
+
+use super::tests::harness;
+use crate::edit::intent::KeyRef;
+use crate::{Edit, Interpolation, Key, Project, Track, TrackKind};
+
+fn project(tracks: usize, keys: usize) -> Project {
+    let tracks = (0..tracks)
+        .map(|t| {
+            let keys = (0..keys).map(|i| Key::new(i as f64 / 30.0, vec![(i as f64 * 0.05 + t as f64).sin(), 1.0, 0.5])).collect();
+            Track::new(format!("bone{t}.translation"), TrackKind::Vec3, Interpolation::Tcb).with_keys(keys)
+        })
+        .collect();
+    Project { tracks, ..Project::default() }
+}
+
+/// Shapes painted in the last frame.
+fn shapes(h: &egui_kittest::Harness<'_, super::TangentApp>) -> usize {
+    h.output().shapes.len()
+}
+
+/// With every key of 40 Vec3 tracks selected, the frame paints about as many shapes at 6,000
+/// keys per track as at 300 (dense keys are marked as runs, not one shape per key): before,
+/// it painted a marker per selected key, 720,000 at the larger size.
+#[test]
+fn select_all_paints_shapes_bounded_by_the_view_not_the_keys() {
+    let mut counts = Vec::new();
+    for keys in [300, 6000] {
+        let mut h = harness(project(40, keys));
+        h.key_press_modifiers(Modifiers::COMMAND, K::A);
+        h.run();
+        assert_eq!(h.state().state.doc.selection.len(), 40 * keys);
+        h.get_by_label(&format!("{} keys selected", 40 * keys));
+        counts.push(shapes(&h));
+    }
+    assert!(counts[1] < 20_000 && counts[1] <= counts[0] * 2, "shapes at 300 and 6,000 keys per track: {counts:?}");
+}
+
+/// "(mixed)" is asked again after an edit changes the selected keys, and after the selection
+/// changes, though the answer is kept between frames.
+#[test]
+fn the_inspector_says_mixed_after_an_edit_and_a_new_selection() {
+    let mut h = harness(project(2, 4));
+    *h.state_mut().state.doc.selection = [0, 1].map(|key| KeyRef { track: 0, key }).into();
+    h.run();
+    assert!(h.query_by_label("(mixed)").is_none(), "equal tensions");
+    let mut keys = h.state().state.doc.project().tracks[0].keys.clone();
+    keys[1].tension = 0.5;
+    h.state_mut().state.doc.document.apply("tension", Edit::SetKeys { track: 0, keys }).unwrap();
+    h.run();
+    assert!(h.query_by_label("(mixed)").is_some(), "the edit is seen");
+    *h.state_mut().state.doc.selection = [0, 2].map(|key| KeyRef { track: 0, key }).into();
+    h.run();
+    assert!(h.query_by_label("(mixed)").is_none(), "the new selection is asked again");
+}
