@@ -7,11 +7,13 @@
 //!   frame *including loading the file* (read, parse, validate, compile, one frame), saving
 //!   (the snapshot on the UI thread, the write on the worker), an idle frame, and frames
 //!   while dragging a key of the active track;
+//! - on the same three documents, select all, an idle frame with every key selected, and undo
+//!   and redo of a change to every track;
 //! - the path view on a 10,000-key Vec2 path while the transport plays.
 //!
 //! A dragging iteration moves the pointer and runs one frame, which edits the track,
 //! recompiles its curve and redraws every panel. `cargo bench --bench ui_frame`
-//! (`-- 'editor frame'`, `-- 'big document'` or `-- 'path view'` for one group).
+//! (`-- 'editor frame'`, `-- 'big document'`, `-- 'whole document'` or `-- 'path view'` for one group).
 
 #[path = "../tests/common/mocap.rs"]
 mod mocap;
@@ -96,6 +98,42 @@ fn first_frame(c: &mut Criterion, name: &str, project: &Project) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Whole-document actions on `project`: select all (Ctrl+A and its frame, then Alt+A and its
+/// frame), an idle frame with every key selected, and undo then redo of a change of every
+/// selected key's tension (each with its frame).
+fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
+    use egui::{Key as K, Modifiers as M};
+    let mut g = c.benchmark_group("whole document");
+    g.sample_size(10);
+    let mut h = harness(AppState::new(project.clone(), None));
+    h.run();
+    let mut press = |h: &mut Harness<'static, TangentApp>, m: M, k: K| {
+        h.key_press_modifiers(m, k);
+        h.step();
+    };
+    g.bench_function(BenchmarkId::new("select all, then none", name), |b| {
+        b.iter(|| {
+            press(&mut h, M::COMMAND, K::A);
+            press(&mut h, M::ALT, K::A);
+        })
+    });
+    press(&mut h, M::COMMAND, K::A);
+    assert_eq!(h.state().state.doc.selection.len(), project.tracks.iter().map(|t| t.keys.len()).sum::<usize>());
+    g.bench_function(BenchmarkId::new("idle frame, every key selected", name), |b| b.iter(|| h.step()));
+    let edits = tangent::edit::intent::change_keys(h.state().state.project(), &h.state().state.doc.selection, |k| k.tension = 0.5);
+    for e in edits {
+        h.state_mut().state.doc.document.apply("tension", e.edit).unwrap();
+    }
+    h.step();
+    g.bench_function(BenchmarkId::new("undo and redo, every track changed", name), |b| {
+        b.iter(|| {
+            press(&mut h, M::COMMAND, K::Z);
+            press(&mut h, M::COMMAND | M::SHIFT, K::Z);
+        })
+    });
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
     for keys in [1_000, 10_000, 100_000] {
         idle_and_drag(c, "editor frame, one track", &format!("{keys} keys"), &scalar_project(keys));
@@ -105,6 +143,7 @@ fn bench(c: &mut Criterion) {
         let project = mocap::mocap_project(tracks, keys);
         first_frame(c, &name, &project);
         idle_and_drag(c, "big document", &name, &project);
+        whole_document(c, &name, &project);
     }
 
     // The path view on a 10,000-key Vec2 path while the transport plays.
