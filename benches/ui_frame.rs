@@ -92,7 +92,8 @@ fn first_frame(c: &mut Criterion, name: &str, project: &Project) {
         })
     });
     // Saving: the snapshot the editor takes on the UI thread, and the write on the worker.
-    g.bench_function(BenchmarkId::new("save: snapshot on the UI thread", name), |b| b.iter(|| project.clone()));
+    g.bench_function(BenchmarkId::new("save: snapshot on the UI thread", name), |b| b.iter(|| project.snapshot()));
+    g.bench_function(BenchmarkId::new("save: baseline, clone on one core", name), |b| b.iter(|| project.clone()));
     g.bench_function(BenchmarkId::new("save: write on the worker", name), |b| b.iter(|| tangent::io::save_project(&path, project).unwrap()));
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);

@@ -1,6 +1,8 @@
 //! Where the time of opening a big project goes, phase by phase (issue 16's "first frame under
 //! 1 s including load"): reading, UTF-8 check, cutting the text at its tracks, parsing, and
-//! validating and compiling, each the median of `RUNS` runs in this process.
+//! validating and compiling, each the median of `RUNS` runs in this process; and, as the
+//! baseline in the same runs, RON's own parse of the whole text on one core (what opening a
+//! file cost before `ron_split.rs` and `ron_keys.rs`).
 //!
 //! `cargo run --release --example load_phases -- FILE.ron [RUNS]` (make FILE with
 //! `cargo run --release --example big_doc -- 200 5000 FILE.ron`).
@@ -18,18 +20,19 @@ fn main() -> anyhow::Result<()> {
         anyhow::bail!("usage: load_phases FILE.ron [RUNS]");
     };
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
-    let mut phases: [(&str, Vec<Duration>); 6] = [
+    let mut phases: [(&str, Vec<Duration>); 7] = [
         ("read", vec![]),
         ("utf-8", vec![]),
         ("cut at tracks", vec![]),
         ("parse (split, fast keys)", vec![]),
         ("validate + compile", vec![]),
         ("total", vec![]),
+        ("baseline: RON, whole text", vec![]),
     ];
     for _ in 0..runs {
         let start = Instant::now();
         let mut t = start;
-        let mut lap = |i: usize, phases: &mut [(&str, Vec<Duration>); 6]| {
+        let mut lap = |i: usize, phases: &mut [(&str, Vec<Duration>); 7]| {
             phases[i].1.push(t.elapsed());
             t = Instant::now();
         };
@@ -45,6 +48,10 @@ fn main() -> anyhow::Result<()> {
         lap(4, &mut phases);
         assert_eq!((cut, curves.len()), (project.tracks.len(), project.tracks.len()));
         phases[5].1.push(start.elapsed());
+        let baseline = Instant::now();
+        let whole: tangent::Project = options.from_str(&text)?;
+        phases[6].1.push(baseline.elapsed());
+        assert_eq!(whole, project, "the fast path reads what RON reads");
     }
     for (name, times) in phases {
         println!("{name:>26}: {:8.1} ms", median(times).as_secs_f64() * 1e3);

@@ -172,7 +172,7 @@ impl ExportWindow {
             targets: self.targets.clone(),
             ..ExportOptions::new(fps)
         };
-        let project = project.clone();
+        let project = project.snapshot();
         // Skipped tracks are not exported, so the progress bar does not count them.
         let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::for_track(t, self.format));
         let total = project.tracks.iter().filter(|t| target(t) != Target::Skip).count();

@@ -244,7 +244,7 @@ impl AppState {
             return Saving::Done(false);
         }
         if values(self.project()) > BACKGROUND_VALUES {
-            let job = FileJob::save(path.to_owned(), self.project().clone(), self.doc.document.save_point());
+            let job = FileJob::save(path.to_owned(), self.project().snapshot(), self.doc.document.save_point());
             self.set_status(Status::message(format!("Saving {}…", path.display())));
             self.ui.file_job = Some(job);
             return Saving::Started;
