@@ -444,15 +444,6 @@ impl Default for Project {
 }
 
 impl Project {
-    /// A copy made on every core, equal to `clone()`: the editor takes one on the UI thread
-    /// before it saves, autosaves or exports on a worker, and a million keys are a million
-    /// allocations (the `ui_frame` bench's 'save' cases compare the two).
-    #[must_use]
-    pub fn snapshot(&self) -> Project {
-        use rayon::prelude::*;
-        Project { version: self.version, fps: self.fps, tracks: self.tracks.par_iter().cloned().collect() }
-    }
-
     /// The file version that can hold this project: 2 if any track is Bezier or any key has
     /// handles (SPEC §10), else 1, so files that do not use Bézier keys stay readable by
     /// programs that know only version 1.
@@ -479,27 +470,5 @@ impl Project {
     #[must_use]
     pub fn time_range(&self) -> Option<(f64, f64)> {
         self.tracks.iter().filter_map(Track::time_range).reduce(|a, b| (a.0.min(b.0), a.1.max(b.1)))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The parallel snapshot is the project: every field, every track in order.
-    #[test]
-    fn a_snapshot_equals_the_project() {
-        let tracks = (0..40)
-            .map(|t| {
-                let mut key = Key::new(f64::from(t), vec![1.0, 2.0]).with_tcb(0.5, 0.0, -0.25);
-                key.handles = (HandleType::Free, HandleType::Vector);
-                key.left = vec![(-0.1, 0.5), (-0.2, 0.0)];
-                Track::new(format!("t{t}"), TrackKind::Vec2, Interpolation::Bezier).with_keys(vec![key, Key::new(f64::from(t) + 1.0, vec![0.0, 0.0])])
-            })
-            .collect();
-        let project = Project { version: 2, fps: 24.0, tracks };
-        let snapshot = project.snapshot();
-        assert_eq!(snapshot, project);
-        assert_eq!(snapshot.tracks[39].name, "t39");
     }
 }

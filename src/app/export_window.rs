@@ -89,7 +89,7 @@ impl Panel for ExportWindow {
             }
         });
         if start {
-            out.push(AppCommand::Status(self.begin(cx.project())));
+            out.push(AppCommand::Status(self.begin(cx.doc.document.shared_project())));
         }
         if !open && !self.is_running() {
             self.open = false;
@@ -153,7 +153,7 @@ impl ExportWindow {
     }
 
     /// Starts the export of `project` on a background thread.
-    fn begin(&mut self, project: &Project) -> Status {
+    fn begin(&mut self, project: std::sync::Arc<Project>) -> Status {
         let mut path = PathBuf::from(self.path.trim());
         if self.path.trim().is_empty() {
             return Status::error("Export: type or choose a path first");
@@ -172,7 +172,6 @@ impl ExportWindow {
             targets: self.targets.clone(),
             ..ExportOptions::new(fps)
         };
-        let project = project.snapshot();
         // Skipped tracks are not exported, so the progress bar does not count them.
         let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::for_track(t, self.format));
         let total = project.tracks.iter().filter(|t| target(t) != Target::Skip).count();

@@ -127,7 +127,7 @@ impl FileJob {
     }
 
     /// Saves `project` (a snapshot taken at undo step `save_point`) to `path` on a worker thread.
-    pub fn save(path: PathBuf, project: Project, save_point: u64) -> Self {
+    pub fn save(path: PathBuf, project: Arc<Project>, save_point: u64) -> Self {
         let progress = Arc::new(Progress::default());
         progress.set("Writing", 0, 0);
         let (tx, rx) = mpsc::channel();
@@ -244,7 +244,7 @@ impl AppState {
             return Saving::Done(false);
         }
         if values(self.project()) > BACKGROUND_VALUES {
-            let job = FileJob::save(path.to_owned(), self.project().snapshot(), self.doc.document.save_point());
+            let job = FileJob::save(path.to_owned(), self.doc.document.shared_project(), self.doc.document.save_point());
             self.set_status(Status::message(format!("Saving {}…", path.display())));
             self.ui.file_job = Some(job);
             return Saving::Started;

@@ -164,7 +164,7 @@ impl Recovery {
             ctx.request_repaint_after(IDLE_PAUSE);
             return;
         }
-        let project = state.project().snapshot();
+        let project = state.doc.document.shared_project();
         let origin = state.doc.path.as_ref().map_or_else(|| "untitled".to_owned(), |p| p.display().to_string());
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {

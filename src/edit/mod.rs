@@ -176,9 +176,13 @@ struct Step {
 }
 
 /// A project with its undo history. The history is never saved.
+///
+/// The project is shared copy-on-write: a save, an autosave or an export takes
+/// [`Document::shared_project`] (no copy) and writes it on a worker; an edit meanwhile copies
+/// the project once (`Arc::make_mut`), and otherwise nothing is copied.
 #[derive(Clone, Debug, Default)]
 pub struct Document {
-    project: Project,
+    project: std::sync::Arc<Project>,
     undo: Vec<Step>,
     redo: Vec<Step>,
     gesture: Option<Step>,
@@ -193,12 +197,18 @@ impl Document {
     /// A document whose current state counts as saved.
     #[must_use]
     pub fn new(project: Project) -> Self {
-        Self { project, next_id: 1, ..Self::default() }
+        Self { project: std::sync::Arc::new(project), next_id: 1, ..Self::default() }
     }
 
     #[must_use]
     pub fn project(&self) -> &Project {
         &self.project
+    }
+
+    /// The project as it is now, shared: it stays as it is however the document changes.
+    #[must_use]
+    pub fn shared_project(&self) -> std::sync::Arc<Project> {
+        self.project.clone()
     }
 
     /// Changes on every edit, undo and redo.
@@ -245,7 +255,7 @@ impl Document {
             }
             _ => None,
         };
-        let inverse = edit.apply(&mut self.project)?;
+        let inverse = edit.apply(std::sync::Arc::make_mut(&mut self.project))?;
         let inverse = snapshot.unwrap_or(inverse);
         self.revision += 1;
         self.redo.clear();
@@ -349,7 +359,7 @@ impl Document {
         let mut inverse = Vec::with_capacity(step.inverse.len());
         for edit in step.inverse.into_iter().rev() {
             // Inverses restore states that were valid, so they cannot fail.
-            match edit.clone().apply_inner(&mut self.project, false) {
+            match edit.clone().apply_inner(std::sync::Arc::make_mut(&mut self.project), false) {
                 Ok(inv) => inverse.push(inv),
                 Err(e) => debug_assert!(false, "an inverse edit failed: {e} ({edit:?})"),
             }
@@ -424,6 +434,26 @@ mod tests {
         unlocked.locked = false;
         d.apply("Unlock", Edit::SetTrack { index: 0, track: unlocked }).unwrap();
         assert!(!d.project().tracks[0].locked);
+    }
+
+    /// A shared project (what a save writes) stays as it was when the document changes after,
+    /// by an edit or an undo; unshared, an edit copies nothing.
+    #[test]
+    fn a_shared_project_stays_as_it_was() {
+        let mut d = doc();
+        let before = d.project().clone();
+        let saving = d.shared_project();
+        d.apply("Set", Edit::SetKeys { track: 0, keys: vec![Key::new(0.0, vec![9.0])] }).unwrap();
+        assert_eq!(*saving, before, "the save writes the project as it was");
+        assert_eq!(d.project().tracks[0].keys, vec![Key::new(0.0, vec![9.0])]);
+        let saving = d.shared_project();
+        d.undo();
+        assert_eq!(saving.tracks[0].keys, vec![Key::new(0.0, vec![9.0])], "an undo copies too");
+        assert_eq!(*d.project(), before);
+        drop(saving);
+        let at = std::ptr::from_ref(d.project());
+        d.apply("Set", Edit::SetKeys { track: 0, keys: vec![Key::new(0.0, vec![1.0])] }).unwrap();
+        assert_eq!(std::ptr::from_ref(d.project()), at, "not shared: edited in place");
     }
 
     #[test]
