@@ -25,7 +25,7 @@ fn shapes(h: &egui_kittest::Harness<'_, super::TangentApp>) -> usize {
 
 /// With every key of 40 Vec3 tracks selected, the frame paints about as many shapes at 6,000
 /// keys per track as at 300 (dense keys are marked as runs, not one shape per key): before,
-/// it painted a marker per selected key, 720,000 at the larger size.
+/// it painted a marker per selected key, 720,000 at the larger size. The legend is left out.
 #[test]
 fn select_all_paints_shapes_bounded_by_the_view_not_the_keys() {
     let mut counts = Vec::new();
@@ -35,6 +35,7 @@ fn select_all_paints_shapes_bounded_by_the_view_not_the_keys() {
         h.run();
         assert_eq!(h.state().state.doc.selection.len(), 40 * keys);
         h.get_by_label(&format!("{} keys selected", 40 * keys));
+        assert!(h.query_by_label("bone0.translation.x").is_none(), "120 curves drawn: no legend over the plot");
         counts.push(shapes(&h));
     }
     assert!(counts[1] < 20_000 && counts[1] <= counts[0] * 2, "shapes at 300 and 6,000 keys per track: {counts:?}");

@@ -23,6 +23,10 @@ const CURVE_COLUMNS: (usize, usize) = (64, 4096);
 /// fewer columns, down to [`CURVE_COLUMNS`]' minimum, so the frame stays interactive. Up to
 /// 50 curves of a 1,000-pixel-wide graph are drawn in full.
 const POINT_BUDGET: usize = 150_000;
+/// Runs of selected keys in a dense track: white, a little transparent over the curve.
+const SELECTED_RUN: Color32 = Color32::from_rgba_premultiplied(200, 200, 200, 200);
+/// Above this many curves drawn, none is named in the legend (it would cover the plot).
+const LEGEND_CURVES: usize = 12;
 
 /// Draws the graph; returns the most points any one curve was drawn with (a few per pixel
 /// column of the plot, whatever the number of keys).
@@ -36,7 +40,7 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
         let Some(Ok(curve)) = cx.doc.curve(ti) else {
             continue;
         };
-        most = most.max(draw_track(plot_ui, cx, graph, (ti, &cx.project().tracks[ti]), curve, (range, n)));
+        most = most.max(draw_track(plot_ui, cx, graph, (ti, &cx.project().tracks[ti]), curve, (range, n, curves <= LEGEND_CURVES)));
     }
     graph.curves.retain(|ti| cx.curve_drawn(ti));
     graph.markers.retain(|ti| cx.curve_drawn(ti));
@@ -55,15 +59,15 @@ fn columns(plot_ui: &PlotUi<'_>) -> ((f64, f64), usize) {
     ((bounds.min()[0], bounds.max()[0]), n)
 }
 
-/// Draws one track, its curves over `range` in `n` columns; returns the points of its longest
-/// curve series.
+/// Draws one track, its curves over `range` in `n` columns, `named` in the legend or not;
+/// returns the points of its longest curve series.
 fn draw_track(
     plot_ui: &mut PlotUi<'_>,
     cx: &PanelContext<'_>,
     graph: &mut Graph,
     (ti, track): (usize, &Track),
     curve: &TrackCurve,
-    (range, n): ((f64, f64), usize),
+    (range, n, named): ((f64, f64), usize, bool),
 ) -> usize {
     let bounds = plot_ui.plot_bounds();
     let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
@@ -89,7 +93,12 @@ fn draw_track(
         if !component_shown(cx, ti, c) {
             continue;
         }
-        let name = if dim == 1 { track.name.clone() } else { format!("{}.{}", track.name, names[c]) };
+        // Unnamed items stay out of the legend.
+        let name = match (named, dim) {
+            (false, _) => String::new(),
+            (true, 1) => track.name.clone(),
+            (true, _) => format!("{}.{}", track.name, names[c]),
+        };
         let color = component_color(base, c, dim);
         let mut line = Line::new(name.clone(), PlotPoints::from(points)).color(color).width(if active { 2.5 } else { 1.5 });
         if track.locked {
@@ -129,7 +138,7 @@ fn draw_keys(plot_ui: &mut PlotUi<'_>, track: &Track, c: usize, d: Display, mark
         if keys.len() == 1 {
             plot_ui.points(Points::new("", PlotPoints::from(points(keys))).shape(MarkerShape::Circle).radius(2.5).color(Color32::WHITE).filled(true));
         } else {
-            plot_ui.line(Line::new("", PlotPoints::from(points(keys))).color(Color32::WHITE).width(3.0));
+            plot_ui.line(Line::new("", PlotPoints::from(points(keys))).color(SELECTED_RUN).width(2.0));
         }
     }
 }
