@@ -16,16 +16,6 @@ use crate::{Interpolation, Key, TrackKind};
 #[derive(Default)]
 pub struct Inspector;
 
-/// Whether `get` differs between the selected keys (those it gives a value for), asked once
-/// per selection and document revision: a pass over a million selected keys is not per frame.
-fn mixed(cx: &PanelContext<'_>, question: &str, get: impl Fn(&Key) -> Option<f64>) -> bool {
-    cx.doc.about_selection(question, || {
-        let tracks = &cx.project().tracks;
-        let mut values = cx.doc.selection.iter().filter_map(|k| get(&tracks[k.track].keys[k.key]));
-        values.next().is_some_and(|first| values.any(|v| v != first))
-    })
-}
-
 /// The names of the first tracks of `on`, then how many more.
 fn track_names(cx: &PanelContext<'_>, on: &[usize]) -> String {
     const SHOWN: usize = 3;
@@ -78,9 +68,9 @@ impl Panel for Inspector {
         egui::Grid::new("inspector").num_columns(2).spacing([8.0, 6.0]).show(ui, |ui| {
             time_and_value(ui, cx, out, first, first_ref);
             if any_tcb {
-                for (name, tip, get, set, lo, hi) in TCB_FIELDS {
+                for (f, (name, tip, get, set, lo, hi)) in TCB_FIELDS.into_iter().enumerate() {
                     let mut v = get(first);
-                    ui.label(if mixed(cx, name, |k| Some(get(k))) { "(mixed)" } else { "" });
+                    ui.label(if cx.doc.mixed_fields().tcb[f] { "(mixed)" } else { "" });
                     let r = ui.add(egui::Slider::new(&mut v, lo..=hi).text(name).max_decimals(3)).on_hover_text(tip);
                     change_selected(cx, out, &r, &format!("Set {name}"), r.changed(), |k| set(k, v));
                     ui.end_row();
@@ -108,21 +98,20 @@ impl Panel for Inspector {
 /// Time (moves every selected key by the change of the first) and the value components of
 /// the first key's track.
 fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, first: &Key, first_ref: KeyRef) {
-    let times_mixed = mixed(cx, "time", |k| Some(k.time));
+    let mixed = cx.doc.mixed_fields();
     let mut t = first.time;
     ui.label("time (s)").on_hover_text("Key time. With several keys selected, all move by the same amount.");
-    let r = ui.add(egui::DragValue::new(&mut t).speed(0.01).max_decimals(6).suffix(if times_mixed { " (mixed)" } else { "" })).accessible_name("time");
+    let r = ui.add(egui::DragValue::new(&mut t).speed(0.01).max_decimals(6).suffix(if mixed.time { " (mixed)" } else { "" })).accessible_name("time");
     let r = r.on_hover_text("Drag or type the time of the first selected key");
     let dt = t - first.time;
     change_selected(cx, out, &r, "Set key time", r.changed() && t.is_finite(), |k| k.time += dt);
     ui.end_row();
     let comp_names = cx.project().tracks[first_ref.track].kind.component_names();
     for (c, (&value, name)) in first.value.iter().zip(comp_names).enumerate() {
-        let values_mixed = mixed(cx, &format!("value {c}"), |k| k.value.get(c).copied());
         let mut v = value;
         ui.label(format!("value {name}")).on_hover_text("Set this component on every selected key that has it");
         let r = ui
-            .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if values_mixed { " (mixed)" } else { "" }))
+            .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if mixed.value.get(c).copied().unwrap_or(false) { " (mixed)" } else { "" }))
             .accessible_name(format!("value {name}"));
         change_selected(cx, out, &r, "Set key value", r.changed() && v.is_finite(), |k| {
             if let Some(x) = k.value.get_mut(c) {

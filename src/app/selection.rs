@@ -84,12 +84,47 @@ impl Selection {
 /// Selected keys on Bezier tracks, per track: `(track, keys)`.
 pub type BezierSelection = Arc<Vec<(usize, Vec<usize>)>>;
 
+/// Which fields of the selected keys differ: the inspector's "(mixed)", found in one pass.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MixedFields {
+    pub time: bool,
+    /// Per value component, among the keys that have it.
+    pub value: [bool; 4],
+    /// Tension, continuity, bias, ease to, ease from.
+    pub tcb: [bool; 5],
+}
+
+impl MixedFields {
+    /// Every field of `keys` compared with the first key's (one pass, stopping when all differ).
+    pub fn of<'a>(mut keys: impl Iterator<Item = &'a crate::Key>) -> Self {
+        let Some(first) = keys.next() else { return Self::default() };
+        let tcb = |k: &crate::Key| [k.tension, k.continuity, k.bias, k.ease_to, k.ease_from];
+        let (t0, tcb0) = (first.time, tcb(first));
+        let mut v0: [Option<f64>; 4] = std::array::from_fn(|c| first.value.get(c).copied());
+        let mut m = Self::default();
+        for k in keys {
+            m.time |= k.time != t0;
+            for (c, v) in k.value.iter().take(4).enumerate() {
+                m.value[c] |= *v0[c].get_or_insert(*v) != *v;
+            }
+            for (f, (a, b)) in tcb(k).into_iter().zip(tcb0).enumerate() {
+                m.tcb[f] |= a != b;
+            }
+            if m.time && m.value.iter().all(|x| *x) && m.tcb.iter().all(|x| *x) {
+                break;
+            }
+        }
+        m
+    }
+}
+
 /// Answers about one selection of one document revision.
 #[derive(Default)]
 pub struct SelectionMemo {
     /// (document revision, selection generation) the answers are for.
     of: (u64, u64),
     answers: HashMap<String, bool>,
+    mixed: Option<MixedFields>,
     bezier: Option<BezierSelection>,
 }
 
@@ -119,6 +154,17 @@ impl DocState {
         let value = answer();
         self.memo().answers.insert(question.to_owned(), value);
         value
+    }
+
+    /// Which fields of the selected keys differ ([`MixedFields`]), kept like the answers.
+    pub fn mixed_fields(&self) -> MixedFields {
+        if let Some(known) = self.memo().mixed {
+            return known;
+        }
+        let tracks = &self.project().tracks;
+        let mixed = MixedFields::of(self.selection.iter().map(|k| &tracks[k.track].keys[k.key]));
+        self.memo().mixed = Some(mixed);
+        mixed
     }
 
     /// The selected keys on Bezier tracks, per track, kept like the answers.
@@ -172,6 +218,18 @@ mod tests {
         assert_ne!(s.generation(), g);
         assert_eq!(s.tracks(), vec![0, 1, 2]);
         assert_ne!(Selection::default().generation(), Selection::default().generation());
+    }
+
+    /// Hand-checked: which fields differ, a component missing from a key not counting.
+    #[test]
+    fn mixed_fields_by_hand() {
+        let a = Key::new(1.0, vec![0.0, 2.0]).with_tcb(0.5, 0.0, 0.0);
+        let b = Key::new(1.0, vec![0.0, 3.0, 7.0]).with_tcb(0.5, 0.25, 0.0);
+        let c = Key::new(2.0, vec![0.0]).with_tcb(0.5, 0.0, 0.0);
+        let m = MixedFields::of([&a, &b, &c].into_iter());
+        assert_eq!(m, MixedFields { time: true, value: [false, true, false, false], tcb: [false, true, false, false, false] });
+        assert_eq!(MixedFields::of([&a, &a].into_iter()), MixedFields::default());
+        assert_eq!(MixedFields::of(std::iter::empty()), MixedFields::default());
     }
 
     /// An answer is kept while neither the selection nor the document changes, and asked

@@ -444,10 +444,11 @@ impl DocState {
         let n = self.project().tracks.len();
         match tracks {
             Some(tracks) if self.curves.len() == n && tracks.iter().all(|&i| i < n) => {
-                for i in tracks {
-                    let track = &self.document.project().tracks[i];
-                    self.curves[i] = TrackCurve::new(track);
-                    self.key_ranges[i] = KeyRanges::new(track);
+                use rayon::prelude::*;
+                let project = self.document.project();
+                let compiled: Vec<_> = tracks.par_iter().map(|&i| (TrackCurve::new(&project.tracks[i]), KeyRanges::new(&project.tracks[i]))).collect();
+                for (i, (curve, ranges)) in tracks.into_iter().zip(compiled) {
+                    (self.curves[i], self.key_ranges[i]) = (curve, ranges);
                     self.curve_stamps[i] = self.stamp();
                 }
                 self.curves_revision = self.document.revision();
