@@ -55,6 +55,7 @@ pub mod reduce;
 pub mod ron_split;
 pub mod search;
 pub mod tcb;
+pub mod trig;
 
 pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, PathCurve, PathError, SegmentSpeed, TrackCurve};
