@@ -56,6 +56,7 @@ pub mod ron_keys;
 pub mod ron_split;
 pub mod search;
 pub mod tcb;
+pub mod trig;
 
 pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, PathCurve, PathError, SegmentSpeed, TrackCurve};

@@ -1,6 +1,10 @@
 //! Unit quaternions `[x, y, z, w]` (three.js order) and the rotation interpolants of SPEC §5:
 //! three.js' `slerpFlat`, shortest-arc nlerp, and numpy-quaternion's time-aware `squad`.
 
+mod squad;
+
+pub use squad::{SquadSegment, SQUAD_TOLERANCE};
+
 /// A quaternion `[x, y, z, w]`.
 pub type Quat = [f64; 4];
 
@@ -217,19 +221,12 @@ pub fn squad_controls(r: &[Quat], times: &[f64]) -> (Vec<Quat>, Vec<Quat>) {
     (a, b)
 }
 
-/// One squad segment: `slerp(slerp(R_i, R_{i+1}, τ), slerp(A_i, B_i, τ), 2τ(1 − τ))`.
+/// One squad segment: `slerp(slerp(R_i, R_{i+1}, τ), slerp(A_i, B_i, τ), 2τ(1 − τ))` by the
+/// log/exp form of each slerp ([`slerp_exact`]), with the C library's `atan2`, `sin` and `cos`:
+/// the reference that [`SquadSegment`], which tracks evaluate, is tested against.
 #[must_use]
 pub fn squad(r0: &Quat, r1: &Quat, a: &Quat, b: &Quat, tau: f64) -> Quat {
-    squad_prepared(&ExactPair::new(r0, r1), &ExactPair::new(a, b), tau)
-}
-
-/// [`squad`] with its two inner slerps prepared (`keys` = `(R_i, R_{i+1})`,
-/// `controls` = `(A_i, B_i)`): only the outer one, between rotations that move with `τ`,
-/// still takes a logarithm per sample.
-#[must_use]
-#[inline]
-pub fn squad_prepared(keys: &ExactPair, controls: &ExactPair, tau: f64) -> Quat {
-    slerp_exact(&keys.at(tau), &controls.at(tau), 2.0 * tau * (1.0 - tau))
+    slerp_exact(&slerp_exact(r0, r1, tau), &slerp_exact(a, b, tau), 2.0 * tau * (1.0 - tau))
 }
 
 /// Angle in radians of the rotation taking `a` to `b`, `2 acos(|a·b|)` computed stably.

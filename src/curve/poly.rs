@@ -126,6 +126,11 @@ impl Poly {
         Self { segs, eased }
     }
 
+    /// Whether any segment has ease.
+    pub fn is_eased(&self) -> bool {
+        self.eased > 0
+    }
+
     /// Segments `range` replaced by `new` (`splice.rs`).
     pub fn splice(&mut self, range: std::ops::Range<usize>, new: &[PolySegment]) {
         let count = |segs: &[PolySegment]| segs.iter().filter(|s| !s.ease.is_identity()).count();

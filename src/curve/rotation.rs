@@ -4,7 +4,7 @@
 //! local time; rotations have no acceleration as positions do.
 
 use super::keys::KeyTable;
-use crate::quat::{self, ExactPair, Quat, SlerpPair};
+use crate::quat::{self, Quat, SlerpPair, SquadSegment};
 
 /// Which rotation interpolation, with what it precomputes.
 #[derive(Clone, Debug)]
@@ -12,12 +12,12 @@ pub(crate) enum Rotation {
     /// Per segment its prepared slerp (sign, angle and its sine: no `acos` per sample).
     Slerp(Vec<SlerpPair>),
     Nlerp,
-    /// Control points `a_i`, `b_i` per key, and per segment its two inner slerps prepared
-    /// (`(R_i, R_{i+1})` and `(A_i, B_i)`).
+    /// Control points `a_i`, `b_i` per key, and per segment its [`SquadSegment`] (the inner
+    /// slerps prepared, no library call per sample).
     Squad {
         a: Vec<Quat>,
         b: Vec<Quat>,
-        pairs: Vec<[ExactPair; 2]>,
+        segments: Vec<SquadSegment>,
     },
 }
 
@@ -62,8 +62,8 @@ impl Rotation {
             b[lo..=hi].copy_from_slice(&rb);
             lo = hi + 1;
         }
-        let pairs = (0..n.saturating_sub(1)).map(|s| [ExactPair::new(&qs[s], &qs[s + 1]), ExactPair::new(&a[s], &b[s])]).collect();
-        Self::Squad { a, b, pairs }
+        let segments = (0..n.saturating_sub(1)).map(|s| SquadSegment::new(&qs[s], &qs[s + 1], &a[s], &b[s])).collect();
+        Self::Squad { a, b, segments }
     }
 
     /// The rotation at global time `t` inside segment `seg`.
@@ -74,7 +74,7 @@ impl Rotation {
         let q = match self {
             Self::Slerp(pairs) => pairs[seg].at(w),
             Self::Nlerp => quat::nlerp(&as_quat(keys.value(seg)), &as_quat(keys.value(seg + 1)), w),
-            Self::Squad { pairs, .. } => quat::squad_prepared(&pairs[seg][0], &pairs[seg][1], w),
+            Self::Squad { segments, .. } => segments[seg].at(w),
         };
         out.copy_from_slice(&q);
     }
