@@ -7,7 +7,7 @@
 //! a shape each): the track's keys are then not marked one by one — the curve's envelope shows
 //! them — and its selected keys are marked as white runs along the curve.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use egui_plot::PlotUi;
@@ -62,7 +62,7 @@ impl MarkerCache {
                 return m.clone();
             }
         }
-        let markers = Arc::new(marker_keys(cx, ti, track, keys, min_dt, dense));
+        let markers = Arc::new(marker_keys(&cx.doc.selection, ti, track, keys, min_dt, dense));
         self.tracks.insert(ti, (chosen, markers.clone()));
         markers
     }
@@ -80,30 +80,46 @@ fn marker_spacing(plot_ui: &PlotUi<'_>) -> f64 {
 }
 
 /// The keys to mark among `keys`: from each marked key, the next is the first at least
-/// `min_dt` later ([`next_apart`]); selected ones by a range lookup in the selection. The cost
-/// is the markers (and, when `dense`, a count of the selected keys between them).
-fn marker_keys(cx: &PanelContext<'_>, ti: usize, track: &Track, keys: std::ops::Range<usize>, min_dt: f64, dense: bool) -> MarkerSet {
+/// `min_dt` later ([`next_apart`], a galloping search: the cost is the markers). Selected keys
+/// in one pass over the selection in view: a marker at least `min_dt` after the last, and when
+/// `dense`, a new run wherever a key between two selected ones is not selected (each run ends
+/// at its last key).
+fn marker_keys(selection: &BTreeSet<KeyRef>, ti: usize, track: &Track, keys: std::ops::Range<usize>, min_dt: f64, dense: bool) -> MarkerSet {
     let mut plain = Vec::new();
     let mut i = keys.start;
     while i < keys.end && !dense {
         plain.push(i);
         i = next_apart(track, i, keys.end, min_dt);
     }
-    let in_track = |a: usize, b: usize| cx.doc.selection.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b });
     let mut selected: Vec<usize> = Vec::new();
-    let mut runs = Vec::new();
-    let mut next = in_track(keys.start, keys.end).next().map(|k| k.key);
-    while let Some(k) = next {
-        // A new run unless every key since the previous marker is selected.
-        let joined = selected.last().is_some_and(|&p| in_track(p, k + 1).count() == k + 1 - p);
-        if dense && !joined {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    let mut last: Option<(usize, bool)> = None;
+    let mut marked_at = f64::NEG_INFINITY;
+    for k in selection.range(KeyRef { track: ti, key: keys.start }..KeyRef { track: ti, key: keys.end }).map(|k| k.key) {
+        let gap = last.is_none_or(|(p, _)| k != p + 1);
+        if dense && gap {
+            // The run so far ends at its last key.
+            if let Some((p, false)) = last {
+                selected.push(p);
+            }
+            if let Some(run) = runs.last_mut() {
+                run.end = selected.len();
+            }
             runs.push(selected.len()..selected.len());
         }
-        selected.push(k);
-        if let Some(run) = runs.last_mut() {
-            run.end = selected.len();
+        let time = track.keys[k].time;
+        let mark = gap || time >= marked_at + min_dt;
+        if mark {
+            selected.push(k);
+            marked_at = time;
         }
-        next = in_track(next_apart(track, k, keys.end, min_dt), keys.end).next().map(|k| k.key);
+        last = Some((k, mark));
+    }
+    if let (true, Some((p, false))) = (dense, last) {
+        selected.push(p);
+    }
+    if let Some(run) = runs.last_mut() {
+        run.end = selected.len();
     }
     MarkerSet { plain, selected, runs }
 }
@@ -142,7 +158,40 @@ mod tests {
         assert_eq!(next_apart(&t, 2, 5, 10.0), 5, "bounded by end");
     }
 
+    fn marks(selected: &[usize], min_dt: f64, dense: bool) -> (Vec<usize>, Vec<std::ops::Range<usize>>) {
+        let t = track(&(0..10).map(f64::from).collect::<Vec<_>>());
+        let selection: BTreeSet<KeyRef> = selected.iter().map(|&key| KeyRef { track: 0, key }).collect();
+        let m = marker_keys(&selection, 0, &t, 0..10, min_dt, dense);
+        (m.selected, m.runs)
+    }
+
+    /// Hand-checked: keys 1–3 and 6–7 selected of keys at 0, 1, …, 9 s.
+    #[test]
+    fn selected_runs_by_hand() {
+        assert_eq!(marks(&[1, 2, 3, 6, 7], 0.5, true), (vec![1, 2, 3, 6, 7], vec![0..3, 3..5]), "every key apart");
+        assert_eq!(marks(&[1, 2, 3, 6, 7], 2.5, true), (vec![1, 3, 6, 7], vec![0..2, 2..4]), "thinned, each run to its last key");
+        assert_eq!(marks(&[1, 2, 3, 6, 7], 2.5, false), (vec![1, 6], vec![]), "not dense: markers apart, no runs");
+        assert_eq!(marks(&[4], 2.5, true), (vec![4], vec![0..1]));
+    }
+
     proptest! {
+        /// In a dense track the runs are exactly the stretches of consecutive selected keys:
+        /// each starts at one's first key and ends at its last.
+        #[test]
+        fn runs_are_the_stretches_of_selected_keys(selected in prop::collection::btree_set(0usize..10, 0..10), min_dt in 0.1f64..4.0) {
+            let selected: Vec<usize> = selected.into_iter().collect();
+            let (marked, runs) = marks(&selected, min_dt, true);
+            let found: Vec<(usize, usize)> = runs.iter().map(|r| (marked[r.start], marked[r.end - 1])).collect();
+            let mut stretches: Vec<(usize, usize)> = Vec::new();
+            for &k in &selected {
+                match stretches.last_mut() {
+                    Some((_, end)) if *end + 1 == k => *end = k,
+                    _ => stretches.push((k, k)),
+                }
+            }
+            prop_assert_eq!(found, stretches);
+        }
+
         /// The galloping search finds what a plain scan finds.
         #[test]
         fn next_apart_is_the_first_far_enough(gaps in prop::collection::vec(0.0f64..1.0, 1..200), i in any::<prop::sample::Index>(), end in any::<prop::sample::Index>(), min_dt in 0.0f64..5.0) {
