@@ -154,7 +154,7 @@ fn simplify_previews_then_applies_as_one_step() {
     for k in &original.tracks[0].keys {
         assert!((ev.value_at(k.time)[0] - k.value[0]).abs() <= 1e-3, "at {}", k.time);
     }
-    assert!(app(&h).ui.status.text.starts_with("Simplified 1 tracks: 301 ->"), "{}", app(&h).ui.status.text);
+    assert!(app(&h).ui.status.text.starts_with("Simplified 1 track: 301 ->"), "{}", app(&h).ui.status.text);
     assert!(app(&h).ui.preview.is_none(), "the preview goes with the window");
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();

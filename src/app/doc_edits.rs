@@ -107,7 +107,8 @@ impl DocState {
             return Status::message("Simplify: no track could be made smaller within the tolerance");
         }
         let worst = reports.iter().filter_map(|r| r.result.as_ref().ok()).filter(|x| x.kept.is_none()).map(|x| x.max_error).fold(0.0, f64::max);
-        Status::message(format!("Simplified {done} tracks: {before} -> {after} keys, largest error {worst:.2e}"))
+        let tracks = if done == 1 { "track" } else { "tracks" };
+        Status::message(format!("Simplified {done} {tracks}: {before} -> {after} keys, largest error {worst:.2e}"))
     }
 
     /// Adds the tracks of an imported project to the open one, as one undo step; names that are
