@@ -72,7 +72,7 @@ impl PanelContext<'_> {
             && (self.view.show_all_curves
                 || tracks.len() <= state::LARGE_DOCUMENT_TRACKS
                 || self.doc.active_track == Some(ti)
-                || self.doc.selection.range(KeyRef { track: ti, key: 0 }..=KeyRef { track: ti, key: usize::MAX }).next().is_some())
+                || self.doc.selection.of_track(ti).next().is_some())
     }
 
     /// How many visible tracks' curves a large document is not drawing.

@@ -79,6 +79,12 @@ pub fn in_track(selection: &BTreeSet<KeyRef>, track: usize) -> impl DoubleEndedI
     selection.range(KeyRef { track, key: 0 }..=KeyRef { track, key: usize::MAX })
 }
 
+/// The selected keys of `track` among keys `keys` (those in view, say): a range of the
+/// selection.
+pub fn in_keys(selection: &BTreeSet<KeyRef>, track: usize, keys: std::ops::Range<usize>) -> impl DoubleEndedIterator<Item = &KeyRef> {
+    selection.range(KeyRef { track, key: keys.start }..KeyRef { track, key: keys.end })
+}
+
 /// The tracks with selected keys, in order: one range lookup per track, not a pass over the
 /// keys (a select-all on a mocap take is a million of them).
 #[must_use]

@@ -12,7 +12,7 @@ use super::markers::MarkerSet;
 use super::{component_shown, display, Display, Graph, GraphDrag};
 use crate::app::style::{component_color, fmt_vec, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
 use crate::app::PanelContext;
-use crate::edit::intent::KeyRef;
+use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
 use crate::{HandleType, Interpolation, Track, TrackCurve, TrackKind};
 
@@ -254,7 +254,7 @@ fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize,
     let d0 = display(cx, ti, 0);
     let mut from = Vec::new();
     let mut to = Vec::new();
-    for kr in cx.doc.selection.range(KeyRef { track: ti, key: keys.start }..KeyRef { track: ti, key: keys.end }) {
+    for kr in intent::in_keys(&cx.doc.selection, ti, keys) {
         let y = d0.show(track.keys[kr.key].value[0]);
         if let Some(t) = ease_time(&track.keys, kr.key, true) {
             from.push([t, y]);

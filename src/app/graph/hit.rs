@@ -6,7 +6,7 @@ use egui_plot::{PlotPoint, PlotTransform};
 
 use super::{component_shown, display, Display};
 use crate::app::PanelContext;
-use crate::edit::intent::KeyRef;
+use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
 use crate::{Interpolation, Key, Track, TrackCurve, TrackKind};
 
@@ -121,7 +121,7 @@ pub fn hit_test(cx: &PanelContext<'_>, transform: &PlotTransform, pos: Pos2) -> 
             let Some(track) = cx.project().tracks.get(ti).filter(|_| cx.curve_drawn(ti)) else { continue };
             let (in_view, few) = keys_in_view(track, (b.min()[0], b.max()[0]));
             if few {
-                for kr in cx.doc.selection.range(KeyRef { track: ti, key: in_view.start }..KeyRef { track: ti, key: in_view.end }) {
+                for kr in intent::in_keys(&cx.doc.selection, ti, in_view) {
                     handles(cx, transform, *kr, &mut near);
                 }
             }

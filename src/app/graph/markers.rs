@@ -13,7 +13,7 @@ use std::sync::Arc;
 use egui_plot::PlotUi;
 
 use crate::app::PanelContext;
-use crate::edit::intent::KeyRef;
+use crate::edit::intent::{self, KeyRef};
 use crate::Track;
 
 /// Below this many pixels per key in view, keys are not marked one by one.
@@ -95,7 +95,7 @@ fn marker_keys(selection: &BTreeSet<KeyRef>, ti: usize, track: &Track, keys: std
     let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
     let mut last: Option<(usize, bool)> = None;
     let mut marked_at = f64::NEG_INFINITY;
-    for k in selection.range(KeyRef { track: ti, key: keys.start }..KeyRef { track: ti, key: keys.end }).map(|k| k.key) {
+    for k in intent::in_keys(selection, ti, keys.clone()).map(|k| k.key) {
         let gap = last.is_none_or(|(p, _)| k != p + 1);
         if dense && gap {
             // The run so far ends at its last key.
