@@ -1,12 +1,13 @@
-//! Document-side commands of the Key and File windows, without egui, each one undo step:
-//! which tracks Convert to Bézier acts on and converting them, the handle types of the
+//! Document-side commands of the inspector, the Key and File windows, without egui, each one
+//! undo step: a change of several tracks' keys applied together, which tracks Convert to Bézier acts on and converting them, the handle types of the
 //! selected keys (the `V` menu), Simplify's reduced tracks, and an import's tracks added to the
 //! open project. The rules themselves are the engine's ([`crate::convert`],
 //! [`crate::handles`], [`crate::reduce`], [`crate::import`]).
 
 use std::collections::BTreeSet;
 
-use super::state::{DocState, Status};
+use super::state::{DocState, KeyRef, Status};
+use crate::edit::intent::KeyEdit;
 use crate::{Edit, HandleType, Interpolation};
 
 /// What converting one track would do, for the dialog's preview.
@@ -19,6 +20,40 @@ pub struct ConvertPreview {
 }
 
 impl DocState {
+    /// Applies edits of several tracks' keys (into the open gesture, or each as a step), then
+    /// recompiles the changed tracks on every core and moves each one's selected keys. An edit
+    /// that is refused leaves its track as it was; the others still apply, and the first
+    /// refusal is returned.
+    pub fn apply_key_edits(&mut self, label: &str, edits: Vec<KeyEdit>) -> Result<(), Status> {
+        let compiled_now = self.curves_revision_is_current();
+        let mut changed = Vec::with_capacity(edits.len());
+        let mut refused = None;
+        for KeyEdit { track, edit, selected } in edits {
+            match self.document.apply(label, edit) {
+                Ok(()) => changed.push((track, selected)),
+                Err(e) => _ = refused.get_or_insert_with(|| Status::error(format!("{label}: {e}"))),
+            }
+        }
+        self.refresh_tracks(compiled_now.then(|| changed.iter().map(|(t, _)| *t).collect()));
+        for (track, selected) in changed {
+            self.reselect_track(track, selected);
+        }
+        refused.map_or(Ok(()), Err)
+    }
+
+    /// Makes `selected` the selected keys of `track`, leaving the selection (and its
+    /// generation) as it is when they already are.
+    fn reselect_track(&mut self, track: usize, selected: Vec<KeyRef>) {
+        if self.selection.of_track(track).eq(selected.iter()) {
+            return;
+        }
+        let old: Vec<KeyRef> = self.selection.of_track(track).copied().collect();
+        for k in &old {
+            self.selection.remove(k);
+        }
+        self.selection.extend(selected);
+    }
+
     /// The tracks Convert to Bézier acts on: those of the selected keys, or the active track.
     #[must_use]
     pub fn convert_targets(&self) -> BTreeSet<usize> {

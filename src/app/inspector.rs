@@ -6,7 +6,7 @@
 
 use eframe::egui;
 
-use super::commands::{AppCommand, EditCommand};
+use super::commands::{AppCommand, TrackEdits};
 use super::style::{fmt_vec, EASE, INCOMING, OUTGOING};
 use super::{Panel, PanelContext};
 use crate::edit::intent::{self, KeyRef};
@@ -28,15 +28,14 @@ fn track_names(cx: &PanelContext<'_>, on: &[usize]) -> String {
 
 /// `change` on every selected key, as this widget's edits: a drag of the widget is one
 /// gesture, begun when the drag starts and ended when it stops.
-fn change_selected(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl FnMut(&mut Key)) {
+fn change_selected(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl Fn(&mut Key) + Sync) {
     if r.drag_started() {
         out.push(AppCommand::BeginGesture(label.to_owned()));
     }
     if changed {
         let gesture = r.drag_started() || r.dragged() || r.drag_stopped();
-        for e in intent::change_keys(cx.project(), &cx.doc.selection, change) {
-            out.push(EditCommand::keys(label, e).in_gesture(gesture).into());
-        }
+        let edits = intent::change_keys(cx.project(), &cx.doc.selection, change);
+        out.push(TrackEdits { label: label.to_owned(), edits, gesture }.into());
     }
     if r.drag_stopped() {
         out.push(AppCommand::EndGesture);

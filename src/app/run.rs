@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
-use super::commands::{AppCommand, Command, Decision, EditCommand};
+use super::commands::{AppCommand, Command, Decision, EditCommand, TrackEdits};
 use super::files::Saving;
 use super::state::{AfterDiscard, AppState, Status};
 use super::Panels;
@@ -64,6 +64,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             true
         }
         AppCommand::Edit(e) => edit(state, e),
+        AppCommand::EditTracks(e) => edit_tracks(state, e),
         AppCommand::InsertKey { track, t } => {
             end_gesture(state);
             state.doc.active_track = Some(track);
@@ -243,6 +244,34 @@ fn edit(state: &mut AppState, e: EditCommand) -> bool {
             let shown = e.message.is_some_and(|m| replace(&mut state.ui.status, Status::message(m)));
             !noop || shown
         }
+        Err(s) => {
+            state.set_status(s);
+            true
+        }
+    }
+}
+
+/// Applies edits of several tracks as one change; returns whether anything changed.
+fn edit_tracks(state: &mut AppState, e: TrackEdits) -> bool {
+    if e.gesture && !state.doc.document.in_gesture() {
+        if state.ui.gesture_interrupted {
+            return false;
+        }
+        state.doc.document.begin_gesture(&e.label);
+    }
+    let own_step = !e.gesture;
+    if own_step {
+        end_gesture(state);
+        state.doc.document.begin_gesture(&e.label);
+    }
+    let edits: Vec<_> = e.edits.into_iter().filter(|k| !is_noop(state.project(), &k.edit)).collect();
+    let changed = !edits.is_empty();
+    let result = state.doc.apply_key_edits(&e.label, edits);
+    if own_step {
+        state.doc.document.end_gesture();
+    }
+    match result {
+        Ok(()) => changed,
         Err(s) => {
             state.set_status(s);
             true

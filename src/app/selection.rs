@@ -70,7 +70,7 @@ impl Selection {
     }
 
     /// The selected keys of track `track`.
-    pub fn of_track(&self, track: usize) -> impl Iterator<Item = &KeyRef> {
+    pub fn of_track(&self, track: usize) -> impl DoubleEndedIterator<Item = &KeyRef> {
         intent::in_track(&self.keys, track)
     }
 

@@ -58,3 +58,30 @@ fn the_inspector_says_mixed_after_an_edit_and_a_new_selection() {
     h.run();
     assert!(h.query_by_label("(mixed)").is_none(), "the new selection is asked again");
 }
+
+/// A field typed for keys on several tracks (here: the tension slider stepped with the
+/// keyboard, no drag) is one change: one undo step puts every track back. Before, each track
+/// was its own step, and one undo reverted only the last track. The selection stays as it was.
+#[test]
+fn a_field_set_on_keys_of_several_tracks_is_one_undo_step() {
+    let mut h = harness(project(3, 5));
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    let generation = h.state().state.doc.selection.generation();
+    h.get_all_by_label("tension").next().expect("the tension slider").focus();
+    h.run();
+    h.key_press(K::ArrowRight);
+    h.run();
+    let tensions = |h: &egui_kittest::Harness<'_, super::TangentApp>| -> Vec<f64> {
+        h.state().state.project().tracks.iter().flat_map(|t| t.keys.iter().map(|k| k.tension)).collect()
+    };
+    let after = tensions(&h);
+    assert!(after.iter().all(|&t| t > 0.0 && t == after[0]), "every key of the 3 tracks set: {after:?}");
+    assert_eq!(h.state().state.doc.selection.len(), 15);
+    assert_eq!(h.state().state.doc.selection.generation(), generation, "keys that did not move: the selection untouched");
+    assert_eq!(h.state().state.doc.document.undo_label(), Some("Set tension"));
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert!(tensions(&h).iter().all(|&t| t == 0.0), "one undo reverts every track: {:?}", tensions(&h));
+    assert_eq!(h.state().state.doc.document.undo_label(), None, "and it was the only step");
+}

@@ -249,9 +249,14 @@ impl DocState {
         self.next_stamp
     }
 
+    /// Whether the curves are compiled from the document as it is.
+    pub(super) fn curves_revision_is_current(&self) -> bool {
+        self.curves_revision == self.document.revision()
+    }
+
     /// Recompiles every curve if the document changed (after undo, redo, a new document).
     pub fn refresh(&mut self) {
-        if self.curves_revision == self.document.revision() {
+        if self.curves_revision_is_current() {
             return;
         }
         self.compile_all();
@@ -274,11 +279,16 @@ impl DocState {
         self.fix_selection();
     }
 
-    /// Drops selected keys and an active track that no longer exist.
+    /// Drops selected keys and an active track that no longer exist. The selection is only
+    /// touched (a new generation) when it holds such keys: one range lookup per track.
     fn fix_selection(&mut self) {
         let tracks = &self.document.project().tracks;
         let n = tracks.len();
-        self.selection.retain(|k| k.track < n && k.key < tracks[k.track].keys.len());
+        let stale =
+            self.selection.tracks().into_iter().any(|t| t >= n || self.selection.of_track(t).next_back().is_some_and(|k| k.key >= tracks[t].keys.len()));
+        if stale {
+            self.selection.retain(|k| k.track < n && k.key < tracks[k.track].keys.len());
+        }
         if self.active_track.is_some_and(|a| a >= n) {
             self.active_track = n.checked_sub(1);
         }
@@ -418,7 +428,7 @@ impl DocState {
 
     pub fn undo(&mut self) -> Status {
         self.document.end_gesture();
-        let tracks = self.document.undo_tracks().filter(|_| self.curves_revision == self.document.revision());
+        let tracks = self.document.undo_tracks().filter(|_| self.curves_revision_is_current());
         let status = match self.document.undo() {
             Some(label) => Status::message(format!("Undid {label}")),
             None => Status::message("Nothing to undo"),
@@ -429,7 +439,7 @@ impl DocState {
 
     pub fn redo(&mut self) -> Status {
         self.document.end_gesture();
-        let tracks = self.document.redo_tracks().filter(|_| self.curves_revision == self.document.revision());
+        let tracks = self.document.redo_tracks().filter(|_| self.curves_revision_is_current());
         let status = match self.document.redo() {
             Some(label) => Status::message(format!("Redid {label}")),
             None => Status::message("Nothing to redo"),
@@ -440,14 +450,24 @@ impl DocState {
 
     /// After an undo or redo that changed `tracks` in place: recompiles only those (a drag
     /// undone in a 200-track document recompiles one track), or everything if unsure.
-    fn refresh_tracks(&mut self, tracks: Option<Vec<usize>>) {
+    pub(super) fn refresh_tracks(&mut self, tracks: Option<Vec<usize>>) {
         let n = self.project().tracks.len();
         match tracks {
             Some(tracks) if self.curves.len() == n && tracks.iter().all(|&i| i < n) => {
                 use rayon::prelude::*;
+                let mut tracks = tracks;
+                tracks.sort_unstable();
+                tracks.dedup();
                 let project = self.document.project();
-                let compiled: Vec<_> = tracks.par_iter().map(|&i| (TrackCurve::new(&project.tracks[i]), KeyRanges::new(&project.tracks[i]))).collect();
-                for (i, (curve, ranges)) in tracks.into_iter().zip(compiled) {
+                let jobs: Vec<(usize, KeyRanges)> = tracks.iter().map(|&i| (i, std::mem::take(&mut self.key_ranges[i]))).collect();
+                let compiled: Vec<_> = jobs
+                    .into_par_iter()
+                    .map(|(i, mut ranges)| {
+                        ranges.refresh(&project.tracks[i]);
+                        (i, TrackCurve::new(&project.tracks[i]), ranges)
+                    })
+                    .collect();
+                for (i, curve, ranges) in compiled {
                     (self.curves[i], self.key_ranges[i]) = (curve, ranges);
                     self.curve_stamps[i] = self.stamp();
                 }

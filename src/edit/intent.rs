@@ -99,26 +99,29 @@ pub fn selected_tracks(selection: &BTreeSet<KeyRef>) -> Vec<usize> {
 }
 
 /// `change` applied to every selected key, one edit per track, keys re-sorted by time.
-pub fn change_keys(project: &Project, selection: &BTreeSet<KeyRef>, mut change: impl FnMut(&mut Key)) -> Vec<KeyEdit> {
-    let mut out = Vec::new();
-    for track in tracks_of(selection) {
-        let Some(t) = project.tracks.get(track) else { continue };
-        let selected = selected_on(selection, track);
-        let tagged = t
-            .keys
-            .iter()
-            .cloned()
-            .enumerate()
-            .map(|(i, mut k)| {
-                if selected.contains(&i) {
-                    change(&mut k);
-                }
-                (i, k)
-            })
-            .collect();
-        out.push(retag(track, tagged, &selected));
+/// Tracks are changed on every core (a field set on a whole mocap take changes a million keys).
+pub fn change_keys(project: &Project, selection: &BTreeSet<KeyRef>, change: impl Fn(&mut Key) + Sync) -> Vec<KeyEdit> {
+    use rayon::prelude::*;
+    let tracks: Vec<(usize, Vec<usize>)> =
+        selected_tracks(selection).into_iter().filter(|&t| t < project.tracks.len()).map(|t| (t, in_track(selection, t).map(|k| k.key).collect())).collect();
+    tracks.into_par_iter().map(|(track, selected)| change_track(&project.tracks[track], track, &selected, &change)).collect()
+}
+
+/// `change` applied to keys `selected` (ascending) of `t`, the keys re-sorted by time; the
+/// sort and the new places of the selected keys are skipped when no key moved past another.
+fn change_track(t: &crate::Track, track: usize, selected: &[usize], change: &impl Fn(&mut Key)) -> KeyEdit {
+    let mut keys = t.keys.clone();
+    for &i in selected {
+        if let Some(k) = keys.get_mut(i) {
+            change(k);
+        }
     }
-    out
+    if keys.windows(2).all(|w| w[0].time.total_cmp(&w[1].time).is_le()) {
+        let selected = selected.iter().filter(|&&key| key < keys.len()).map(|&key| KeyRef { track, key }).collect();
+        return KeyEdit { track, edit: Edit::SetKeys { track, keys }, selected };
+    }
+    let selected: BTreeSet<usize> = selected.iter().copied().collect();
+    retag(track, keys.into_iter().enumerate().collect(), &selected)
 }
 
 /// One key changed in place (a tangent or ease handle): no re-sorting, and only that key in
@@ -444,6 +447,12 @@ mod tests {
             assert_eq!(t, vec![0.0, 0.5, 0.0, 0.5, 0.0]);
             assert_eq!(q.tracks[1].keys[0].tension, 0.5);
         });
+        // A time change that moves keys past others re-sorts the track, and the selected
+        // keys follow: keys 1 and 3 of track 0 (t = 1, 3) moved by +1.5 land at 2.5 and 4.5.
+        let edits = change_keys(&p, &sel(&[(0, 1), (0, 3)]), |k| k.time += 1.5);
+        let Edit::SetKeys { keys, .. } = &edits[0].edit else { panic!("a SetKeys") };
+        assert_eq!(keys.iter().map(|k| k.time).collect::<Vec<_>>(), vec![0.0, 2.0, 2.5, 4.0, 4.5]);
+        assert_eq!(edits[0].selected, vec![KeyRef { track: 0, key: 2 }, KeyRef { track: 0, key: 4 }]);
         let edit = change_key(&p, KeyRef { track: 1, key: 4 }, |k| k.bias = -1.0).unwrap();
         apply_and_undo(&p, vec![edit], |q| assert_eq!(q.tracks[1].keys[4].bias, -1.0));
         assert!(change_key(&p, KeyRef { track: 1, key: 9 }, |_| {}).is_none());

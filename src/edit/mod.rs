@@ -359,9 +359,10 @@ impl Document {
         let mut inverse = Vec::with_capacity(step.inverse.len());
         for edit in step.inverse.into_iter().rev() {
             // Inverses restore states that were valid, so they cannot fail.
-            match edit.clone().apply_inner(std::sync::Arc::make_mut(&mut self.project), false) {
+            // (No copy of the edit for the message: a whole-document step holds every key.)
+            match edit.apply_inner(std::sync::Arc::make_mut(&mut self.project), false) {
                 Ok(inv) => inverse.push(inv),
-                Err(e) => debug_assert!(false, "an inverse edit failed: {e} ({edit:?})"),
+                Err(e) => debug_assert!(false, "an inverse edit failed: {e}"),
             }
         }
         self.revision += 1;
