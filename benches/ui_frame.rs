@@ -7,8 +7,8 @@
 //!   frame *including loading the file* (read, parse, validate, compile, one frame), saving
 //!   (the snapshot on the UI thread, the write on the worker), an idle frame, and frames
 //!   while dragging a key of the active track;
-//! - on the same three documents, select all, an idle frame with every key selected, and undo
-//!   and redo of a change to every track;
+//! - on the same three documents, select all, an idle frame with every key selected, a
+//!   field set on every key in the inspector, and undo and redo of that;
 //! - the path view on a 10,000-key Vec2 path while the transport plays.
 //!
 //! A dragging iteration moves the pointer and runs one frame, which edits the track,
@@ -102,15 +102,17 @@ fn first_frame(c: &mut Criterion, name: &str, project: &Project) {
 }
 
 /// Whole-document actions on `project`: select all (Ctrl+A and its frame, then Alt+A and its
-/// frame), an idle frame with every key selected, and undo then redo of a change of every
-/// selected key's tension (each with its frame).
+/// frame), an idle frame with every key selected, the inspector's tension slider stepped with
+/// the keyboard (every key changed, one undo step, with its frame), and undo then redo of that
+/// step (each with its frame).
 fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     use egui::{Key as K, Modifiers as M};
+    use egui_kittest::kittest::Queryable;
     let mut g = c.benchmark_group("whole document");
     g.sample_size(10);
     let mut h = harness(AppState::new(project.clone(), None));
     h.run();
-    let mut press = |h: &mut Harness<'static, TangentApp>, m: M, k: K| {
+    let press = |h: &mut Harness<'static, TangentApp>, m: M, k: K| {
         h.key_press_modifiers(m, k);
         h.step();
     };
@@ -121,19 +123,32 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
         })
     });
     press(&mut h, M::COMMAND, K::A);
-    assert_eq!(h.state().state.doc.selection.len(), project.tracks.iter().map(|t| t.keys.len()).sum::<usize>());
+    let keys = project.tracks.iter().map(|t| t.keys.len()).sum::<usize>();
+    assert_eq!(h.state().state.doc.selection.len(), keys);
     g.bench_function(BenchmarkId::new("idle frame, every key selected", name), |b| b.iter(|| h.step()));
-    let edits = tangent::edit::intent::change_keys(h.state().state.project(), &h.state().state.doc.selection, |k| k.tension = 0.5);
-    for e in edits {
-        h.state_mut().state.doc.document.apply("tension", e.edit).unwrap();
-    }
+    h.get_all_by_label("tension").next().expect("the inspector's tension slider").focus();
     h.step();
+    let mut right = true;
+    g.bench_function(BenchmarkId::new("tension stepped on every key", name), |b| {
+        b.iter(|| {
+            press(&mut h, M::NONE, if right { K::ArrowRight } else { K::ArrowLeft });
+            right = !right;
+        })
+    });
+    if !right {
+        press(&mut h, M::NONE, K::ArrowLeft);
+    }
+    press(&mut h, M::NONE, K::ArrowRight);
+    let tension = |h: &Harness<'static, TangentApp>| h.state().state.project().tracks.iter().flat_map(|t| &t.keys).filter(|k| k.tension > 0.0).count();
+    assert_eq!(tension(&h), keys, "the slider really set every key's tension");
     g.bench_function(BenchmarkId::new("undo and redo, every track changed", name), |b| {
         b.iter(|| {
             press(&mut h, M::COMMAND, K::Z);
             press(&mut h, M::COMMAND | M::SHIFT, K::Z);
         })
     });
+    press(&mut h, M::COMMAND, K::Z);
+    assert!(tension(&h) < keys, "undo really reverted the step");
     g.finish();
 }
 

@@ -96,12 +96,33 @@ pub struct MixedFields {
 
 impl MixedFields {
     /// Every field of `keys` compared with the first key's (one pass, stopping when all differ).
+    pub fn of<'a>(keys: impl Iterator<Item = &'a crate::Key>) -> Self {
+        Seen::of(keys).mixed
+    }
+}
+
+/// A pass over some keys: the first value of each field, and which fields differ from it.
+/// Passes over consecutive runs of keys join with [`Seen::then`], so the runs can be read on
+/// different cores.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Seen {
+    time: Option<f64>,
+    /// Per component, the first key that has it.
+    value: [Option<f64>; 4],
+    tcb: Option<[f64; 5]>,
+    pub mixed: MixedFields,
+}
+
+fn tcb(k: &crate::Key) -> [f64; 5] {
+    [k.tension, k.continuity, k.bias, k.ease_to, k.ease_from]
+}
+
+impl Seen {
     pub fn of<'a>(mut keys: impl Iterator<Item = &'a crate::Key>) -> Self {
         let Some(first) = keys.next() else { return Self::default() };
-        let tcb = |k: &crate::Key| [k.tension, k.continuity, k.bias, k.ease_to, k.ease_from];
         let (t0, tcb0) = (first.time, tcb(first));
         let mut v0: [Option<f64>; 4] = std::array::from_fn(|c| first.value.get(c).copied());
-        let mut m = Self::default();
+        let mut m = MixedFields::default();
         for k in keys {
             m.time |= k.time != t0;
             // Values live behind a pointer: read them only while one of this key's components
@@ -118,7 +139,21 @@ impl MixedFields {
                 break;
             }
         }
-        m
+        Self { time: Some(t0), value: v0, tcb: Some(tcb0), mixed: m }
+    }
+
+    /// This pass followed by `later`'s: a field differs if it differs within either, or if
+    /// their first values differ.
+    #[must_use]
+    pub fn then(self, later: Self) -> Self {
+        let differ = |a: Option<f64>, b: Option<f64>| matches!((a, b), (Some(a), Some(b)) if a != b);
+        let (a, b) = (self.mixed, later.mixed);
+        let mixed = MixedFields {
+            time: a.time || b.time || differ(self.time, later.time),
+            value: std::array::from_fn(|c| a.value[c] || b.value[c] || differ(self.value[c], later.value[c])),
+            tcb: std::array::from_fn(|f| a.tcb[f] || b.tcb[f] || differ(self.tcb.map(|t| t[f]), later.tcb.map(|t| t[f]))),
+        };
+        Self { time: self.time.or(later.time), value: std::array::from_fn(|c| self.value[c].or(later.value[c])), tcb: self.tcb.or(later.tcb), mixed }
     }
 }
 
@@ -165,8 +200,11 @@ impl DocState {
         if let Some(known) = self.memo().mixed {
             return known;
         }
-        let tracks = &self.project().tracks;
-        let mixed = MixedFields::of(self.selection.iter().map(|k| &tracks[k.track].keys[k.key]));
+        use rayon::prelude::*;
+        let (tracks, selection) = (&self.project().tracks, &self.selection);
+        // One pass per track, on every core, joined in track order.
+        let seen = selection.tracks().into_par_iter().map(|t| Seen::of(selection.of_track(t).map(|k| &tracks[t].keys[k.key]))).reduce_with(Seen::then);
+        let mixed = seen.map_or_else(MixedFields::default, |s| s.mixed);
         self.memo().mixed = Some(mixed);
         mixed
     }
@@ -234,6 +272,22 @@ mod tests {
         assert_eq!(m, MixedFields { time: true, value: [false, true, false, false], tcb: [false, true, false, false, false] });
         assert_eq!(MixedFields::of([&a, &a].into_iter()), MixedFields::default());
         assert_eq!(MixedFields::of(std::iter::empty()), MixedFields::default());
+    }
+
+    proptest::proptest! {
+        /// Passes over the two parts of a list of keys, joined, say what one pass over the
+        /// whole list says, wherever it is cut (and keys with fewer components count as
+        /// having none of the others).
+        #[test]
+        fn passes_joined_agree_with_one_pass(
+            keys in proptest::collection::vec((0u8..3, proptest::collection::vec(0u8..3, 1..4), 0u8..2), 0..12),
+            cut in 0usize..12,
+        ) {
+            let keys: Vec<Key> = keys.iter().map(|(t, v, b)| Key::new(f64::from(*t), v.iter().map(|x| f64::from(*x)).collect()).with_tcb(0.0, 0.0, f64::from(*b))).collect();
+            let cut = cut.min(keys.len());
+            let joined = Seen::of(keys[..cut].iter()).then(Seen::of(keys[cut..].iter())).mixed;
+            proptest::prop_assert_eq!(joined, MixedFields::of(keys.iter()));
+        }
     }
 
     /// An answer is kept while neither the selection nor the document changes, and asked

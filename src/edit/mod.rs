@@ -21,6 +21,12 @@ mod splice_tests;
 /// Most undo steps kept; older ones are dropped.
 pub const UNDO_LIMIT: usize = 500;
 
+/// Most keys the undo steps may hold together (a key is about 150 bytes): the oldest steps
+/// are dropped first, and the newest is always kept. A change to every key of a million-key
+/// mocap take holds a million keys, so 500 such steps would need 80 GB; this keeps about five
+/// of them (750 MB), and hundreds of steps of ordinary edits.
+pub const UNDO_KEY_LIMIT: usize = 5_000_000;
+
 /// One change to a project.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
@@ -167,6 +173,31 @@ fn only_view_flags_differ(a: &Track, b: &Track) -> bool {
     a == *b
 }
 
+/// Steps holding more keys than this are freed on another thread.
+const DROP_ELSEWHERE_KEYS: usize = 20_000;
+
+/// Frees undo steps no longer reachable: big ones on a worker thread, since freeing a step
+/// of a million keys (a million small allocations) takes tens of milliseconds.
+fn drop_steps(steps: Vec<Step>) {
+    if steps.iter().map(Step::keys_held).sum::<usize>() > DROP_ELSEWHERE_KEYS {
+        rayon::spawn(move || drop(steps));
+    }
+}
+
+impl Step {
+    /// The keys this step's inverses hold.
+    fn keys_held(&self) -> usize {
+        self.inverse
+            .iter()
+            .map(|e| match e {
+                Edit::SetKeys { keys, .. } | Edit::SpliceKeys { keys, .. } => keys.len(),
+                Edit::SetTrack { track, .. } | Edit::InsertTrack { track, .. } => track.keys.len(),
+                Edit::RemoveTrack { .. } => 0,
+            })
+            .sum()
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Step {
     label: String,
@@ -180,7 +211,7 @@ struct Step {
 /// The project is shared copy-on-write: a save, an autosave or an export takes
 /// [`Document::shared_project`] (no copy) and writes it on a worker; an edit meanwhile copies
 /// the project once (`Arc::make_mut`), and otherwise nothing is copied.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Document {
     project: std::sync::Arc<Project>,
     undo: Vec<Step>,
@@ -191,6 +222,23 @@ pub struct Document {
     saved_at: u64,
     /// Bumped on every change, so views can tell when to recompute.
     revision: u64,
+    /// [`UNDO_KEY_LIMIT`] (smaller in tests).
+    undo_key_limit: usize,
+}
+
+impl Default for Document {
+    fn default() -> Self {
+        Self {
+            project: std::sync::Arc::default(),
+            undo: Vec::new(),
+            redo: Vec::new(),
+            gesture: None,
+            next_id: 0,
+            saved_at: 0,
+            revision: 0,
+            undo_key_limit: UNDO_KEY_LIMIT,
+        }
+    }
 }
 
 impl Document {
@@ -258,7 +306,7 @@ impl Document {
         let inverse = edit.apply(std::sync::Arc::make_mut(&mut self.project))?;
         let inverse = snapshot.unwrap_or(inverse);
         self.revision += 1;
-        self.redo.clear();
+        drop_steps(std::mem::take(&mut self.redo));
         match &mut self.gesture {
             Some(g) => {
                 let covered = target.is_some() && g.inverse.iter().any(|e| e.track() == target && e.same_kind(&inverse));
@@ -280,11 +328,17 @@ impl Document {
         id
     }
 
+    /// Pushes an undo step, then drops the oldest while there are more than [`UNDO_LIMIT`] or
+    /// they hold more than [`UNDO_KEY_LIMIT`] keys.
     fn push_undo(&mut self, step: Step) {
         self.undo.push(step);
-        if self.undo.len() > UNDO_LIMIT {
-            self.undo.remove(0);
+        let mut held: usize = self.undo.iter().map(Step::keys_held).sum();
+        let mut dropped = 0;
+        while self.undo.len() - dropped > UNDO_LIMIT || (held > self.undo_key_limit && self.undo.len() - dropped > 1) {
+            held -= self.undo[dropped].keys_held();
+            dropped += 1;
         }
+        drop_steps(self.undo.drain(..dropped).collect());
     }
 
     /// Starts grouping edits into one undo step labelled `label` (ends any open gesture).
@@ -473,6 +527,28 @@ mod tests {
         d.undo();
         d.redo();
         assert!(d.undo.len() <= UNDO_LIMIT);
+    }
+
+    /// Hand-checked with a limit of 10 keys: steps holding 4, 4 and 4 keys keep the newest two
+    /// (8 keys); one step of 12 keys alone is kept, being the newest.
+    #[test]
+    fn the_undo_history_holds_at_most_its_key_limit() {
+        let mut d = doc();
+        d.undo_key_limit = 10;
+        let keys = |n: usize, v: f64| (0..n).map(|i| Key::new(i as f64, vec![v])).collect::<Vec<_>>();
+        // The first step's inverse holds the 2 keys of doc(); the others 4 each.
+        for v in 1..=4 {
+            d.apply("Set", Edit::SetKeys { track: 0, keys: keys(4, f64::from(v)) }).unwrap();
+        }
+        assert_eq!(d.undo.iter().map(Step::keys_held).collect::<Vec<_>>(), vec![4, 4], "2 + 4 + 4 + 4 > 10: the two oldest dropped");
+        assert_eq!(d.undo().as_deref(), Some("Set"));
+        assert_eq!(d.project().tracks[0].keys[0].value, vec![3.0]);
+        d.redo();
+        d.apply("Big", Edit::SetKeys { track: 0, keys: keys(12, 5.0) }).unwrap();
+        d.apply("Bigger", Edit::SetKeys { track: 0, keys: keys(1, 6.0) }).unwrap();
+        assert_eq!(d.undo.iter().map(|s| s.label.as_str()).collect::<Vec<_>>(), vec!["Bigger"], "12 keys: only the newest step is kept");
+        assert!(d.undo().is_some() && d.undo().is_none());
+        assert_eq!(d.project().tracks[0].keys.len(), 12);
     }
 
     #[test]
