@@ -15,19 +15,26 @@ use super::files::Saving;
 use super::state::{AfterDiscard, AppState, Status};
 use super::Panels;
 
+/// Every command's shortcuts, those with more modifiers first. egui matches a shortcut
+/// "logically", ignoring an extra Shift or Alt held down, so Ctrl+Shift+Z also matches Undo's
+/// Ctrl+Z: asked first, Redo consumes it (and Save as its Ctrl+Shift+S before Save).
+fn shortcuts_in_matching_order() -> Vec<(Command, egui::KeyboardShortcut)> {
+    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::VIEW).chain(Command::PLAY);
+    let mut list: Vec<_> = all.flat_map(|c| c.shortcut().into_iter().chain(c.alternative_shortcuts()).map(move |s| (c, s))).collect();
+    let held = |m: egui::Modifiers| [m.alt, m.shift, m.command || m.ctrl || m.mac_cmd].into_iter().filter(|x| *x).count();
+    list.sort_by_key(|(_, s)| std::cmp::Reverse(held(s.modifiers)));
+    list
+}
+
 /// Shortcuts, files dropped on the window, and the window's close button.
 pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppCommand>) {
     let typing = ctx.egui_wants_keyboard_input();
-    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::VIEW).chain(Command::PLAY);
-    for command in all {
+    for (command, s) in shortcuts_in_matching_order() {
         if typing && command.is_plain_key() {
             continue;
         }
-        let shortcuts = command.shortcut().into_iter().chain(command.alternative_shortcuts());
-        for s in shortcuts {
-            if ctx.input_mut(|i| i.consume_shortcut(&s)) {
-                out.push(AppCommand::Ui(command));
-            }
+        if ctx.input_mut(|i| i.consume_shortcut(&s)) {
+            out.push(AppCommand::Ui(command));
         }
     }
     let dropped: Vec<PathBuf> = ctx.input(|i| i.raw.dropped_files.iter().map(|f| f.path().to_path_buf()).collect());

@@ -126,6 +126,14 @@ fn dragging_a_key_moves_it_and_one_undo_restores_it() {
     h.key_press_modifiers(Modifiers::COMMAND, K::Y);
     h.run();
     assert!((app(&h).project().tracks[0].keys[2].time - 2.3).abs() < 0.03);
+    // Redo's own shortcut, Ctrl+Shift+Z, redoes: egui also matches it to Undo's Ctrl+Z, and
+    // before Redo was asked first it undid instead.
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &before);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, K::Z);
+    h.run();
+    assert!((app(&h).project().tracks[0].keys[2].time - 2.3).abs() < 0.03, "Ctrl+Shift+Z redid the drag");
 }
 
 #[test]
