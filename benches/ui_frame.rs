@@ -102,9 +102,8 @@ fn first_frame(c: &mut Criterion, name: &str, project: &Project) {
 }
 
 /// Whole-document actions on `project`: select all (Ctrl+A and its frame, then Alt+A and its
-/// frame), an idle frame with every key selected, the inspector's tension slider stepped with
-/// the keyboard (every key changed, one undo step, with its frame), and undo then redo of that
-/// step (each with its frame).
+/// frame), an idle frame with every key selected, a frame of dragging the inspector's tension
+/// slider (every key changed), and undo then redo of that drag, one step (each with its frame).
 fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     use egui::{Key as K, Modifiers as M};
     use egui_kittest::kittest::Queryable;
@@ -126,19 +125,23 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     let keys = project.tracks.iter().map(|t| t.keys.len()).sum::<usize>();
     assert_eq!(h.state().state.doc.selection.len(), keys);
     g.bench_function(BenchmarkId::new("idle frame, every key selected", name), |b| b.iter(|| h.step()));
-    h.get_all_by_label("tension").next().expect("the inspector's tension slider").focus();
+    // The inspector's tension slider dragged: each frame of the drag sets every key.
+    let slider = h.get_all_by_label("tension").next().expect("the inspector's tension slider").rect();
+    let at = |f: f32| egui::pos2(slider.left() + slider.width() * f, slider.center().y);
+    h.hover_at(at(0.5));
     h.step();
-    let mut right = true;
-    g.bench_function(BenchmarkId::new("tension stepped on every key", name), |b| {
+    h.drag_at(at(0.5));
+    h.step();
+    let mut i = 0u32;
+    g.bench_function(BenchmarkId::new("tension dragged on every key (a frame)", name), |b| {
         b.iter(|| {
-            press(&mut h, M::NONE, if right { K::ArrowRight } else { K::ArrowLeft });
-            right = !right;
+            i += 1;
+            h.hover_at(at(if i % 2 == 0 { 0.6 } else { 0.8 }));
+            h.step();
         })
     });
-    if !right {
-        press(&mut h, M::NONE, K::ArrowLeft);
-    }
-    press(&mut h, M::NONE, K::ArrowRight);
+    h.drop_at(at(0.7));
+    h.step();
     let tension = |h: &Harness<'static, TangentApp>| h.state().state.project().tracks.iter().flat_map(|t| &t.keys).filter(|k| k.tension > 0.0).count();
     assert_eq!(tension(&h), keys, "the slider really set every key's tension");
     g.bench_function(BenchmarkId::new("undo and redo, every track changed", name), |b| {
