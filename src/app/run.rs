@@ -83,12 +83,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             key_command(state, c)
         }
         AppCommand::Select(selection) => replace(&mut *state.doc.selection, selection),
-        AppCommand::ToggleSelected(k) => {
-            if !state.doc.selection.remove(&k) {
-                state.doc.selection.insert(k);
-            }
-            true
-        }
+        AppCommand::ToggleSelected(k) => state.doc.selection.remove(&k) || state.doc.selection.insert(k),
         AppCommand::AddToSelection(keys) => {
             state.doc.selection.extend(keys);
             true

@@ -414,18 +414,6 @@ impl DocState {
         }
     }
 
-    pub fn select_all(&mut self) {
-        self.selection = self
-            .project()
-            .tracks
-            .iter()
-            .enumerate()
-            .filter(|(_, t)| t.visible)
-            .flat_map(|(track, t)| (0..t.keys.len()).map(move |key| KeyRef { track, key }))
-            .collect::<BTreeSet<_>>()
-            .into();
-    }
-
     pub fn undo(&mut self) -> Status {
         self.document.end_gesture();
         let tracks = self.document.undo_tracks().filter(|_| self.curves_revision_is_current());
@@ -476,22 +464,6 @@ impl DocState {
             }
             _ => self.refresh(),
         }
-    }
-
-    /// The selected keys' time and value range, for Frame selected.
-    pub fn selection_bounds(&self) -> Option<([f64; 2], [f64; 2])> {
-        let mut lo = [f64::INFINITY; 2];
-        let mut hi = [f64::NEG_INFINITY; 2];
-        for k in &self.selection {
-            let key = &self.project().tracks[k.track].keys[k.key];
-            lo[0] = lo[0].min(key.time);
-            hi[0] = hi[0].max(key.time);
-            for &v in &key.value {
-                lo[1] = lo[1].min(v);
-                hi[1] = hi[1].max(v);
-            }
-        }
-        lo[0].is_finite().then_some((lo, hi))
     }
 
     /// "name* - Tangent": the file name, and a star while there are unsaved changes.
