@@ -97,8 +97,11 @@ impl KeyRanges {
                 end = i + 1;
             }
         }
+        if first >= end {
+            return;
+        }
         let (mut lo, mut hi) = (size + first, size + end);
-        while first < end && lo > 1 && hi > lo {
+        while lo > 1 && hi > lo {
             (lo, hi) = (lo / 2, (hi - 1) / 2 + 1);
             for k in lo..hi {
                 self.pull(k);
