@@ -311,6 +311,36 @@ pub struct Track {
 }
 
 impl Track {
+    /// Whether `other` compiles to the same curve as this track: only the name, colour,
+    /// binding, visibility or lock may differ. (Every field is named, so a new one has to be
+    /// placed on one side or the other.)
+    #[must_use]
+    pub fn same_curve(&self, other: &Track) -> bool {
+        let Track {
+            name: _,
+            kind,
+            interpolation,
+            tangents,
+            ending_start,
+            ending_end,
+            pre_infinity,
+            post_infinity,
+            color: _,
+            visible: _,
+            locked: _,
+            binding: _,
+            keys,
+        } = self;
+        *kind == other.kind
+            && *interpolation == other.interpolation
+            && *tangents == other.tangents
+            && *ending_start == other.ending_start
+            && *ending_end == other.ending_end
+            && *pre_infinity == other.pre_infinity
+            && *post_infinity == other.post_infinity
+            && *keys == other.keys
+    }
+
     /// An empty track with default settings.
     #[must_use]
     pub fn new(name: impl Into<String>, kind: TrackKind, interpolation: Interpolation) -> Self {

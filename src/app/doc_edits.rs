@@ -151,37 +151,36 @@ impl DocState {
     pub fn add_imported(&mut self, imported: crate::Project, summary: &str) -> Status {
         let n = imported.tracks.len();
         self.document.begin_gesture("Import");
+        // Into the document one by one, then compiled together once (on every core).
+        let mut refused = None;
         for mut track in imported.tracks {
             track.name = crate::edit::intent::unique_name(self.project(), &track.name);
             let index = self.project().tracks.len();
-            if let Err(s) = self.apply("Import", Edit::InsertTrack { index, track }) {
-                self.document.end_gesture();
-                return s;
+            if let Err(e) = self.document.apply("Import", Edit::InsertTrack { index, track }) {
+                refused = Some(Status::error(format!("Import: {e}")));
+                break;
             }
         }
         self.document.end_gesture();
-        Status::message(format!("Added {n} tracks from {summary}"))
+        self.refresh();
+        refused.unwrap_or_else(|| Status::message(format!("Added {n} tracks from {summary}")))
     }
 
     /// Replaces every track with the recovered project's, as one undo step; Save then writes
     /// to `origin` if the recovered work had a file.
     pub fn restore(&mut self, recovered: crate::Project, origin: Option<std::path::PathBuf>) -> Status {
         self.document.begin_gesture("Restore recovered work");
-        for index in (0..self.project().tracks.len()).rev() {
-            if let Err(s) = self.apply("Restore recovered work", Edit::RemoveTrack { index }) {
-                self.document.end_gesture();
-                return s;
-            }
-        }
         let n = recovered.tracks.len();
-        for (index, track) in recovered.tracks.into_iter().enumerate() {
-            if let Err(s) = self.apply("Restore recovered work", Edit::InsertTrack { index, track }) {
-                self.document.end_gesture();
-                return s;
-            }
-        }
+        let removes = (0..self.project().tracks.len()).rev().map(|index| Edit::RemoveTrack { index });
+        let inserts = recovered.tracks.into_iter().enumerate().map(|(index, track)| Edit::InsertTrack { index, track });
+        // Into the document one by one, then compiled together once (on every core).
+        let refused = removes.chain(inserts).find_map(|edit| self.document.apply("Restore recovered work", edit).err());
         self.document.end_gesture();
+        self.refresh();
         self.selection.clear();
+        if let Some(e) = refused {
+            return Status::error(format!("Restore recovered work: {e}"));
+        }
         self.active_track = (n > 0).then_some(0);
         if origin.is_some() {
             self.path = origin;

@@ -71,3 +71,21 @@ fn undo_and_redo_recompile_only_the_tracks_they_change() {
     assert_eq!(after.len(), before.len() + 1);
     assert!(after.iter().all(|s| !before.contains(s)), "a removed track brought back: every curve recompiled");
 }
+
+/// Showing, hiding, locking or renaming a track keeps its compiled curve (the same stamp: no
+/// recompile, and no other track compiled to check it); a change of its keys recompiles it.
+#[test]
+fn view_flags_and_names_keep_the_curve() {
+    let mut d = DocState::new(demo_project(), None);
+    let stamps: Vec<_> = (0..d.project().tracks.len()).map(|i| d.curve_stamp(i)).collect();
+    let mut track = d.project().tracks[1].clone();
+    (track.visible, track.locked, track.name) = (false, true, "renamed".into());
+    d.apply("View", crate::Edit::SetTrack { index: 1, track: track.clone() }).unwrap();
+    assert_eq!((0..d.project().tracks.len()).map(|i| d.curve_stamp(i)).collect::<Vec<_>>(), stamps, "no curve recompiled");
+    assert!(d.curve(1).unwrap().is_ok());
+    track.locked = false;
+    track.keys[0].value[0] += 1.0;
+    d.apply("Keys", crate::Edit::SetTrack { index: 1, track }).unwrap();
+    assert_ne!(d.curve_stamp(1), stamps[1], "new keys: recompiled");
+    assert_eq!(d.curve_stamp(0), stamps[0]);
+}
