@@ -370,16 +370,16 @@ impl DocState {
     pub fn delete_selected(&mut self) -> Option<Status> {
         let (deletions, refused) = intent::delete_keys(self.project(), &self.selection);
         let mut status = refused.into_iter().last().map(Status::from);
-        let mut deleted = 0;
-        for d in deletions {
-            match self.apply("Delete keys", d.edit) {
-                Ok(()) => {
-                    deleted += d.deleted;
-                    self.selection.retain(|k| k.track != d.track);
-                }
-                Err(s) => status = Some(s),
-            }
-        }
+        let tracks: Vec<usize> = deletions.iter().map(|d| d.track).collect();
+        let count = |d: &Self| tracks.iter().map(|&t| d.project().tracks[t].keys.len()).sum::<usize>();
+        let before = count(self);
+        // One undo step for every track, applied together (`apply_key_edits`).
+        let edits = deletions.into_iter().map(|d| KeyEdit { track: d.track, edit: d.edit, selected: Vec::new() }).collect();
+        self.document.begin_gesture("Delete keys");
+        let result = self.apply_key_edits("Delete keys", edits);
+        self.document.end_gesture();
+        status = result.err().or(status);
+        let deleted = before - count(self);
         if deleted > 0 {
             status = Some(Status::message(format!("Deleted {deleted} keys")));
         }

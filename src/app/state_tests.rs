@@ -89,3 +89,22 @@ fn view_flags_and_names_keep_the_curve() {
     assert_ne!(d.curve_stamp(1), stamps[1], "new keys: recompiled");
     assert_eq!(d.curve_stamp(0), stamps[0]);
 }
+
+/// Delete with keys selected on several tracks is one undo step (it was one per track: one
+/// undo brought back the last track's keys only); the deleted keys leave the selection.
+#[test]
+fn deleting_keys_of_several_tracks_is_one_undo_step() {
+    let mut d = DocState::new(demo_project(), None);
+    let before = d.project().clone();
+    d.selection = BTreeSet::from([KeyRef { track: 0, key: 1 }, KeyRef { track: 1, key: 0 }, KeyRef { track: 1, key: 2 }]).into();
+    assert_eq!(d.delete_selected(), Some(Status::message("Deleted 3 keys")));
+    assert_eq!(d.project().tracks[0].keys.len(), before.tracks[0].keys.len() - 1);
+    assert_eq!(d.project().tracks[1].keys.len(), before.tracks[1].keys.len() - 2);
+    assert!(d.selection.is_empty());
+    assert_eq!(d.undo(), Status::message("Undid Delete keys"));
+    assert_eq!(d.project(), &before, "one undo brings back both tracks' keys");
+    assert_eq!(d.undo(), Status::message("Nothing to undo"));
+    for (i, t) in before.tracks.iter().enumerate() {
+        assert_eq!(d.curve(i).unwrap().as_ref().unwrap().times().len(), t.keys.len(), "track {i} recompiled");
+    }
+}
