@@ -8,7 +8,8 @@
 //!   (the snapshot on the UI thread, the write on the worker), an idle frame, and frames
 //!   while dragging a key of the active track;
 //! - on the same three documents, select all, an idle frame with every key selected, a
-//!   field set on every key in the inspector, and undo and redo of that;
+//!   field set on every key in the inspector, and undo and redo of that; an imported take's
+//!   tracks added to an open project, and every track hidden and shown;
 //! - the path view on a 10,000-key Vec2 path while the transport plays.
 //!
 //! A dragging iteration moves the pointer and runs one frame, which edits the track,
@@ -155,6 +156,45 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     g.finish();
 }
 
+/// Whole-track edits of the document side (no frame): the tracks of an imported take added
+/// to an open one-track project (File > Import…, Add), and every track hidden then shown, each
+/// one undo step of one `SetTrack` per track, as the track list's checkboxes make them.
+fn track_edits(c: &mut Criterion, name: &str, project: &Project) {
+    use tangent::app::DocState;
+    use tangent::Edit;
+    let mut g = c.benchmark_group("whole document");
+    g.sample_size(10);
+    let small = mocap::mocap_project(1, 100);
+    g.bench_function(BenchmarkId::new("add an imported take's tracks", name), |b| {
+        b.iter_batched(
+            || (DocState::new(small.clone(), None), project.clone()),
+            |(mut d, imported)| {
+                let status = d.add_imported(imported, "the take");
+                assert!(!status.is_error && d.curve(project.tracks.len()).is_some_and(|c| c.is_ok()), "{}", status.text);
+                d
+            },
+            criterion::BatchSize::LargeInput,
+        )
+    });
+    let mut d = DocState::new(project.clone(), None);
+    let show = |d: &mut DocState, visible: bool| {
+        d.document.begin_gesture("Show/hide tracks");
+        for i in 0..d.project().tracks.len() {
+            let track = tangent::Track { visible, ..d.project().tracks[i].clone() };
+            d.apply("Show/hide tracks", Edit::SetTrack { index: i, track }).unwrap();
+        }
+        d.document.end_gesture();
+    };
+    g.bench_function(BenchmarkId::new("hide, then show, every track", name), |b| {
+        b.iter(|| {
+            show(&mut d, false);
+            show(&mut d, true);
+        })
+    });
+    assert!(d.project().tracks.iter().all(|t| t.visible));
+    g.finish();
+}
+
 fn bench(c: &mut Criterion) {
     for keys in [1_000, 10_000, 100_000] {
         idle_and_drag(c, "editor frame, one track", &format!("{keys} keys"), &scalar_project(keys));
@@ -165,6 +205,7 @@ fn bench(c: &mut Criterion) {
         first_frame(c, &name, &project);
         idle_and_drag(c, "big document", &name, &project);
         whole_document(c, &name, &project);
+        track_edits(c, &name, &project);
     }
 
     // The path view on a 10,000-key Vec2 path while the transport plays.
