@@ -64,7 +64,8 @@ impl SimplifyWindow {
             return;
         }
         let Ok(tol) = Tolerance::new(key.0, key.1) else { return };
-        let project = cx.project().clone();
+        // The document's project shared, not copied (a copy of a mocap take is 150 ms).
+        let project = cx.doc.document.shared_project();
         let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
         let (tx, rx) = mpsc::channel();
         let ctx = ctx.clone();
