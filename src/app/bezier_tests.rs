@@ -320,3 +320,47 @@ fn a_big_file_opens_with_a_progress_window() {
     assert!(b.min()[0] <= 0.0 && b.max()[0] >= 2999.0 / 30.0, "the new document is framed: {b:?}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Convert to Bézier on more keys than the window converts at once (24,000 > 20,000): a
+/// spinner while a worker converts, then the preview; Convert puts that conversion in place
+/// as one undo step, the curves unchanged.
+#[test]
+fn convert_of_many_keys_previews_on_a_worker_then_converts_as_one_step() {
+    let track = |t: usize| {
+        let keys = (0..8000).map(|i| Key::new(i as f64 / 30.0, vec![(i as f64 * 0.05 + t as f64).sin()]).with_tcb(0.2, 0.0, 0.0)).collect();
+        Track::new(format!("t{t}"), TrackKind::Scalar, Interpolation::Tcb).with_keys(keys)
+    };
+    let original = Project { tracks: (0..3).map(track).collect(), ..Project::default() };
+    let mut h = harness(original.clone());
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    h.state_mut().panels.convert.open = true;
+    h.step();
+    assert!(h.state().panels.convert.is_converting(), "converting on a worker");
+    for _ in 0..500 {
+        h.step();
+        if !h.state().panels.convert.is_converting() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    h.run();
+    assert!(h.query_by_label("Converting the tracks to measure the difference…").is_none(), "the preview arrived");
+    h.get_by_label("Convert").click();
+    h.run();
+    let p = app(&h).project().clone();
+    assert!(p.tracks.iter().all(|t| t.interpolation == Interpolation::Bezier), "{}", app(&h).ui.status.text);
+    assert!(app(&h).ui.status.text.starts_with("Converted 3 tracks"), "{}", app(&h).ui.status.text);
+    for (a, b) in original.tracks.iter().zip(&p.tracks) {
+        let (a, b) = (TrackCurve::new(a).unwrap(), TrackCurve::new(b).unwrap());
+        let (mut ea, mut eb) = (a.evaluator(), b.evaluator());
+        for i in 0..2000 {
+            let t = i as f64 * 0.1331;
+            let (x, y) = (ea.value_at(t)[0], eb.value_at(t)[0]);
+            assert!((x - y).abs() <= 1e-12 * x.abs().max(1.0), "at {t}: {x} vs {y}");
+        }
+    }
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &original, "one undo step");
+}

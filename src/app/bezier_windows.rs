@@ -4,8 +4,10 @@
 
 use eframe::egui;
 
+use std::sync::{mpsc, Arc};
+
 use super::commands::{AppCommand, Command};
-use super::doc_edits::ConvertPreview;
+use super::doc_edits::{convert_tracks, Conversions, ConvertPreview};
 use super::{Panel, PanelContext};
 
 /// The `V` menu: open until a type is chosen, Escape is pressed or the pointer clicks
@@ -42,49 +44,93 @@ impl Panel for HandleMenu {
     }
 }
 
+/// Target keys above which the preview is converted on a worker thread (with a spinner), so
+/// the window stays responsive: converting a million keys takes about a second.
+const WORKER_KEYS: usize = 20_000;
+
 /// Key > Convert to Bézier…: the bound, a preview computed again whenever the bound or the
-/// document changes, Convert and Cancel.
+/// document changes (on a worker for many keys), Convert and Cancel. Convert puts the
+/// previewed conversion in place without making it again.
+#[derive(Default)]
 pub struct ConvertWindow {
     pub open: bool,
-    bound: f64,
-    /// The preview, and the bound and document revision it was made for.
-    preview: Option<(f64, u64, Vec<ConvertPreview>)>,
+    bound: Option<f64>,
+    preview: Option<Arc<Conversions>>,
+    /// A conversion under way on a worker: what it is for, and where it arrives.
+    job: Option<((f64, u64), mpsc::Receiver<Conversions>)>,
 }
 
-impl Default for ConvertWindow {
-    fn default() -> Self {
-        Self { open: false, bound: crate::DEFAULT_ACCURACY, preview: None }
+impl ConvertWindow {
+    /// Whether a worker is converting for the preview.
+    pub fn is_converting(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// The preview for `of` = (bound, revision): kept, arrived from the worker, or started.
+    fn preview(&mut self, cx: &PanelContext<'_>, of: (f64, u64), ctx: &egui::Context) -> Option<Arc<Conversions>> {
+        if let Some((job_of, rx)) = &self.job {
+            match rx.try_recv() {
+                Ok(done) => {
+                    self.preview = Some(Arc::new(done));
+                    self.job = None;
+                }
+                Err(mpsc::TryRecvError::Empty) if *job_of == of => return None,
+                Err(_) => self.job = None,
+            }
+        }
+        if let Some(p) = self.preview.as_ref().filter(|p| p.of == of) {
+            return Some(p.clone());
+        }
+        let targets: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
+        let keys: usize = targets.iter().filter_map(|&i| cx.project().tracks.get(i)).map(|t| t.keys.len()).sum();
+        if keys <= WORKER_KEYS {
+            self.preview = Some(Arc::new(convert_tracks(cx.project(), &targets, of)));
+            return self.preview.clone();
+        }
+        let (tx, rx) = mpsc::channel();
+        let (project, ctx) = (cx.doc.document.shared_project(), ctx.clone());
+        std::thread::spawn(move || {
+            let _ = tx.send(convert_tracks(&project, &targets, of));
+            ctx.request_repaint();
+        });
+        self.job = Some((of, rx));
+        None
     }
 }
 
 impl Panel for ConvertWindow {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         if !self.open {
-            self.preview = None;
+            (self.preview, self.job) = (None, None);
             return;
         }
         let mut open = true;
         let mut close = false;
-        egui::Window::new("Convert to Bézier").open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), |ui| {
+        let ctx = ui.ctx().clone();
+        let mut bound = self.bound.unwrap_or(crate::DEFAULT_ACCURACY);
+        egui::Window::new("Convert to Bézier").open(&mut open).collapsible(false).resizable(false).show(&ctx, |ui| {
             ui.label("TCB, Cubic and Linear keys become Bezier keys that draw the same curve.");
             ui.label("A TCB segment with ease is not a cubic in time: it gets the fewest extra keys that stay within the bound.");
             ui.horizontal(|ui| {
                 ui.label("bound");
-                ui.add(egui::Slider::new(&mut self.bound, 1e-9..=1e-1).logarithmic(true).custom_formatter(|v, _| format!("{v:.0e}")))
+                ui.add(egui::Slider::new(&mut bound, 1e-9..=1e-1).logarithmic(true).custom_formatter(|v, _| format!("{v:.0e}")))
                     .on_hover_text("The largest difference allowed between the eased TCB curve and its Bézier keys, in value units")
                     .accessible_name("bound");
             });
-            let revision = cx.doc.document.revision();
-            let stale = self.preview.as_ref().is_none_or(|(b, r, _)| *b != self.bound || *r != revision);
-            if stale {
-                self.preview = Some((self.bound, revision, cx.doc.convert_preview(self.bound)));
+            let preview = self.preview(cx, (bound, cx.doc.document.revision()), &ctx);
+            match &preview {
+                Some(p) => preview_table(ui, &p.rows),
+                None => {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label("Converting the tracks to measure the difference…");
+                    });
+                }
             }
-            let rows = self.preview.as_ref().map(|p| p.2.as_slice()).unwrap_or_default();
-            preview_table(ui, rows);
             ui.horizontal(|ui| {
-                let convertible = rows.iter().any(|r| r.result.is_ok());
+                let convertible = preview.as_ref().is_some_and(|p| p.rows.iter().any(|r| r.result.is_ok()));
                 if ui.add_enabled(convertible, egui::Button::new("Convert")).on_hover_text("Convert these tracks, as one undo step").clicked() {
-                    out.push(AppCommand::ConvertToBezier { bound: self.bound });
+                    out.push(AppCommand::ConvertToBezier { bound, done: preview.clone() });
                     close = true;
                 }
                 if ui.button("Cancel").clicked() {
@@ -92,6 +138,7 @@ impl Panel for ConvertWindow {
                 }
             });
         });
+        self.bound = Some(bound);
         if !open || close {
             self.open = false;
         }

@@ -37,6 +37,8 @@ pub enum AppCommand {
     /// segments within `bound` (the Convert to Bézier window).
     ConvertToBezier {
         bound: f64,
+        /// The conversion the window already made (used if it is of this document revision).
+        done: Option<std::sync::Arc<super::doc_edits::Conversions>>,
     },
     Select(BTreeSet<KeyRef>),
     /// Add a key to the selection, or take it out if it is in.

@@ -19,6 +19,36 @@ pub struct ConvertPreview {
     pub result: Result<(usize, f64), String>,
 }
 
+/// Convert to Bézier made for one bound and document revision: the preview's rows, and each
+/// convertible target's conversion (or why not), which Convert then puts in place.
+#[derive(Debug, PartialEq)]
+pub struct Conversions {
+    /// (bound, document revision) it was made for.
+    pub of: (f64, u64),
+    pub rows: Vec<ConvertPreview>,
+    tracks: Vec<(usize, Result<crate::convert::Conversion, crate::convert::ConvertError>)>,
+}
+
+/// Converts tracks `targets` of `project` (Bezier ones are skipped) on every core. Free of the
+/// editor's state, so the dialog runs it on a worker for a big document.
+pub fn convert_tracks(project: &crate::Project, targets: &[usize], (bound, revision): (f64, u64)) -> Conversions {
+    use rayon::prelude::*;
+    let tracks: Vec<_> = targets
+        .par_iter()
+        .filter(|&&i| project.tracks.get(i).is_some_and(|t| t.interpolation != Interpolation::Bezier))
+        .map(|&i| (i, crate::convert::to_bezier(&project.tracks[i], bound)))
+        .collect();
+    let rows = tracks
+        .iter()
+        .map(|(i, r)| ConvertPreview {
+            name: project.tracks[*i].name.clone(),
+            keys_before: project.tracks[*i].keys.len(),
+            result: r.as_ref().map(|c| (c.track.keys.len(), c.max_difference)).map_err(ToString::to_string),
+        })
+        .collect();
+    Conversions { of: (bound, revision), rows, tracks }
+}
+
 impl DocState {
     /// Applies edits of several tracks' keys (into the open gesture, or each as a step), then
     /// recompiles the changed tracks on every core and moves each one's selected keys. An edit
@@ -63,57 +93,51 @@ impl DocState {
         tracks
     }
 
-    /// What converting each target track within `bound` would give (Bezier tracks are left
-    /// out: they need no conversion).
-    #[must_use]
+    /// What Convert to Bézier would do to each target track, for the dialog's preview.
     pub fn convert_preview(&self, bound: f64) -> Vec<ConvertPreview> {
-        self.convert_targets()
-            .into_iter()
-            .map(|i| &self.project().tracks[i])
-            .filter(|t| t.interpolation != Interpolation::Bezier)
-            .map(|t| ConvertPreview {
-                name: t.name.clone(),
-                keys_before: t.keys.len(),
-                result: crate::convert::to_bezier(t, bound).map(|c| (c.track.keys.len(), c.max_difference)).map_err(|e| e.to_string()),
-            })
-            .collect()
+        convert_tracks(self.project(), &Vec::from_iter(self.convert_targets()), (bound, self.document.revision())).rows
     }
 
     /// Converts the target tracks to Bezier keys ([`crate::convert::to_bezier`], eased
-    /// segments within `bound`), as one undo step.
-    pub fn convert_to_bezier(&mut self, bound: f64) -> Status {
-        let tracks = self.convert_targets();
-        if tracks.is_empty() {
+    /// segments within `bound`), as one undo step; `done` is the conversion the dialog already
+    /// made for this document revision, if any (else it is made here).
+    pub fn convert_to_bezier(&mut self, bound: f64, done: Option<&Conversions>) -> Status {
+        let targets = Vec::from_iter(self.convert_targets());
+        if targets.is_empty() {
             return Status::message("Convert to Bézier: select keys or click a track first");
         }
-        let (mut done, mut added, mut worst, mut refused) = (0, 0, 0.0f64, None);
-        self.document.begin_gesture("Convert to Bézier");
-        for index in tracks {
-            let track = &self.project().tracks[index];
-            if track.interpolation == Interpolation::Bezier {
-                continue;
+        let of = (bound, self.document.revision());
+        let made;
+        let conversions = match done {
+            Some(c) if c.of == of => c,
+            _ => {
+                made = convert_tracks(self.project(), &targets, of);
+                &made
             }
-            match crate::convert::to_bezier(track, bound) {
-                Ok(c) => {
-                    let edit = Edit::SetTrack { index, track: c.track };
-                    match self.apply("Convert to Bézier", edit) {
-                        Ok(()) => {
-                            done += 1;
-                            added += c.added_keys;
-                            worst = worst.max(c.max_difference);
-                            self.selection.retain(|k| k.track != index);
-                        }
-                        Err(s) => refused = Some(s),
+        };
+        let (mut converted, mut added, mut worst, mut refused) = (Vec::new(), 0, 0.0f64, None);
+        self.document.begin_gesture("Convert to Bézier");
+        for (index, result) in &conversions.tracks {
+            match result {
+                Ok(c) => match self.document.apply("Convert to Bézier", Edit::SetTrack { index: *index, track: c.track.clone() }) {
+                    Ok(()) => {
+                        converted.push(*index);
+                        added += c.added_keys;
+                        worst = worst.max(c.max_difference);
                     }
-                }
+                    Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
+                },
                 Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
             }
         }
         self.document.end_gesture();
-        match (done, refused) {
+        // Recompiled together, on every core; the converted tracks' keys leave the selection.
+        self.refresh_tracks(Some(converted.clone()));
+        self.selection.retain(|k| !converted.contains(&k.track));
+        match (converted.len(), refused) {
             (0, Some(s)) => s,
             (0, None) => Status::message("Convert to Bézier: the tracks are Bezier already"),
-            _ => {
+            (done, _) => {
                 let tracks = if done == 1 { "track" } else { "tracks" };
                 Status::message(format!("Converted {done} {tracks} to Bézier keys ({added} keys added in eased segments; largest difference {worst:.1e})"))
             }

@@ -183,9 +183,9 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
             state.set_status(s);
             true
         }
-        AppCommand::ConvertToBezier { bound } => {
+        AppCommand::ConvertToBezier { bound, done } => {
             end_gesture(state);
-            let s = state.doc.convert_to_bezier(bound);
+            let s = state.doc.convert_to_bezier(bound, done.as_deref());
             state.set_status(s);
             true
         }
@@ -506,7 +506,7 @@ mod tests {
         run_command(&ctx, &mut state, &mut panels, AppCommand::Select(selection));
         run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::ConvertToBezier));
         assert!(panels.convert.open, "the command opens the window that asks for the bound");
-        run_command(&ctx, &mut state, &mut panels, AppCommand::ConvertToBezier { bound: 1e-6 });
+        run_command(&ctx, &mut state, &mut panels, AppCommand::ConvertToBezier { bound: 1e-6, done: None });
         let after = state.project().clone();
         for i in [path, height] {
             assert_eq!(after.tracks[i].interpolation, crate::Interpolation::Bezier);
