@@ -351,13 +351,16 @@ fn convert_of_many_keys_previews_on_a_worker_then_converts_as_one_step() {
     let p = app(&h).project().clone();
     assert!(p.tracks.iter().all(|t| t.interpolation == Interpolation::Bezier), "{}", app(&h).ui.status.text);
     assert!(app(&h).ui.status.text.starts_with("Converted 3 tracks"), "{}", app(&h).ui.status.text);
-    for (a, b) in original.tracks.iter().zip(&p.tracks) {
+    for (i, (a, b)) in original.tracks.iter().zip(&p.tracks).enumerate() {
         let (a, b) = (TrackCurve::new(a).unwrap(), TrackCurve::new(b).unwrap());
-        let (mut ea, mut eb) = (a.evaluator(), b.evaluator());
+        // The curve the worker compiled, which the editor now draws.
+        let shown = app(&h).doc.curve(i).unwrap().as_ref().unwrap();
+        let (mut ea, mut eb, mut es) = (a.evaluator(), b.evaluator(), shown.evaluator());
         for i in 0..2000 {
             let t = i as f64 * 0.1331;
             let (x, y) = (ea.value_at(t)[0], eb.value_at(t)[0]);
             assert!((x - y).abs() <= 1e-12 * x.abs().max(1.0), "at {t}: {x} vs {y}");
+            assert_eq!(es.value_at(t)[0].to_bits(), y.to_bits(), "the installed curve is the track's");
         }
     }
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);

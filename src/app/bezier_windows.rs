@@ -130,6 +130,8 @@ impl Panel for ConvertWindow {
             ui.horizontal(|ui| {
                 let convertible = preview.as_ref().is_some_and(|p| p.rows.iter().any(|r| r.result.is_ok()));
                 if ui.add_enabled(convertible, egui::Button::new("Convert")).on_hover_text("Convert these tracks, as one undo step").clicked() {
+                    // The window lets go of it, so that Convert can take its tracks as they are.
+                    self.preview = None;
                     out.push(AppCommand::ConvertToBezier { bound, done: preview.clone() });
                     close = true;
                 }

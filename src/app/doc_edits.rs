@@ -6,9 +6,10 @@
 
 use std::collections::BTreeSet;
 
+use super::key_ranges::KeyRanges;
 use super::state::{DocState, KeyRef, Status};
-use crate::edit::intent::KeyEdit;
-use crate::{Edit, HandleType, Interpolation};
+use crate::edit::intent::{self, KeyEdit};
+use crate::{Edit, HandleType, Interpolation, TrackCurve};
 
 /// What converting one track would do, for the dialog's preview.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,36 +21,68 @@ pub struct ConvertPreview {
 }
 
 /// Convert to Bézier made for one bound and document revision: the preview's rows, and each
-/// convertible target's conversion (or why not), which Convert then puts in place.
-#[derive(Debug, PartialEq)]
+/// convertible target converted and compiled (or why not), which Convert puts in place.
+#[derive(Debug)]
 pub struct Conversions {
     /// (bound, document revision) it was made for.
     pub of: (f64, u64),
     pub rows: Vec<ConvertPreview>,
-    tracks: Vec<(usize, Result<crate::convert::Conversion, crate::convert::ConvertError>)>,
+    tracks: Vec<(usize, Result<Converted, String>)>,
 }
 
-/// Converts tracks `targets` of `project` (Bezier ones are skipped) on every core. Free of the
-/// editor's state, so the dialog runs it on a worker for a big document.
+/// Two conversions are the same if made for the same bound and revision, with the same rows.
+impl PartialEq for Conversions {
+    fn eq(&self, other: &Self) -> bool {
+        self.of == other.of && self.rows == other.rows
+    }
+}
+
+/// One track converted, with its curve and key ranges compiled.
+#[derive(Clone, Debug)]
+struct Converted {
+    conversion: crate::convert::Conversion,
+    curve: TrackCurve,
+    ranges: KeyRanges,
+}
+
+/// Converts tracks `targets` of `project` (Bezier ones are skipped) and compiles them, on every
+/// core. Free of the editor's state, so the dialog runs it on a worker for a big document.
 pub fn convert_tracks(project: &crate::Project, targets: &[usize], (bound, revision): (f64, u64)) -> Conversions {
     use rayon::prelude::*;
+    let convert = |t: &crate::Track| -> Result<Converted, String> {
+        let conversion = crate::convert::to_bezier(t, bound).map_err(|e| e.to_string())?;
+        let curve = TrackCurve::new(&conversion.track).map_err(|e| e.to_string())?;
+        Ok(Converted { ranges: KeyRanges::new(&conversion.track), conversion, curve })
+    };
     let tracks: Vec<_> = targets
         .par_iter()
         .filter(|&&i| project.tracks.get(i).is_some_and(|t| t.interpolation != Interpolation::Bezier))
-        .map(|&i| (i, crate::convert::to_bezier(&project.tracks[i], bound)))
+        .map(|&i| (i, convert(&project.tracks[i])))
         .collect();
     let rows = tracks
         .iter()
         .map(|(i, r)| ConvertPreview {
             name: project.tracks[*i].name.clone(),
             keys_before: project.tracks[*i].keys.len(),
-            result: r.as_ref().map(|c| (c.track.keys.len(), c.max_difference)).map_err(ToString::to_string),
+            result: r.as_ref().map(|c| (c.conversion.track.keys.len(), c.conversion.max_difference)).map_err(Clone::clone),
         })
         .collect();
     Conversions { of: (bound, revision), rows, tracks }
 }
 
 impl DocState {
+    /// Copies the selected keys of the first track with a selection ([`intent::copy_keys`]).
+    pub fn copy(&mut self) -> Status {
+        match intent::copy_keys(self.project(), &self.selection) {
+            Some((clip, name)) => {
+                let n = clip.keys.len();
+                self.clipboard = Some(clip);
+                Status::message(format!("Copied {n} keys from \"{name}\""))
+            }
+            None => Status::message("Copy: select keys first"),
+        }
+    }
+
     /// Applies edits of several tracks' keys (into the open gesture, or each as a step), then
     /// recompiles the changed tracks on every core and moves each one's selected keys. An edit
     /// that is refused leaves its track as it was; the others still apply, and the first
@@ -99,40 +132,47 @@ impl DocState {
     }
 
     /// Converts the target tracks to Bezier keys ([`crate::convert::to_bezier`], eased
-    /// segments within `bound`), as one undo step; `done` is the conversion the dialog already
-    /// made for this document revision, if any (else it is made here).
-    pub fn convert_to_bezier(&mut self, bound: f64, done: Option<&Conversions>) -> Status {
+    /// segments within `bound`), as one undo step. `done` is the conversion the dialog already
+    /// made: if it is of this document revision, its tracks and curves are put in place as
+    /// they are (nothing converted or compiled here); else the conversion is made here.
+    pub fn convert_to_bezier(&mut self, bound: f64, done: Option<std::sync::Arc<Conversions>>) -> Status {
         let targets = Vec::from_iter(self.convert_targets());
         if targets.is_empty() {
             return Status::message("Convert to Bézier: select keys or click a track first");
         }
         let of = (bound, self.document.revision());
-        let made;
-        let conversions = match done {
-            Some(c) if c.of == of => c,
-            _ => {
-                made = convert_tracks(self.project(), &targets, of);
-                &made
-            }
+        let conversions = match done.filter(|c| c.of == of) {
+            Some(c) => std::sync::Arc::try_unwrap(c).unwrap_or_else(|shared| Conversions { of, rows: Vec::new(), tracks: shared.tracks.clone() }),
+            None => convert_tracks(self.project(), &targets, of),
         };
-        let (mut converted, mut added, mut worst, mut refused) = (Vec::new(), 0, 0.0f64, None);
+        let compiled_now = self.curves_revision_is_current();
+        let (mut installed, mut added, mut worst, mut refused) = (Vec::new(), 0, 0.0f64, None);
         self.document.begin_gesture("Convert to Bézier");
-        for (index, result) in &conversions.tracks {
-            match result {
-                Ok(c) => match self.document.apply("Convert to Bézier", Edit::SetTrack { index: *index, track: c.track.clone() }) {
-                    Ok(()) => {
-                        converted.push(*index);
-                        added += c.added_keys;
-                        worst = worst.max(c.max_difference);
-                    }
-                    Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
-                },
+        for (index, result) in conversions.tracks {
+            let c = match result {
+                Ok(c) => c,
+                Err(e) => {
+                    refused = Some(Status::error(format!("Convert to Bézier: {e}")));
+                    continue;
+                }
+            };
+            match self.document.apply_compiled_track("Convert to Bézier", index, c.conversion.track, &c.curve) {
+                Ok(()) => {
+                    added += c.conversion.added_keys;
+                    worst = worst.max(c.conversion.max_difference);
+                    installed.push((index, c.curve, c.ranges));
+                }
                 Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
             }
         }
         self.document.end_gesture();
-        // Recompiled together, on every core; the converted tracks' keys leave the selection.
-        self.refresh_tracks(Some(converted.clone()));
+        let converted: Vec<usize> = installed.iter().map(|(i, _, _)| *i).collect();
+        if compiled_now {
+            self.install_compiled(installed);
+        } else {
+            self.refresh();
+        }
+        // The converted tracks' keys leave the selection.
         self.selection.retain(|k| !converted.contains(&k.track));
         match (converted.len(), refused) {
             (0, Some(s)) => s,

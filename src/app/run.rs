@@ -185,7 +185,7 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
         }
         AppCommand::ConvertToBezier { bound, done } => {
             end_gesture(state);
-            let s = state.doc.convert_to_bezier(bound, done.as_deref());
+            let s = state.doc.convert_to_bezier(bound, done);
             state.set_status(s);
             true
         }

@@ -386,17 +386,6 @@ impl DocState {
         status
     }
 
-    pub fn copy(&mut self) -> Status {
-        match intent::copy_keys(self.project(), &self.selection) {
-            Some((clip, name)) => {
-                let n = clip.keys.len();
-                self.clipboard = Some(clip);
-                Status::message(format!("Copied {n} keys from \"{name}\""))
-            }
-            None => Status::message("Copy: select keys first"),
-        }
-    }
-
     /// Pastes the clipboard into the active track, the first key at `at`.
     pub fn paste(&mut self, at: f64) -> Status {
         let Some(clip) = &self.clipboard else {
@@ -467,6 +456,18 @@ impl DocState {
             }
             _ => self.refresh(),
         }
+    }
+
+    /// After edits that changed only the tracks of `compiled`, each given with its curve and
+    /// key ranges made elsewhere (a worker) from the track as it now is: puts them in place
+    /// instead of compiling. Needs the other curves current before the edits.
+    pub(super) fn install_compiled(&mut self, compiled: Vec<(usize, TrackCurve, KeyRanges)>) {
+        for (i, curve, ranges) in compiled {
+            (self.curves[i], self.key_ranges[i]) = (Ok(curve), ranges);
+            self.curve_stamps[i] = self.stamp();
+        }
+        self.curves_revision = self.document.revision();
+        self.fix_selection();
     }
 
     /// "name* - Tangent": the file name, and a star while there are unsaved changes.

@@ -86,11 +86,13 @@ impl Edit {
 
     /// Applies the edit and returns its inverse, or leaves `project` unchanged and says why.
     pub fn apply(self, project: &mut Project) -> Result<Edit, EditError> {
-        self.apply_inner(project, true)
+        self.apply_inner(project, true, true)
     }
 
     /// `apply`, optionally ignoring locks (undo restores states regardless of a lock set since).
-    fn apply_inner(self, project: &mut Project, respect_locks: bool) -> Result<Edit, EditError> {
+    /// `compile`: compile a new or changed track to check it (off only for a track the caller
+    /// compiled, [`Document::apply_compiled_track`]).
+    fn apply_inner(self, project: &mut Project, respect_locks: bool, compile: bool) -> Result<Edit, EditError> {
         match self {
             Self::SetKeys { track, keys } => {
                 let t = project.tracks.get_mut(track).ok_or(EditError::NoTrack(track))?;
@@ -128,7 +130,7 @@ impl Edit {
                 }
                 let same_curve = slot.same_curve(&track);
                 let old = std::mem::replace(slot, track);
-                if let Err(e) = validate_track_in(project, index, !same_curve) {
+                if let Err(e) = validate_track_in(project, index, compile && !same_curve) {
                     project.tracks[index] = old;
                     return Err(e.into());
                 }
@@ -139,7 +141,7 @@ impl Edit {
                     return Err(EditError::NoTrack(index));
                 }
                 project.tracks.insert(index, track);
-                if let Err(e) = validate_track_in(project, index, true) {
+                if let Err(e) = validate_track_in(project, index, compile) {
                     project.tracks.remove(index);
                     return Err(e.into());
                 }
@@ -309,6 +311,18 @@ impl Document {
 
     /// Applies `edit` as its own undo step (or as part of the open gesture).
     pub fn apply(&mut self, label: &str, edit: Edit) -> Result<(), EditError> {
+        self.apply_with(label, edit, true)
+    }
+
+    /// [`Self::apply`] of `Edit::SetTrack { index, track }` for a track the caller compiled
+    /// without error (`curve` is `TrackCurve::new(&track)`, made on a worker): the rest is
+    /// checked, but the track is not compiled again on this thread.
+    pub fn apply_compiled_track(&mut self, label: &str, index: usize, track: Track, curve: &crate::TrackCurve) -> Result<(), EditError> {
+        debug_assert!(curve.times().len() == track.keys.len() && crate::curve::validate(&track).is_ok(), "the curve of this track");
+        self.apply_with(label, Edit::SetTrack { index, track }, false)
+    }
+
+    fn apply_with(&mut self, label: &str, edit: Edit, compile: bool) -> Result<(), EditError> {
         let target = edit.track();
         // The first splice of a track in a gesture keeps the whole track's keys as its undo:
         // later splices of the same drag may touch other keys, and are not recorded.
@@ -318,7 +332,7 @@ impl Document {
             }
             _ => None,
         };
-        let inverse = edit.apply(std::sync::Arc::make_mut(&mut self.project))?;
+        let inverse = edit.apply_inner(std::sync::Arc::make_mut(&mut self.project), true, compile)?;
         let inverse = snapshot.unwrap_or(inverse);
         self.revision += 1;
         drop_steps(std::mem::take(&mut self.redo));
@@ -429,7 +443,7 @@ impl Document {
         for edit in step.inverse.into_iter().rev() {
             // Inverses restore states that were valid, so they cannot fail.
             // (No copy of the edit for the message: a whole-document step holds every key.)
-            match edit.apply_inner(std::sync::Arc::make_mut(&mut self.project), false) {
+            match edit.apply_inner(std::sync::Arc::make_mut(&mut self.project), false, true) {
                 Ok(inv) => inverse.push(inv),
                 Err(e) => debug_assert!(false, "an inverse edit failed: {e}"),
             }
