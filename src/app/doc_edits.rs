@@ -255,21 +255,26 @@ impl DocState {
     /// Sets both handles of every selected key on a Bezier track to `kind`
     /// ([`crate::handles::set_handle_types`]), as one undo step.
     pub fn set_handle_types(&mut self, kind: HandleType) -> Status {
+        use rayon::prelude::*;
         let tracks = self.selection.tracks();
-        let mut edits = Vec::new();
-        let mut skipped = 0;
-        for &ti in &tracks {
-            let which: Vec<usize> = self.selection.of_track(ti).map(|k| k.key).collect();
-            let (Some(track), Some(Ok(curve))) = (self.project().tracks.get(ti), self.curve(ti)) else { continue };
-            if track.interpolation != Interpolation::Bezier {
-                skipped += which.len();
-                continue;
-            }
-            let keys = crate::handles::set_handle_types(track, curve, &which, Some(kind), Some(kind));
-            if keys != track.keys {
-                edits.push((which.len(), Edit::SetKeys { track: ti, keys }));
-            }
-        }
+        // Each track's new handles on its own core, from its curve as compiled now.
+        let jobs: Vec<(usize, Vec<usize>, Option<&TrackCurve>)> =
+            tracks.iter().map(|&ti| (ti, self.selection.of_track(ti).map(|k| k.key).collect(), self.curve(ti).and_then(|c| c.as_ref().ok()))).collect();
+        let project = self.project();
+        let skipped: usize =
+            jobs.iter().filter(|(ti, _, _)| project.tracks.get(*ti).is_some_and(|t| t.interpolation != Interpolation::Bezier)).map(|(_, w, _)| w.len()).sum();
+        let edits: Vec<(usize, KeyEdit)> = jobs
+            .into_par_iter()
+            .filter_map(|(ti, which, curve)| {
+                let (track, curve) = (project.tracks.get(ti)?, curve?);
+                if track.interpolation != Interpolation::Bezier {
+                    return None;
+                }
+                let keys = crate::handles::set_handle_types(track, curve, &which, Some(kind), Some(kind));
+                let selected = which.iter().map(|&key| KeyRef { track: ti, key }).collect();
+                (keys != track.keys).then(|| (which.len(), KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected }))
+            })
+            .collect();
         if edits.is_empty() {
             return Status::message(match (skipped, tracks.is_empty()) {
                 (_, true) => "Handle type: select keys on a Bezier track first".to_owned(),
@@ -277,16 +282,13 @@ impl DocState {
                 _ => "Handle type: the selected keys are not Bézier keys (Key > Convert to Bézier first)".to_owned(),
             });
         }
-        let mut changed = 0;
+        let changed = edits.iter().map(|(n, _)| n).sum::<usize>();
         self.document.begin_gesture("Set handle type");
-        for (n, edit) in edits {
-            if let Err(s) = self.apply("Set handle type", edit) {
-                self.document.end_gesture();
-                return s;
-            }
-            changed += n;
-        }
+        let result = self.apply_key_edits("Set handle type", edits.into_iter().map(|(_, e)| e).collect());
         self.document.end_gesture();
+        if let Err(s) = result {
+            return s;
+        }
         let note = if skipped > 0 { format!(" ({skipped} keys not on Bezier tracks left as they were)") } else { String::new() };
         Status::message(format!("Set the handles of {changed} keys to {kind:?}{note}"))
     }
