@@ -173,7 +173,9 @@ impl DocState {
             self.refresh();
         }
         // The converted tracks' keys leave the selection.
-        self.selection.retain(|k| !converted.contains(&k.track));
+        let mut gone = vec![false; self.project().tracks.len()];
+        converted.iter().for_each(|&t| gone[t] = true);
+        self.selection.retain(|k| !gone.get(k.track).copied().unwrap_or(false));
         match (converted.len(), refused) {
             (0, Some(s)) => s,
             (0, None) => Status::message("Convert to Bézier: the tracks are Bezier already"),
