@@ -61,7 +61,12 @@ impl KeyRanges {
                 self.nodes[(self.size + i) * self.dim + c] = (v, v);
             }
         }
-        let (mut lo, mut hi) = (self.size + at, self.size + at + added);
+        self.pull_ancestors(at, at + added);
+    }
+
+    /// Recomputes the ancestors of leaves `first..end`, level by level.
+    fn pull_ancestors(&mut self, first: usize, end: usize) {
+        let (mut lo, mut hi) = (self.size + first, self.size + end);
         while lo > 1 && hi > lo {
             (lo, hi) = (lo / 2, (hi - 1) / 2 + 1);
             for k in lo..hi {
@@ -97,15 +102,8 @@ impl KeyRanges {
                 end = i + 1;
             }
         }
-        if first >= end {
-            return;
-        }
-        let (mut lo, mut hi) = (size + first, size + end);
-        while lo > 1 && hi > lo {
-            (lo, hi) = (lo / 2, (hi - 1) / 2 + 1);
-            for k in lo..hi {
-                self.pull(k);
-            }
+        if first < end {
+            self.pull_ancestors(first, end);
         }
     }
 

@@ -18,18 +18,21 @@ use super::Panels;
 /// Every command's shortcuts, those with more modifiers first. egui matches a shortcut
 /// "logically", ignoring an extra Shift or Alt held down, so Ctrl+Shift+Z also matches Undo's
 /// Ctrl+Z: asked first, Redo consumes it (and Save as its Ctrl+Shift+S before Save).
-fn shortcuts_in_matching_order() -> Vec<(Command, egui::KeyboardShortcut)> {
-    let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::VIEW).chain(Command::PLAY);
-    let mut list: Vec<_> = all.flat_map(|c| c.shortcut().into_iter().chain(c.alternative_shortcuts()).map(move |s| (c, s))).collect();
-    let held = |m: egui::Modifiers| [m.alt, m.shift, m.command || m.ctrl || m.mac_cmd].into_iter().filter(|x| *x).count();
-    list.sort_by_key(|(_, s)| std::cmp::Reverse(held(s.modifiers)));
-    list
+fn shortcuts_in_matching_order() -> &'static [(Command, egui::KeyboardShortcut)] {
+    static LIST: std::sync::LazyLock<Vec<(Command, egui::KeyboardShortcut)>> = std::sync::LazyLock::new(|| {
+        let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::VIEW).chain(Command::PLAY);
+        let mut list: Vec<_> = all.flat_map(|c| c.shortcut().into_iter().chain(c.alternative_shortcuts()).map(move |s| (c, s))).collect();
+        let held = |m: egui::Modifiers| [m.alt, m.shift, m.command || m.ctrl || m.mac_cmd].into_iter().filter(|x| *x).count();
+        list.sort_by_key(|(_, s)| std::cmp::Reverse(held(s.modifiers)));
+        list
+    });
+    &LIST
 }
 
 /// Shortcuts, files dropped on the window, and the window's close button.
 pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppCommand>) {
     let typing = ctx.egui_wants_keyboard_input();
-    for (command, s) in shortcuts_in_matching_order() {
+    for &(command, s) in shortcuts_in_matching_order() {
         if typing && command.is_plain_key() {
             continue;
         }
@@ -222,17 +225,26 @@ fn end_gesture(state: &mut AppState) {
     }
 }
 
-/// Applies an edit command; returns whether the project changed.
-fn edit(state: &mut AppState, e: EditCommand) -> bool {
-    if e.gesture && !state.doc.document.in_gesture() {
+/// An edit that is part of a gesture joins the open one (a panel that missed its drag's start
+/// still makes one step of it); one that is not closes it. False: its gesture was ended
+/// meanwhile (Delete or Undo during a drag), and the edit, computed before, is dropped.
+fn join_gesture(state: &mut AppState, gesture: bool, label: &str) -> bool {
+    if gesture && !state.doc.document.in_gesture() {
         if state.ui.gesture_interrupted {
             return false;
         }
-        // A panel that missed its drag's start still makes one step of it.
-        state.doc.document.begin_gesture(&e.label);
+        state.doc.document.begin_gesture(label);
     }
-    if !e.gesture {
+    if !gesture {
         end_gesture(state);
+    }
+    true
+}
+
+/// Applies an edit command; returns whether the project changed.
+fn edit(state: &mut AppState, e: EditCommand) -> bool {
+    if !join_gesture(state, e.gesture, &e.label) {
+        return false;
     }
     let track = e.edit.track();
     let noop = is_noop(state.project(), &e.edit);
@@ -255,15 +267,12 @@ fn edit(state: &mut AppState, e: EditCommand) -> bool {
 
 /// Applies edits of several tracks as one change; returns whether anything changed.
 fn edit_tracks(state: &mut AppState, e: TrackEdits) -> bool {
-    if e.gesture && !state.doc.document.in_gesture() {
-        if state.ui.gesture_interrupted {
-            return false;
-        }
-        state.doc.document.begin_gesture(&e.label);
+    if !join_gesture(state, e.gesture, &e.label) {
+        return false;
     }
+    // Not part of a gesture: a step of its own, grouping the tracks' edits.
     let own_step = !e.gesture;
     if own_step {
-        end_gesture(state);
         state.doc.document.begin_gesture(&e.label);
     }
     let edits: Vec<_> = e.edits.into_iter().filter(|k| !is_noop(state.project(), &k.edit)).collect();
