@@ -160,7 +160,7 @@ impl DocState {
                 Ok(()) => {
                     added += c.conversion.added_keys;
                     worst = worst.max(c.conversion.max_difference);
-                    installed.push((index, c.curve, c.ranges));
+                    installed.push((index, Ok(c.curve), c.ranges));
                 }
                 Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
             }

@@ -447,23 +447,18 @@ impl DocState {
                         (i, TrackCurve::new(&project.tracks[i]), ranges)
                     })
                     .collect();
-                for (i, curve, ranges) in compiled {
-                    (self.curves[i], self.key_ranges[i]) = (curve, ranges);
-                    self.curve_stamps[i] = self.stamp();
-                }
-                self.curves_revision = self.document.revision();
-                self.fix_selection();
+                self.install_compiled(compiled);
             }
             _ => self.refresh(),
         }
     }
 
     /// After edits that changed only the tracks of `compiled`, each given with its curve and
-    /// key ranges made elsewhere (a worker) from the track as it now is: puts them in place
-    /// instead of compiling. Needs the other curves current before the edits.
-    pub(super) fn install_compiled(&mut self, compiled: Vec<(usize, TrackCurve, KeyRanges)>) {
+    /// key ranges compiled from the track as it now is (here, or on a worker): puts them in
+    /// place, with new stamps. Needs the other curves current before the edits.
+    pub(super) fn install_compiled(&mut self, compiled: Vec<(usize, Result<TrackCurve, TrackError>, KeyRanges)>) {
         for (i, curve, ranges) in compiled {
-            (self.curves[i], self.key_ranges[i]) = (Ok(curve), ranges);
+            (self.curves[i], self.key_ranges[i]) = (curve, ranges);
             self.curve_stamps[i] = self.stamp();
         }
         self.curves_revision = self.document.revision();
