@@ -367,3 +367,27 @@ fn convert_of_many_keys_previews_on_a_worker_then_converts_as_one_step() {
     h.run();
     assert_eq!(app(&h).project(), &original, "one undo step");
 }
+
+/// Convert to Bézier on 60 tracks opened from the Key menu: the preview is scrolled and
+/// summed up, so the Convert button stays on screen (it was below the window's bottom edge,
+/// out of reach, with more than ~35 tracks).
+#[test]
+fn convert_to_bezier_on_many_tracks_keeps_its_buttons_on_screen() {
+    let track = |t: usize| {
+        let keys = (0..20).map(|i| Key::new(i as f64, vec![(i as f64 + t as f64).sin()])).collect();
+        Track::new(format!("t{t}"), TrackKind::Scalar, Interpolation::Tcb).with_keys(keys)
+    };
+    let mut h = harness(Project { tracks: (0..60).map(track).collect(), ..Project::default() });
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    h.get_by_label("Key").click();
+    h.run();
+    h.get_by_label_contains("Convert to B").click();
+    h.run();
+    h.get_by_label_contains("60 tracks: 1200 -> 1200 keys");
+    let convert = h.get_by_label("Convert").rect();
+    assert!(convert.max.y <= 820.0, "the Convert button at {convert:?}, the screen 820 px high");
+    h.get_by_label("Convert").click();
+    h.run();
+    assert!(app(&h).project().tracks.iter().all(|t| t.interpolation == Interpolation::Bezier), "{}", app(&h).ui.status.text);
+}

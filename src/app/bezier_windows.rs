@@ -152,24 +152,29 @@ fn preview_table(ui: &mut egui::Ui, rows: &[ConvertPreview]) {
         ui.label("Nothing to convert: select keys on a TCB, Cubic or Linear track, or click one.");
         return;
     }
-    egui::Grid::new("convert preview").num_columns(3).striped(true).show(ui, |ui| {
-        ui.strong("track");
-        ui.strong("keys");
-        ui.strong("largest difference");
-        ui.end_row();
-        for r in rows {
-            ui.label(&r.name);
-            match &r.result {
-                Ok((after, diff)) => {
-                    ui.label(format!("{} -> {after}", r.keys_before));
-                    ui.label(format!("{diff:.1e}"));
-                }
-                Err(e) => {
-                    ui.label(format!("{}", r.keys_before));
-                    ui.colored_label(ui.visuals().error_fg_color, e);
-                }
-            }
+    let ok = rows.iter().filter_map(|r| r.result.as_ref().ok().map(|&(after, diff)| (r.keys_before, after, diff)));
+    let (before, after, worst) = ok.fold((0, 0, 0.0f64), |(b, a, w), (kb, ka, d)| (b + kb, a + ka, w.max(d)));
+    ui.label(format!("{} tracks: {before} -> {after} keys, largest difference {worst:.1e}", rows.len()));
+    super::style::track_table(ui, "convert preview", |ui| {
+        egui::Grid::new("convert preview").num_columns(3).striped(true).show(ui, |ui| {
+            ui.strong("track");
+            ui.strong("keys");
+            ui.strong("largest difference");
             ui.end_row();
-        }
+            for r in rows {
+                ui.label(&r.name);
+                match &r.result {
+                    Ok((after, diff)) => {
+                        ui.label(format!("{} -> {after}", r.keys_before));
+                        ui.label(format!("{diff:.1e}"));
+                    }
+                    Err(e) => {
+                        ui.label(format!("{}", r.keys_before));
+                        ui.colored_label(ui.visuals().error_fg_color, e);
+                    }
+                }
+                ui.end_row();
+            }
+        });
     });
 }

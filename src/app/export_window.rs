@@ -124,22 +124,24 @@ impl ExportWindow {
         ui.checkbox(&mut self.constant_speed, "constant speed paths").on_hover_text("Bake Vec2/Vec3 paths moved at constant speed (arc length)");
         ui.separator();
         ui.label("Where each track goes").on_hover_text("See docs/export.md for what each target means in each format");
-        egui::Grid::new("export targets").num_columns(2).show(ui, |ui| {
-            for track in &project.tracks {
-                ui.label(&track.name);
-                let current = self.targets.get(&track.name).copied().unwrap_or_else(|| Target::for_track(track, self.format));
-                let mut t = current;
-                let r = egui::ComboBox::from_id_salt(("export target", &track.name)).selected_text(format!("{t:?}")).show_ui(ui, |ui| {
-                    for option in Target::ALL.into_iter().filter(|o| o.fits(track.kind, self.format)) {
-                        ui.selectable_value(&mut t, option, format!("{option:?}"));
+        super::style::track_table(ui, "export targets", |ui| {
+            egui::Grid::new("export targets").num_columns(2).show(ui, |ui| {
+                for track in &project.tracks {
+                    ui.label(&track.name);
+                    let current = self.targets.get(&track.name).copied().unwrap_or_else(|| Target::for_track(track, self.format));
+                    let mut t = current;
+                    let r = egui::ComboBox::from_id_salt(("export target", &track.name)).selected_text(format!("{t:?}")).show_ui(ui, |ui| {
+                        for option in Target::ALL.into_iter().filter(|o| o.fits(track.kind, self.format)) {
+                            ui.selectable_value(&mut t, option, format!("{option:?}"));
+                        }
+                    });
+                    r.response.accessible_name(format!("target of {}", track.name));
+                    if t != current {
+                        self.targets.insert(track.name.clone(), t);
                     }
-                });
-                r.response.accessible_name(format!("target of {}", track.name));
-                if t != current {
-                    self.targets.insert(track.name.clone(), t);
+                    ui.end_row();
                 }
-                ui.end_row();
-            }
+            });
         });
         ui.separator();
         ui.horizontal(|ui| {

@@ -172,29 +172,31 @@ fn report_table(ui: &mut egui::Ui, reports: &[TrackReport], fresh: bool) {
         ui.label("Nothing to simplify: select keys on a track, or click one.");
         return;
     }
-    egui::Grid::new("simplify report").num_columns(3).striped(true).show(ui, |ui| {
-        ui.strong("track");
-        ui.strong("keys");
-        ui.strong("max error");
-        ui.end_row();
-        for r in reports {
-            ui.label(&r.name);
-            match &r.result {
-                Ok(x) if x.kept.is_none() => {
-                    ui.label(format!("{} -> {}", x.keys_before, x.keys_after));
-                    ui.label(format!("{:.2e}", x.max_error));
-                }
-                Ok(x) => {
-                    ui.label(format!("{}", x.keys_before));
-                    ui.label(format!("kept: {}", x.kept.as_deref().unwrap_or("")));
-                }
-                Err(e) => {
-                    ui.label("");
-                    ui.colored_label(ui.visuals().error_fg_color, e.to_string());
-                }
-            }
+    super::style::track_table(ui, "simplify report", |ui| {
+        egui::Grid::new("simplify report").num_columns(3).striped(true).show(ui, |ui| {
+            ui.strong("track");
+            ui.strong("keys");
+            ui.strong("max error");
             ui.end_row();
-        }
+            for r in reports {
+                ui.label(&r.name);
+                match &r.result {
+                    Ok(x) if x.kept.is_none() => {
+                        ui.label(format!("{} -> {}", x.keys_before, x.keys_after));
+                        ui.label(format!("{:.2e}", x.max_error));
+                    }
+                    Ok(x) => {
+                        ui.label(format!("{}", x.keys_before));
+                        ui.label(format!("kept: {}", x.kept.as_deref().unwrap_or("")));
+                    }
+                    Err(e) => {
+                        ui.label("");
+                        ui.colored_label(ui.visuals().error_fg_color, e.to_string());
+                    }
+                }
+                ui.end_row();
+            }
+        });
     });
     if !fresh {
         ui.horizontal(|ui| {

@@ -1,10 +1,21 @@
 //! What panels share: colours (one per track, a shade per component of a vector track, the
 //! fixed colours of the tangent arrows, in = ra and out = rb, ease handles and the playhead),
-//! Bézier handles by type, the value axis width that lines time axes up, and number formatting.
+//! Bézier handles by type, the value axis width that lines time axes up, number formatting, and
+//! the scrolled per-track tables of the windows.
 
 use eframe::egui::Color32;
 
 use crate::Track;
+
+/// Height past which a window's per-track table scrolls.
+pub const TRACK_TABLE_HEIGHT: f32 = 300.0;
+
+/// A window's per-track table (Convert to Bézier, Simplify, Export), scrolled past
+/// [`TRACK_TABLE_HEIGHT`]: unscrolled, a selection of a few dozen tracks pushed the window's
+/// buttons below the screen.
+pub fn track_table<R>(ui: &mut eframe::egui::Ui, id: &str, add: impl FnOnce(&mut eframe::egui::Ui) -> R) -> R {
+    eframe::egui::ScrollArea::vertical().id_salt(id).max_height(TRACK_TABLE_HEIGHT).show(ui, add).inner
+}
 
 /// Width of the value axis, shared by the value and speed graphs so their time axes line up.
 pub const AXIS_WIDTH: f32 = 44.0;
