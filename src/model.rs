@@ -341,6 +341,28 @@ impl Track {
             && *keys == other.keys
     }
 
+    /// This track's settings with `keys` in place of its own (which are not copied).
+    #[must_use]
+    pub fn with_other_keys(&self, keys: Vec<Key>) -> Track {
+        let Track { name, kind, interpolation, tangents, ending_start, ending_end, pre_infinity, post_infinity, color, visible, locked, binding, keys: _ } =
+            self;
+        Track {
+            name: name.clone(),
+            kind: *kind,
+            interpolation: *interpolation,
+            tangents: *tangents,
+            ending_start: *ending_start,
+            ending_end: *ending_end,
+            pre_infinity: *pre_infinity,
+            post_infinity: *post_infinity,
+            color: *color,
+            visible: *visible,
+            locked: *locked,
+            binding: binding.clone(),
+            keys,
+        }
+    }
+
     /// An empty track with default settings.
     #[must_use]
     pub fn new(name: impl Into<String>, kind: TrackKind, interpolation: Interpolation) -> Self {

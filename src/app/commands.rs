@@ -24,6 +24,9 @@ pub enum AppCommand {
     Edit(EditCommand),
     /// One change made on several tracks at once (a field set on every selected key).
     EditTracks(TrackEdits),
+    /// A field set to a value on every selected key: made here, or on a worker for a big
+    /// selection (`key_jobs.rs`).
+    ChangeKeys(super::key_jobs::KeyChange),
     /// Insert a key on a track's curve at a time.
     InsertKey {
         track: usize,

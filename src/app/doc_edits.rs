@@ -104,6 +104,38 @@ impl DocState {
         refused.map_or(Ok(()), Err)
     }
 
+    /// Puts in place keys a worker changed and compiled (`key_jobs.rs`), into the open gesture
+    /// or each as a step: nothing is checked or compiled again here. A track whose new keys
+    /// did not compile is left as it was, and the first such refusal is returned.
+    pub fn install_key_changes(&mut self, label: &str, prepared: Vec<super::key_jobs::Prepared>) -> Result<(), Status> {
+        let compiled_now = self.curves_revision_is_current();
+        let mut compiled = Vec::with_capacity(prepared.len());
+        let mut selections = Vec::with_capacity(prepared.len());
+        let mut refused = None;
+        for p in prepared {
+            let result = match p.curve {
+                Ok(curve) => self.document.apply_compiled_keys(label, p.track, p.keys, &curve).map(|()| curve),
+                Err(e) => Err(e.into()),
+            };
+            match result {
+                Ok(curve) => {
+                    compiled.push((p.track, Ok(curve), p.ranges));
+                    selections.push((p.track, p.selected));
+                }
+                Err(e) => _ = refused.get_or_insert_with(|| Status::error(format!("{label}: {e}"))),
+            }
+        }
+        if compiled_now {
+            self.install_compiled(compiled);
+        } else {
+            self.refresh();
+        }
+        for (track, selected) in selections {
+            self.reselect_track(track, selected);
+        }
+        refused.map_or(Ok(()), Err)
+    }
+
     /// Makes `selected` the selected keys of `track`, leaving the selection (and its
     /// generation) as it is when they already are.
     fn reselect_track(&mut self, track: usize, selected: Vec<KeyRef>) {

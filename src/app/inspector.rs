@@ -7,6 +7,7 @@
 use eframe::egui;
 
 use super::commands::{AppCommand, TrackEdits};
+use super::key_jobs::KeyChange;
 use super::style::{fmt_vec, EASE, INCOMING, OUTGOING};
 use super::{Panel, PanelContext};
 use crate::edit::intent::{self, KeyRef};
@@ -27,16 +28,37 @@ fn track_names(cx: &PanelContext<'_>, on: &[usize]) -> String {
 }
 
 /// `change` on every selected key, as this widget's edits: a drag of the widget is one
-/// gesture, begun when the drag starts and ended when it stops.
+/// gesture, begun when the drag starts and ended when it stops. A change relative to what the
+/// panel shows (time: every key moved by the first one's change), made here.
 fn change_selected(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl Fn(&mut Key) + Sync) {
+    widget_gesture(
+        out,
+        r,
+        label,
+        changed.then(|| {
+            let edits = intent::change_keys(cx.project(), &cx.doc.selection, change);
+            TrackEdits { label: label.to_owned(), edits, gesture: is_dragged(r) }.into()
+        }),
+    );
+}
+
+/// [`change_selected`] of an absolute change (a field set to a value), which the app makes on
+/// a worker for a big selection (`key_jobs.rs`).
+fn set_on_selected(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl Fn(&mut Key) + Send + Sync + 'static) {
+    let command = KeyChange { label: label.to_owned(), gesture: is_dragged(r), change: std::sync::Arc::new(change) };
+    widget_gesture(out, r, label, changed.then(|| AppCommand::ChangeKeys(command)));
+}
+
+fn is_dragged(r: &egui::Response) -> bool {
+    r.drag_started() || r.dragged() || r.drag_stopped()
+}
+
+/// `edit` between the gesture's beginning and end when `r` is dragged.
+fn widget_gesture(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, edit: Option<AppCommand>) {
     if r.drag_started() {
         out.push(AppCommand::BeginGesture(label.to_owned()));
     }
-    if changed {
-        let gesture = r.drag_started() || r.dragged() || r.drag_stopped();
-        let edits = intent::change_keys(cx.project(), &cx.doc.selection, change);
-        out.push(TrackEdits { label: label.to_owned(), edits, gesture }.into());
-    }
+    out.extend(edit);
     if r.drag_stopped() {
         out.push(AppCommand::EndGesture);
     }
@@ -71,7 +93,7 @@ impl Panel for Inspector {
                     let mut v = get(first);
                     ui.label(if cx.doc.mixed_fields().tcb[f] { "(mixed)" } else { "" });
                     let r = ui.add(egui::Slider::new(&mut v, lo..=hi).text(name).max_decimals(3)).on_hover_text(tip);
-                    change_selected(cx, out, &r, &format!("Set {name}"), r.changed(), |k| set(k, v));
+                    set_on_selected(out, &r, &format!("Set {name}"), r.changed(), move |k| set(k, v));
                     ui.end_row();
                 }
             }
@@ -112,7 +134,7 @@ fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCom
         let r = ui
             .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if mixed.value.get(c).copied().unwrap_or(false) { " (mixed)" } else { "" }))
             .accessible_name(format!("value {name}"));
-        change_selected(cx, out, &r, "Set key value", r.changed() && v.is_finite(), |k| {
+        set_on_selected(out, &r, "Set key value", r.changed() && v.is_finite(), move |k| {
             if let Some(x) = k.value.get_mut(c) {
                 *x = v;
             }
@@ -148,7 +170,7 @@ fn euler_entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppComman
                 .accessible_name(format!("euler {name}"));
             let r = r.on_hover_text(format!("Rotation about {name}, applied in {order:?} order"));
             let q = quat::from_euler(deg.map(f64::to_radians), order);
-            change_selected(cx, out, &r, "Set rotation", r.changed() && deg.iter().all(|d| d.is_finite()), |k| {
+            set_on_selected(out, &r, "Set rotation", r.changed() && deg.iter().all(|d| d.is_finite()), move |k| {
                 if k.value.len() == 4 {
                     k.value = q.to_vec();
                 }

@@ -498,6 +498,8 @@ pub struct UiState {
     pub file_job: Option<super::files::FileJob>,
     /// A new document replaced the open one: the views frame it in the next frame.
     pub document_replaced: bool,
+    /// A change of many keys being made on a worker, and the commands waiting for it.
+    pub key_jobs: super::key_jobs::KeyJobs,
 }
 
 /// Everything the editor holds apart from its panels.
@@ -530,6 +532,7 @@ impl AppState {
             preview: None,
             file_job: None,
             document_replaced: false,
+            key_jobs: super::key_jobs::KeyJobs::default(),
         };
         Self { doc, view: ViewSettings::default(), ui }
     }

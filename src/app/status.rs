@@ -13,6 +13,11 @@ impl Panel for StatusBar {
         ui.horizontal(|ui| {
             let status = &cx.ui.status;
             let color = if status.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
+            if let Some(busy) = cx.ui.key_jobs.busy_text() {
+                ui.spinner();
+                ui.label(busy).on_hover_text("Changing the selected keys on a worker: the window stays usable, and edits wait until it is done");
+                ui.separator();
+            }
             ui.colored_label(color, &status.text);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let playhead = cx.playhead();

@@ -101,10 +101,23 @@ pub fn selected_tracks(selection: &BTreeSet<KeyRef>) -> Vec<usize> {
 /// `change` applied to every selected key, one edit per track, keys re-sorted by time.
 /// Tracks are changed on every core (a field set on a whole mocap take changes a million keys).
 pub fn change_keys(project: &Project, selection: &BTreeSet<KeyRef>, change: impl Fn(&mut Key) + Sync) -> Vec<KeyEdit> {
+    change_keys_of(project, keys_by_track(project, selection), change)
+}
+
+/// The selected keys of each track of `project` that has some: (track, its keys ascending).
+#[must_use]
+pub fn keys_by_track(project: &Project, selection: &BTreeSet<KeyRef>) -> Vec<(usize, Vec<usize>)> {
+    selected_tracks(selection).into_iter().filter(|&t| t < project.tracks.len()).map(|t| (t, in_track(selection, t).map(|k| k.key).collect())).collect()
+}
+
+/// [`change_keys`] of keys given per track ([`keys_by_track`]), on every core.
+pub fn change_keys_of(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: impl Fn(&mut Key) + Sync) -> Vec<KeyEdit> {
     use rayon::prelude::*;
-    let tracks: Vec<(usize, Vec<usize>)> =
-        selected_tracks(selection).into_iter().filter(|&t| t < project.tracks.len()).map(|t| (t, in_track(selection, t).map(|k| k.key).collect())).collect();
-    tracks.into_par_iter().map(|(track, selected)| change_track(&project.tracks[track], track, &selected, &change)).collect()
+    tracks
+        .into_par_iter()
+        .filter(|(t, _)| *t < project.tracks.len())
+        .map(|(track, selected)| change_track(&project.tracks[track], track, &selected, &change))
+        .collect()
 }
 
 /// `change` applied to keys `selected` (ascending) of `t`, the keys re-sorted by time; the

@@ -1,0 +1,141 @@
+//! Changes of a big selection made on a worker (`key_jobs.rs`), driven through the real UI:
+//! the result is the one the UI thread would have made, one undo step, and the commands given
+//! meanwhile run after it, in order.
+
+use std::sync::Arc;
+
+use eframe::egui::{Key as K, Modifiers};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+
+use super::commands::{AppCommand, Command};
+use super::key_jobs::KeyChange;
+use super::tests::harness;
+use super::TangentApp;
+use crate::{Interpolation, Key, Project, Track, TrackKind};
+
+fn project() -> Project {
+    let tracks = (0..3)
+        .map(|t| {
+            let keys = (0..40).map(|i| Key::new(f64::from(i) / 30.0, vec![(f64::from(i) * 0.3 + f64::from(t)).sin(), 1.0, 0.5])).collect();
+            Track::new(format!("bone{t}.translation"), TrackKind::Vec3, Interpolation::Tcb).with_keys(keys)
+        })
+        .collect();
+    Project { tracks, ..Project::default() }
+}
+
+fn tensions(h: &Harness<'_, TangentApp>) -> Vec<f64> {
+    h.state().state.project().tracks.iter().flat_map(|t| t.keys.iter().map(|k| k.tension)).collect()
+}
+
+/// Steps frames until no change is being made or waits (at most 10 s); returns how many
+/// frames saw one busy.
+fn settle(h: &mut Harness<'_, TangentApp>) -> usize {
+    let mut busy = 0;
+    for _ in 0..2000 {
+        if !h.state().state.ui.key_jobs.is_busy() {
+            break;
+        }
+        busy += 1;
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        h.step();
+    }
+    assert!(!h.state().state.ui.key_jobs.is_busy(), "the change never finished");
+    h.run();
+    busy
+}
+
+/// Every key selected, then the tension slider dragged from 0.5 to 0.8 of its width in six
+/// moves, then dropped: the tensions it leaves, and how many frames saw a change on the worker.
+fn drag_tension(background_keys: usize) -> (Harness<'static, TangentApp>, usize) {
+    let mut h = harness(project());
+    h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    let slider = h.get_all_by_label("tension").next().expect("the tension slider").rect();
+    let at = |f: f32| eframe::egui::pos2(slider.left() + slider.width() * f, slider.center().y);
+    h.hover_at(at(0.5));
+    h.step();
+    h.drag_at(at(0.5));
+    h.step();
+    let mut busy = 0;
+    for i in 1..=6u8 {
+        h.hover_at(at(0.5 + 0.05 * f32::from(i)));
+        h.step();
+        busy += usize::from(h.state().state.ui.key_jobs.is_busy());
+    }
+    h.drop_at(at(0.8));
+    h.step();
+    busy += settle(&mut h);
+    (h, busy)
+}
+
+/// The slider dragged over a selection made on the worker ends where the same drag made on
+/// the UI thread ends, bit for bit, as one undo step that one Ctrl+Z reverts.
+#[test]
+fn a_slider_dragged_over_a_big_selection_ends_as_on_the_ui_thread_in_one_step() {
+    let (mut h, busy) = drag_tension(1);
+    let (here, busy_here) = drag_tension(usize::MAX);
+    assert!(busy > 0 && busy_here == 0, "the worker's path was taken ({busy} busy frames), and only there");
+    let (worker, ui_thread) = (tensions(&h), tensions(&here));
+    assert!(worker[0] > 0.3 && worker.iter().all(|&t| t == worker[0]), "every key set to the slider's last value: {worker:?}");
+    assert_eq!(worker, ui_thread);
+    let doc = &h.state().state.doc;
+    assert_eq!(doc.document.undo_label(), Some("Set tension"));
+    assert_eq!(
+        doc.curve(2).unwrap().as_ref().unwrap().outgoing_tangent(5),
+        here.state().state.doc.curve(2).unwrap().as_ref().unwrap().outgoing_tangent(5),
+        "the curves in place are the new keys'"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert!(tensions(&h).iter().all(|&t| t == 0.0), "one undo reverts every track");
+    assert_eq!(h.state().state.doc.document.undo_label(), None, "the drag was the only step");
+}
+
+fn set_tension(tension: f64) -> AppCommand {
+    AppCommand::ChangeKeys(KeyChange { label: "Set tension".to_owned(), gesture: false, change: Arc::new(move |k: &mut Key| k.tension = tension) })
+}
+
+/// Undo given in the same frame as a change that goes to the worker waits for it, then undoes
+/// it (not the step before it); Redo given after another change finds nothing to redo.
+#[test]
+fn commands_given_while_a_change_is_made_run_after_it_in_order() {
+    let mut h = harness(project());
+    h.state_mut().state.ui.key_jobs.background_keys = 1;
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    h.state_mut().queue.extend([set_tension(0.5), AppCommand::Ui(Command::Undo)]);
+    h.step();
+    assert!(h.state().state.ui.key_jobs.is_busy(), "the change went to the worker");
+    settle(&mut h);
+    assert!(tensions(&h).iter().all(|&t| t == 0.0), "the change was made, then undone: {:?}", tensions(&h));
+    assert_eq!(h.state().state.doc.document.undo_label(), None);
+    assert_eq!(h.state().state.doc.document.redo_label(), Some("Set tension"));
+    h.state_mut().queue.extend([set_tension(0.25), AppCommand::Ui(Command::Redo)]);
+    h.step();
+    settle(&mut h);
+    assert!(tensions(&h).iter().all(|&t| t == 0.25), "the new change cleared what Redo would have redone: {:?}", tensions(&h));
+    h.state_mut().state.doc.undo();
+    assert!(tensions(&h).iter().all(|&t| t == 0.0), "and it is the only step");
+    assert_eq!(h.state().state.doc.document.undo_label(), None);
+}
+
+/// A change made from a project that is no longer the open one (a file opened while it was
+/// made) is dropped, and the status bar says so.
+#[test]
+fn a_change_made_for_a_document_since_replaced_is_dropped() {
+    let mut h = harness(project());
+    h.state_mut().state.ui.key_jobs.background_keys = 1;
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    h.state_mut().queue.push(set_tension(0.5));
+    h.step();
+    assert!(h.state().state.ui.key_jobs.is_busy());
+    h.state_mut().state.replace_document(project(), None);
+    settle(&mut h);
+    assert!(tensions(&h).iter().all(|&t| t == 0.0), "the new document is as it was opened");
+    let status = &h.state().state.ui.status;
+    assert!(status.is_error && status.text.contains("not applied"), "{status:?}");
+    h.get_by_label(&status.text.clone());
+}

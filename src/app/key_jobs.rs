@@ -1,0 +1,265 @@
+//! Changes of every selected key made off the UI thread, so a big selection never freezes
+//! the window (issue 16).
+//!
+//! An inspector field set on a whole mocap take (200 tracks × 5,000 keys) changes a million
+//! keys: making the new keys, compiling the tracks and building their key ranges took about
+//! 220 ms per frame on the UI thread while the slider was dragged. From
+//! [`BACKGROUND_KEYS`] selected keys on, a [`KeyChange`] is made on a worker from the project
+//! as it is (shared, not copied) and the window goes on drawing, with a spinner in the status
+//! bar. While it runs:
+//! - the commands that touch the document wait behind it, in order ([`waits_for_change`]):
+//!   an Undo pressed meanwhile undoes the change, a drag's end closes the step after it;
+//! - consecutive changes of one drag are merged into the latest ([`KeyJobs::defer`]), so a
+//!   slider dragged faster than the changes are made shows the value it is at, not a backlog.
+//!
+//! Putting the result in place costs swapping the keys and curves in: the worker compiled
+//! them, so nothing is checked again on the UI thread (`Document::apply_compiled_keys`). A
+//! result made from a project that is no longer the open one (a file opened meanwhile) is
+//! dropped, and the status bar says so.
+
+use std::collections::VecDeque;
+use std::sync::{mpsc, Arc};
+
+use eframe::egui;
+
+use super::commands::AppCommand;
+use super::key_ranges::KeyRanges;
+use super::state::KeyRef;
+use crate::edit::intent::{self, KeyEdit};
+use crate::error::TrackError;
+use crate::{Edit, Key, Project, TrackCurve};
+
+/// Selected keys from which a change is made on a worker: about 50 ms of work on the UI
+/// thread here (`benches/ui_frame.rs`: a frame of the tension drag is 42 ms at 120,000 keys).
+pub const BACKGROUND_KEYS: usize = 150_000;
+
+/// The function that changes one key.
+pub type ChangeFn = Arc<dyn Fn(&mut Key) + Send + Sync>;
+
+/// One absolute change of every selected key (a field set to a value), as the inspector
+/// sends it. Absolute, so it means the same whatever change lands before it.
+#[derive(Clone)]
+pub struct KeyChange {
+    pub label: String,
+    /// Part of the gesture the panel began (a slider drag).
+    pub gesture: bool,
+    pub change: ChangeFn,
+}
+
+impl PartialEq for KeyChange {
+    fn eq(&self, other: &Self) -> bool {
+        self.label == other.label && self.gesture == other.gesture && Arc::ptr_eq(&self.change, &other.change)
+    }
+}
+
+impl std::fmt::Debug for KeyChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("KeyChange").field("label", &self.label).field("gesture", &self.gesture).finish_non_exhaustive()
+    }
+}
+
+/// A track's new keys, with the curve and key ranges the worker compiled from them.
+pub struct Prepared {
+    pub track: usize,
+    pub keys: Vec<Key>,
+    pub curve: Result<TrackCurve, TrackError>,
+    pub ranges: KeyRanges,
+    /// The track's selected keys once the keys are in place.
+    pub selected: Vec<KeyRef>,
+}
+
+/// `change` of keys `tracks` (per track, [`intent::keys_by_track`]) of `project`, each changed
+/// track compiled, on every core. Tracks the change leaves as they are are left out.
+#[must_use]
+pub fn prepare(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &(dyn Fn(&mut Key) + Sync)) -> Vec<Prepared> {
+    use rayon::prelude::*;
+    intent::change_keys_of(project, tracks, change)
+        .into_par_iter()
+        .filter_map(|KeyEdit { track, edit, selected }| {
+            let Edit::SetKeys { keys, .. } = edit else { return None };
+            let old = &project.tracks[track];
+            if old.keys == keys {
+                return None;
+            }
+            let new = old.with_other_keys(keys);
+            let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
+            Some(Prepared { track, keys: new.keys, curve, ranges, selected })
+        })
+        .collect()
+}
+
+/// A change being made on a worker.
+pub struct KeyJob {
+    pub label: String,
+    /// Not part of a gesture: the change is an undo step of its own.
+    pub own_step: bool,
+    /// The project it is made from: its address and the document's revision then.
+    pub of: (usize, u64),
+    keys: usize,
+    result: mpsc::Receiver<Vec<Prepared>>,
+}
+
+/// The change on a worker, if any, and the commands waiting for it.
+pub struct KeyJobs {
+    job: Option<KeyJob>,
+    deferred: VecDeque<AppCommand>,
+    /// [`BACKGROUND_KEYS`]; tests lower it to take the worker's path on small documents.
+    pub background_keys: usize,
+}
+
+impl Default for KeyJobs {
+    fn default() -> Self {
+        Self { job: None, deferred: VecDeque::new(), background_keys: BACKGROUND_KEYS }
+    }
+}
+
+/// Where a project is: with the document's revision, says whether a result is of the open
+/// project as it is now.
+#[must_use]
+pub fn project_id(project: &Project, revision: u64) -> (usize, u64) {
+    (std::ptr::from_ref(project) as usize, revision)
+}
+
+impl KeyJobs {
+    /// A change is being made, or commands wait for one.
+    #[must_use]
+    pub fn is_busy(&self) -> bool {
+        self.job.is_some() || !self.deferred.is_empty()
+    }
+
+    /// A change is being made on a worker.
+    #[must_use]
+    pub fn is_running(&self) -> bool {
+        self.job.is_some()
+    }
+
+    /// What the status bar says while a change is made.
+    #[must_use]
+    pub fn busy_text(&self) -> Option<String> {
+        self.job.as_ref().map(|j| format!("{}: {} keys…", j.label, j.keys))
+    }
+
+    /// Makes `change` of keys `tracks` of `project` (the open one, of `of`) on a worker, which
+    /// asks `ctx` for a frame when it is done.
+    pub fn start(&mut self, ctx: &egui::Context, project: Arc<Project>, of: (usize, u64), c: KeyChange, tracks: Vec<(usize, Vec<usize>)>) {
+        debug_assert!(self.job.is_none(), "a change is being made: commands wait for it (run_or_defer)");
+        let keys = tracks.iter().map(|(_, k)| k.len()).sum();
+        let (tx, rx) = mpsc::channel();
+        let ctx = ctx.clone();
+        let change = c.change;
+        std::thread::spawn(move || {
+            let prepared = prepare(&project, tracks, &*change);
+            // Let go of the project before the result is taken: the document then changes it
+            // in place instead of copying it.
+            drop(project);
+            if tx.send(prepared).is_ok() {
+                ctx.request_repaint();
+            }
+        });
+        self.job = Some(KeyJob { label: c.label, own_step: !c.gesture, of, keys, result: rx });
+    }
+
+    /// The finished change, if the worker is done: the job and its tracks.
+    pub fn finished(&mut self) -> Option<(KeyJob, Vec<Prepared>)> {
+        let prepared = match self.job.as_ref()?.result.try_recv() {
+            Ok(p) => p,
+            Err(mpsc::TryRecvError::Empty) => return None,
+            Err(mpsc::TryRecvError::Disconnected) => Vec::new(),
+        };
+        self.job.take().map(|j| (j, prepared))
+    }
+
+    /// Keeps `command` until the change is in place. A change of the same drag as the last
+    /// waiting one replaces it: only the latest value of a drag is worth making.
+    pub fn defer(&mut self, command: AppCommand) {
+        if let (Some(AppCommand::ChangeKeys(last)), AppCommand::ChangeKeys(new)) = (self.deferred.back_mut(), &command) {
+            if last.gesture && new.gesture && last.label == new.label {
+                *last = new.clone();
+                return;
+            }
+        }
+        self.deferred.push_back(command);
+    }
+
+    /// The next waiting command, once no change is being made.
+    pub fn next_deferred(&mut self) -> Option<AppCommand> {
+        if self.job.is_some() {
+            return None;
+        }
+        self.deferred.pop_front()
+    }
+}
+
+/// Whether `command` waits for a change being made: everything that reads or changes the
+/// document or the selection does; what only moves the view, the playhead or the status does
+/// not.
+#[must_use]
+pub fn waits_for_change(command: &AppCommand) -> bool {
+    !matches!(
+        command,
+        AppCommand::SetView(_)
+            | AppCommand::Transport(_)
+            | AppCommand::Status(_)
+            | AppCommand::SetPreview(_)
+            | AppCommand::CloseOpenPath
+            | AppCommand::CloseSavePath
+            | AppCommand::CancelFileJob
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Interpolation, Track, TrackKind};
+
+    fn change(label: &str, gesture: bool, tension: f64) -> AppCommand {
+        AppCommand::ChangeKeys(KeyChange { label: label.to_owned(), gesture, change: Arc::new(move |k: &mut Key| k.tension = tension) })
+    }
+
+    fn tension_of(command: &AppCommand) -> f64 {
+        let AppCommand::ChangeKeys(c) = command else { panic!("not a change: {command:?}") };
+        let mut k = Key::new(0.0, vec![0.0]);
+        (c.change)(&mut k);
+        k.tension
+    }
+
+    #[test]
+    fn a_drag_waits_as_its_latest_value_and_other_commands_keep_their_order() {
+        let mut jobs = KeyJobs::default();
+        jobs.defer(change("Set tension", true, 0.1));
+        jobs.defer(change("Set tension", true, 0.2));
+        jobs.defer(AppCommand::EndGesture);
+        jobs.defer(change("Set tension", true, 0.3));
+        jobs.defer(change("Set bias", true, 0.4));
+        jobs.defer(change("Set bias", false, 0.5));
+        jobs.defer(change("Set bias", false, 0.6));
+        let waiting: Vec<AppCommand> = std::iter::from_fn(|| jobs.next_deferred()).collect();
+        assert_eq!(waiting.len(), 6, "{waiting:?}");
+        assert_eq!(tension_of(&waiting[0]), 0.2, "the drag's latest value replaced the one before");
+        assert_eq!(waiting[1], AppCommand::EndGesture);
+        assert_eq!(waiting[2..].iter().map(tension_of).collect::<Vec<_>>(), [0.3, 0.4, 0.5, 0.6], "typed values and other fields are all kept");
+        assert!(!jobs.is_busy());
+    }
+
+    #[test]
+    fn prepare_leaves_unchanged_tracks_out_and_compiles_the_others() {
+        let track = |name: &str, tension: f64| {
+            Track::new(name, TrackKind::Scalar, Interpolation::Tcb)
+                .with_keys((0..4).map(|i| Key::new(f64::from(i), vec![f64::from(i * i)]).with_tcb(tension, 0.0, 0.0)).collect())
+        };
+        let project = Project { tracks: vec![track("a", 0.5), track("b", 0.0)], ..Project::default() };
+        let prepared = prepare(&project, vec![(0, vec![1, 2]), (1, vec![1, 2])], &|k: &mut Key| k.tension = 0.5);
+        assert_eq!(prepared.len(), 1, "track a had tension 0.5 already");
+        let p = &prepared[0];
+        assert_eq!(p.track, 1);
+        assert_eq!(p.keys.iter().map(|k| k.tension).collect::<Vec<_>>(), [0.0, 0.5, 0.5, 0.0]);
+        assert_eq!(p.selected, [KeyRef { track: 1, key: 1 }, KeyRef { track: 1, key: 2 }]);
+        // The compiled curve is the new keys' curve, not the old track's: at key 1 the
+        // outgoing tangent is (1 - T)/2 · (v2 - v0) = 0.25 · 4 = 1 with tension 0.5, where
+        // the old track's (tension 0) is 2.
+        let curve = p.curve.as_ref().unwrap();
+        assert_eq!(curve.outgoing_tangent(1).unwrap()[0], 1.0);
+        assert_eq!(TrackCurve::new(&project.tracks[1]).unwrap().outgoing_tangent(1).unwrap()[0], 2.0);
+        assert_eq!(p.ranges.all(0), (0.0, 9.0), "key ranges of the new keys");
+    }
+}
