@@ -90,14 +90,20 @@ impl DocState {
     pub fn apply_key_edits(&mut self, label: &str, edits: Vec<KeyEdit>) -> Result<(), Status> {
         let compiled_now = self.curves_revision_is_current();
         let mut changed = Vec::with_capacity(edits.len());
+        let mut first = Vec::new();
         let mut refused = None;
         for KeyEdit { track, edit, selected } in edits {
+            let untouched = !self.document.gesture_touches(track);
             match self.document.apply(label, edit) {
-                Ok(()) => changed.push((track, selected)),
+                Ok(()) => {
+                    changed.push((track, selected));
+                    first.extend(untouched.then_some(track));
+                }
                 Err(e) => _ = refused.get_or_insert_with(|| Status::error(format!("{label}: {e}"))),
             }
         }
-        self.refresh_tracks(compiled_now.then(|| changed.iter().map(|(t, _)| *t).collect()));
+        let replaced = self.refresh_tracks(compiled_now.then(|| changed.iter().map(|(t, _)| *t).collect()));
+        self.park_first_changes(&first, replaced);
         for (track, selected) in changed {
             self.reselect_track(track, selected);
         }
@@ -111,8 +117,10 @@ impl DocState {
         let compiled_now = self.curves_revision_is_current();
         let mut compiled = Vec::with_capacity(prepared.len());
         let mut selections = Vec::with_capacity(prepared.len());
+        let mut first = Vec::new();
         let mut refused = None;
         for p in prepared {
+            first.extend((!self.document.gesture_touches(p.track)).then_some(p.track));
             let result = match p.curve {
                 Ok(curve) => self.document.apply_compiled_keys(label, p.track, p.keys, &curve).map(|()| curve),
                 Err(e) => Err(e.into()),
@@ -126,7 +134,8 @@ impl DocState {
             }
         }
         if compiled_now {
-            self.install_compiled(compiled);
+            let replaced = self.install_compiled(compiled);
+            self.park_first_changes(&first, replaced);
         } else {
             self.refresh();
         }
@@ -199,9 +208,11 @@ impl DocState {
         }
         self.document.end_gesture();
         let converted: Vec<usize> = installed.iter().map(|(i, _, _)| *i).collect();
-        if compiled_now {
-            self.install_compiled(installed);
-        } else {
+        if compiled_now && !installed.is_empty() {
+            // The step is the newest now, and made of these tracks' only changes.
+            let replaced = self.install_compiled(installed);
+            self.park(crate::edit::Side::Undo, replaced);
+        } else if !compiled_now {
             self.refresh();
         }
         // The converted tracks' keys leave the selection.

@@ -42,6 +42,7 @@ mod style;
 mod tests;
 mod tracks;
 mod transport;
+mod undo_curves;
 
 use std::path::PathBuf;
 

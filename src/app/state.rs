@@ -163,7 +163,7 @@ pub struct DocState {
     pub path: Option<PathBuf>,
     curves: Vec<Result<TrackCurve, TrackError>>,
     /// Per track, min/max of key values over any run of keys (the envelope, the normalised view).
-    key_ranges: Vec<KeyRanges>,
+    pub(super) key_ranges: Vec<KeyRanges>,
     /// Per track, a number that changes whenever its curve is recompiled, so views can cache
     /// what they derive from one track.
     curve_stamps: Vec<u64>,
@@ -406,63 +406,37 @@ impl DocState {
         }
     }
 
-    pub fn undo(&mut self) -> Status {
-        self.document.end_gesture();
-        let tracks = self.document.undo_tracks().filter(|_| self.curves_revision_is_current());
-        let status = match self.document.undo() {
-            Some(label) => Status::message(format!("Undid {label}")),
-            None => Status::message("Nothing to undo"),
-        };
-        self.refresh_tracks(tracks);
-        status
-    }
-
-    pub fn redo(&mut self) -> Status {
-        self.document.end_gesture();
-        let tracks = self.document.redo_tracks().filter(|_| self.curves_revision_is_current());
-        let status = match self.document.redo() {
-            Some(label) => Status::message(format!("Redid {label}")),
-            None => Status::message("Nothing to redo"),
-        };
-        self.refresh_tracks(tracks);
-        status
-    }
-
     /// After an undo or redo that changed `tracks` in place: recompiles only those (a drag
-    /// undone in a 200-track document recompiles one track), or everything if unsure.
-    pub(super) fn refresh_tracks(&mut self, tracks: Option<Vec<usize>>) {
+    /// undone in a 200-track document recompiles one track), or everything if unsure. Returns
+    /// the curves replaced.
+    pub(super) fn refresh_tracks(&mut self, tracks: Option<Vec<usize>>) -> Vec<super::undo_curves::Compiled> {
         let n = self.project().tracks.len();
         match tracks {
             Some(tracks) if self.curves.len() == n && tracks.iter().all(|&i| i < n) => {
-                use rayon::prelude::*;
-                let mut tracks = tracks;
-                tracks.sort_unstable();
-                tracks.dedup();
-                let project = self.document.project();
-                let jobs: Vec<(usize, KeyRanges)> = tracks.iter().map(|&i| (i, std::mem::take(&mut self.key_ranges[i]))).collect();
-                let compiled: Vec<_> = jobs
-                    .into_par_iter()
-                    .map(|(i, mut ranges)| {
-                        ranges.refresh(&project.tracks[i]);
-                        (i, TrackCurve::new(&project.tracks[i]), ranges)
-                    })
-                    .collect();
-                self.install_compiled(compiled);
+                let compiled = self.compile_tracks(tracks, &mut std::collections::HashMap::new());
+                self.install_compiled(compiled)
             }
-            _ => self.refresh(),
+            _ => {
+                self.refresh();
+                Vec::new()
+            }
         }
     }
 
     /// After edits that changed only the tracks of `compiled`, each given with its curve and
     /// key ranges compiled from the track as it now is (here, or on a worker): puts them in
     /// place, with new stamps. Needs the other curves current before the edits.
-    pub(super) fn install_compiled(&mut self, compiled: Vec<(usize, Result<TrackCurve, TrackError>, KeyRanges)>) {
+    /// Returns the curves and key ranges replaced.
+    pub(super) fn install_compiled(&mut self, compiled: Vec<super::undo_curves::Compiled>) -> Vec<super::undo_curves::Compiled> {
+        let mut replaced = Vec::with_capacity(compiled.len());
         for (i, curve, ranges) in compiled {
-            (self.curves[i], self.key_ranges[i]) = (curve, ranges);
+            let old_curve = std::mem::replace(&mut self.curves[i], curve);
+            replaced.push((i, old_curve, std::mem::replace(&mut self.key_ranges[i], ranges)));
             self.curve_stamps[i] = self.stamp();
         }
         self.curves_revision = self.document.revision();
         self.fix_selection();
+        replaced
     }
 
     /// "name* - Tangent": the file name, and a star while there are unsaved changes.
