@@ -22,9 +22,12 @@ use std::sync::{mpsc, Arc};
 
 use eframe::egui;
 
-use super::commands::AppCommand;
+use super::commands::{AppCommand, TrackEdits};
 use super::key_ranges::KeyRanges;
+use super::run;
 use super::state::KeyRef;
+use super::state::{AppState, Status};
+use super::Panels;
 use crate::edit::intent::{self, KeyEdit};
 use crate::error::TrackError;
 use crate::{Edit, Key, Project, TrackCurve};
@@ -205,6 +208,61 @@ pub fn waits_for_change(command: &AppCommand) -> bool {
             | AppCommand::CloseSavePath
             | AppCommand::CancelFileJob
     )
+}
+
+// Running the queue while a change is made on a worker (from `TangentApp::ui` and `run.rs`).
+
+/// Runs `command`, or keeps it for later if it has to wait for a change of many keys being
+/// made on a worker (`key_jobs.rs`). Returns whether anything on screen changed.
+pub fn run_or_defer(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels, command: AppCommand) -> bool {
+    if state.ui.key_jobs.is_busy() && waits_for_change(&command) {
+        state.ui.key_jobs.defer(command);
+        return false;
+    }
+    run::run_command(ctx, state, panels, command)
+}
+
+/// Puts a change the worker finished in place, then runs the commands that waited for it,
+/// until one starts another change on the worker. Returns whether anything changed.
+pub fn poll_key_job(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels) -> bool {
+    let Some((job, prepared)) = state.ui.key_jobs.finished() else {
+        return false;
+    };
+    let now = project_id(state.project(), state.doc.document.revision());
+    if job.of == now {
+        if job.own_step {
+            state.doc.document.begin_gesture(&job.label);
+        }
+        let result = state.doc.install_key_changes(&job.label, prepared);
+        if job.own_step {
+            state.doc.document.end_gesture();
+        }
+        if let Err(s) = result {
+            state.set_status(s);
+        }
+    } else {
+        state.set_status(Status::error(format!("{}: not applied, the document changed while it was made", job.label)));
+    }
+    while let Some(command) = state.ui.key_jobs.next_deferred() {
+        run::run_command(ctx, state, panels, command);
+    }
+    state.follow_range();
+    true
+}
+
+/// A field set on every selected key: at once for a small selection, else on a worker.
+pub(super) fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChange) -> bool {
+    if !run::join_gesture(state, c.gesture, &c.label) {
+        return false;
+    }
+    if state.doc.selection.len() < state.ui.key_jobs.background_keys {
+        let edits = crate::edit::intent::change_keys(state.project(), &state.doc.selection, |k| (c.change)(k));
+        return run::edit_tracks(state, TrackEdits { label: c.label, edits, gesture: c.gesture });
+    }
+    let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
+    let of = project_id(state.project(), state.doc.document.revision());
+    state.ui.key_jobs.start(ctx, state.doc.document.shared_project(), of, c, tracks);
+    true
 }
 
 #[cfg(test)]

@@ -214,9 +214,9 @@ impl TangentApp {
         self.recovery.ui(ui, &cx, &mut out);
         files::progress_window(&ctx, &cx, &mut out);
         let mut changed = self.state.poll_file_job();
-        changed |= run::poll_key_job(&ctx, &mut self.state, &mut self.panels);
+        changed |= key_jobs::poll_key_job(&ctx, &mut self.state, &mut self.panels);
         for command in out.drain(..) {
-            changed |= run::run_or_defer(&ctx, &mut self.state, &mut self.panels, command);
+            changed |= key_jobs::run_or_defer(&ctx, &mut self.state, &mut self.panels, command);
         }
         if changed && !ctx.will_discard() {
             // Panels drew the state from before the commands: draw it again (a pass that is

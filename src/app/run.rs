@@ -12,7 +12,6 @@ use eframe::egui;
 
 use super::commands::{AppCommand, Command, Decision, EditCommand, TrackEdits};
 use super::files::Saving;
-use super::key_jobs::{self, KeyChange};
 use super::state::{AfterDiscard, AppState, Status};
 use super::Panels;
 
@@ -56,59 +55,6 @@ pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppComm
     }
 }
 
-/// Runs `command`, or keeps it for later if it has to wait for a change of many keys being
-/// made on a worker (`key_jobs.rs`). Returns whether anything on screen changed.
-pub fn run_or_defer(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels, command: AppCommand) -> bool {
-    if state.ui.key_jobs.is_busy() && key_jobs::waits_for_change(&command) {
-        state.ui.key_jobs.defer(command);
-        return false;
-    }
-    run_command(ctx, state, panels, command)
-}
-
-/// Puts a change the worker finished in place, then runs the commands that waited for it,
-/// until one starts another change on the worker. Returns whether anything changed.
-pub fn poll_key_job(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels) -> bool {
-    let Some((job, prepared)) = state.ui.key_jobs.finished() else {
-        return false;
-    };
-    let now = key_jobs::project_id(state.project(), state.doc.document.revision());
-    if job.of == now {
-        if job.own_step {
-            state.doc.document.begin_gesture(&job.label);
-        }
-        let result = state.doc.install_key_changes(&job.label, prepared);
-        if job.own_step {
-            state.doc.document.end_gesture();
-        }
-        if let Err(s) = result {
-            state.set_status(s);
-        }
-    } else {
-        state.set_status(Status::error(format!("{}: not applied, the document changed while it was made", job.label)));
-    }
-    while let Some(command) = state.ui.key_jobs.next_deferred() {
-        run_command(ctx, state, panels, command);
-    }
-    state.follow_range();
-    true
-}
-
-/// A field set on every selected key: at once for a small selection, else on a worker.
-fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChange) -> bool {
-    if !join_gesture(state, c.gesture, &c.label) {
-        return false;
-    }
-    if state.doc.selection.len() < state.ui.key_jobs.background_keys {
-        let edits = crate::edit::intent::change_keys(state.project(), &state.doc.selection, |k| (c.change)(k));
-        return edit_tracks(state, TrackEdits { label: c.label, edits, gesture: c.gesture });
-    }
-    let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
-    let of = key_jobs::project_id(state.project(), state.doc.document.revision());
-    state.ui.key_jobs.start(ctx, state.doc.document.shared_project(), of, c, tracks);
-    true
-}
-
 /// Runs one command; returns whether it changed anything on screen (so the frame is drawn
 /// again), which a drag's repeated identical edit does not.
 pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels, command: AppCommand) -> bool {
@@ -129,7 +75,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
         }
         AppCommand::Edit(e) => edit(state, e),
         AppCommand::EditTracks(e) => edit_tracks(state, e),
-        AppCommand::ChangeKeys(c) => change_keys(ctx, state, c),
+        AppCommand::ChangeKeys(c) => super::key_jobs::change_keys(ctx, state, c),
         AppCommand::InsertKey { track, t } => {
             end_gesture(state);
             state.doc.active_track = Some(track);
@@ -283,7 +229,7 @@ fn end_gesture(state: &mut AppState) {
 /// An edit that is part of a gesture joins the open one (a panel that missed its drag's start
 /// still makes one step of it); one that is not closes it. False: its gesture was ended
 /// meanwhile (Delete or Undo during a drag), and the edit, computed before, is dropped.
-fn join_gesture(state: &mut AppState, gesture: bool, label: &str) -> bool {
+pub(super) fn join_gesture(state: &mut AppState, gesture: bool, label: &str) -> bool {
     if gesture && !state.doc.document.in_gesture() {
         if state.ui.gesture_interrupted {
             return false;
@@ -321,7 +267,7 @@ fn edit(state: &mut AppState, e: EditCommand) -> bool {
 }
 
 /// Applies edits of several tracks as one change; returns whether anything changed.
-fn edit_tracks(state: &mut AppState, e: TrackEdits) -> bool {
+pub(super) fn edit_tracks(state: &mut AppState, e: TrackEdits) -> bool {
     if !join_gesture(state, e.gesture, &e.label) {
         return false;
     }
