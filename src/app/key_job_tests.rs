@@ -108,6 +108,9 @@ fn commands_given_while_a_change_is_made_run_after_it_in_order() {
     h.state_mut().queue.extend([set_tension(0.5), AppCommand::Ui(Command::Undo)]);
     h.step();
     assert!(h.state().state.ui.key_jobs.is_busy(), "the change went to the worker");
+    // The next frame draws before it puts the change in place: the status bar says it is made.
+    h.step();
+    assert!(h.query_by_label("Set tension: 120 keys…").is_some(), "the status bar shows the change being made");
     settle(&mut h);
     assert!(tensions(&h).iter().all(|&t| t == 0.0), "the change was made, then undone: {:?}", tensions(&h));
     assert_eq!(h.state().state.doc.document.undo_label(), None);
