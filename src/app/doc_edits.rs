@@ -88,13 +88,34 @@ impl DocState {
     /// that is refused leaves its track as it was; the others still apply, and the first
     /// refusal is returned.
     pub fn apply_key_edits(&mut self, label: &str, edits: Vec<KeyEdit>) -> Result<(), Status> {
+        self.put_keys(label, edits.into_iter().map(|KeyEdit { track, edit, selected }| (track, NewKeys::Edit(edit), selected)))
+    }
+
+    /// Puts in place keys a worker changed and compiled (`key_jobs.rs`), as
+    /// [`Self::apply_key_edits`] does, but nothing is checked or compiled again here. A track
+    /// whose new keys did not compile is left as it was.
+    pub fn install_key_changes(&mut self, label: &str, prepared: Vec<super::key_jobs::Prepared>) -> Result<(), Status> {
+        self.put_keys(label, prepared.into_iter().map(|p| (p.track, NewKeys::Compiled { keys: p.keys, curve: p.curve, ranges: p.ranges }, p.selected)))
+    }
+
+    /// What [`Self::apply_key_edits`] and [`Self::install_key_changes`] share: each track's
+    /// new keys applied, the changed tracks compiled (those compiled already taken as they
+    /// are), the curves replaced by a track's first change in the gesture parked for undo, and
+    /// the selection moved.
+    fn put_keys(&mut self, label: &str, changes: impl Iterator<Item = (usize, NewKeys, Vec<KeyRef>)>) -> Result<(), Status> {
         let compiled_now = self.curves_revision_is_current();
-        let mut changed = Vec::with_capacity(edits.len());
-        let mut first = Vec::new();
+        let (mut changed, mut first, mut ready) = (Vec::new(), Vec::new(), std::collections::HashMap::new());
         let mut refused = None;
-        for KeyEdit { track, edit, selected } in edits {
+        for (track, new, selected) in changes {
             let untouched = !self.document.gesture_touches(track);
-            match self.document.apply(label, edit) {
+            let result = match new {
+                NewKeys::Edit(edit) => self.document.apply(label, edit),
+                NewKeys::Compiled { keys, curve: Ok(curve), ranges } => {
+                    self.document.apply_compiled_keys(label, track, keys, &curve).map(|()| _ = ready.insert(track, (Ok(curve), ranges)))
+                }
+                NewKeys::Compiled { curve: Err(e), .. } => Err(e.into()),
+            };
+            match result {
                 Ok(()) => {
                     changed.push((track, selected));
                     first.extend(untouched.then_some(track));
@@ -102,44 +123,15 @@ impl DocState {
                 Err(e) => _ = refused.get_or_insert_with(|| Status::error(format!("{label}: {e}"))),
             }
         }
-        let replaced = self.refresh_tracks(compiled_now.then(|| changed.iter().map(|(t, _)| *t).collect()));
-        self.park_first_changes(&first, replaced);
-        for (track, selected) in changed {
-            self.reselect_track(track, selected);
-        }
-        refused.map_or(Ok(()), Err)
-    }
-
-    /// Puts in place keys a worker changed and compiled (`key_jobs.rs`), into the open gesture
-    /// or each as a step: nothing is checked or compiled again here. A track whose new keys
-    /// did not compile is left as it was, and the first such refusal is returned.
-    pub fn install_key_changes(&mut self, label: &str, prepared: Vec<super::key_jobs::Prepared>) -> Result<(), Status> {
-        let compiled_now = self.curves_revision_is_current();
-        let mut compiled = Vec::with_capacity(prepared.len());
-        let mut selections = Vec::with_capacity(prepared.len());
-        let mut first = Vec::new();
-        let mut refused = None;
-        for p in prepared {
-            first.extend((!self.document.gesture_touches(p.track)).then_some(p.track));
-            let result = match p.curve {
-                Ok(curve) => self.document.apply_compiled_keys(label, p.track, p.keys, &curve).map(|()| curve),
-                Err(e) => Err(e.into()),
-            };
-            match result {
-                Ok(curve) => {
-                    compiled.push((p.track, Ok(curve), p.ranges));
-                    selections.push((p.track, p.selected));
-                }
-                Err(e) => _ = refused.get_or_insert_with(|| Status::error(format!("{label}: {e}"))),
-            }
-        }
         if compiled_now {
+            let in_gesture = self.document.in_gesture();
+            let compiled = self.compile_tracks(changed.iter().map(|(t, _)| *t).collect(), &mut ready, |t| in_gesture && first.contains(&t));
             let replaced = self.install_compiled(compiled);
             self.park_first_changes(&first, replaced);
         } else {
             self.refresh();
         }
-        for (track, selected) in selections {
+        for (track, selected) in changed {
             self.reselect_track(track, selected);
         }
         refused.map_or(Ok(()), Err)
@@ -337,6 +329,13 @@ impl DocState {
         let note = if skipped > 0 { format!(" ({skipped} keys not on Bezier tracks left as they were)") } else { String::new() };
         Status::message(format!("Set the handles of {changed} keys to {kind:?}{note}"))
     }
+}
+
+/// A track's new keys for `DocState::put_keys`: an edit to check and compile here, or keys a
+/// worker compiled.
+enum NewKeys {
+    Edit(crate::Edit),
+    Compiled { keys: Vec<crate::Key>, curve: Result<TrackCurve, crate::error::TrackError>, ranges: super::key_ranges::KeyRanges },
 }
 
 #[cfg(test)]

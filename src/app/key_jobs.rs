@@ -130,12 +130,6 @@ impl KeyJobs {
         self.job.is_some() || !self.deferred.is_empty()
     }
 
-    /// A change is being made on a worker.
-    #[must_use]
-    pub fn is_running(&self) -> bool {
-        self.job.is_some()
-    }
-
     /// What the status bar says while a change is made.
     #[must_use]
     pub fn busy_text(&self) -> Option<String> {

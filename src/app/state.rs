@@ -406,23 +406,6 @@ impl DocState {
         }
     }
 
-    /// After an undo or redo that changed `tracks` in place: recompiles only those (a drag
-    /// undone in a 200-track document recompiles one track), or everything if unsure. Returns
-    /// the curves replaced.
-    pub(super) fn refresh_tracks(&mut self, tracks: Option<Vec<usize>>) -> Vec<super::undo_curves::Compiled> {
-        let n = self.project().tracks.len();
-        match tracks {
-            Some(tracks) if self.curves.len() == n && tracks.iter().all(|&i| i < n) => {
-                let compiled = self.compile_tracks(tracks, &mut std::collections::HashMap::new());
-                self.install_compiled(compiled)
-            }
-            _ => {
-                self.refresh();
-                Vec::new()
-            }
-        }
-    }
-
     /// After edits that changed only the tracks of `compiled`, each given with its curve and
     /// key ranges compiled from the track as it now is (here, or on a worker): puts them in
     /// place, with new stamps. Needs the other curves current before the edits.

@@ -58,7 +58,7 @@ impl DocState {
             return Status::message(done);
         };
         let mut parked = parked.and_then(|p| p.data.downcast::<ParkedCurves>().ok()).map_or_else(HashMap::new, |p| p.0);
-        let compiled = self.compile_tracks(tracks, &mut parked);
+        let compiled = self.compile_tracks(tracks, &mut parked, |_| true);
         let replaced = self.install_compiled(compiled);
         let other = if side == Side::Undo { Side::Redo } else { Side::Undo };
         self.park(other, replaced);
@@ -66,17 +66,24 @@ impl DocState {
     }
 
     /// Tracks `tracks` compiled from the project as it is, on every core, except those whose
-    /// curves `parked` holds, which are taken from it.
-    pub(super) fn compile_tracks(&self, mut tracks: Vec<usize>, parked: &mut HashMap<usize, (Result<TrackCurve, TrackError>, KeyRanges)>) -> Vec<Compiled> {
+    /// curves `parked` holds, which are taken from it. A compiled track's key ranges are
+    /// refreshed from its old ones: in place, unless `keep_old` says they are to be parked.
+    pub(super) fn compile_tracks(
+        &mut self,
+        mut tracks: Vec<usize>,
+        parked: &mut HashMap<usize, (Result<TrackCurve, TrackError>, KeyRanges)>,
+        keep_old: impl Fn(usize) -> bool,
+    ) -> Vec<Compiled> {
         use rayon::prelude::*;
         tracks.sort_unstable();
         tracks.dedup();
         let (ready, jobs): (Vec<usize>, Vec<usize>) = tracks.into_iter().partition(|i| parked.contains_key(i));
-        let (project, key_ranges) = (self.document.project(), &self.key_ranges);
+        let jobs: Vec<(usize, KeyRanges)> =
+            jobs.into_iter().map(|i| (i, if keep_old(i) { self.key_ranges[i].clone() } else { std::mem::take(&mut self.key_ranges[i]) })).collect();
+        let project = self.document.project();
         let mut compiled: Vec<Compiled> = jobs
             .into_par_iter()
-            .map(|i| {
-                let mut ranges = key_ranges[i].clone();
+            .map(|(i, mut ranges)| {
                 ranges.refresh(&project.tracks[i]);
                 (i, TrackCurve::new(&project.tracks[i]), ranges)
             })
