@@ -15,9 +15,13 @@ use super::TangentApp;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
 
 fn project() -> Project {
-    let tracks = (0..3)
+    project_of(3, 40)
+}
+
+fn project_of(tracks: u16, keys: u16) -> Project {
+    let tracks = (0..tracks)
         .map(|t| {
-            let keys = (0..40).map(|i| Key::new(f64::from(i) / 30.0, vec![(f64::from(i) * 0.3 + f64::from(t)).sin(), 1.0, 0.5])).collect();
+            let keys = (0..keys).map(|i| Key::new(f64::from(i) / 30.0, vec![(f64::from(i) * 0.3 + f64::from(t)).sin(), 1.0, 0.5])).collect();
             Track::new(format!("bone{t}.translation"), TrackKind::Vec3, Interpolation::Tcb).with_keys(keys)
         })
         .collect();
@@ -45,10 +49,12 @@ fn settle(h: &mut Harness<'_, TangentApp>) -> usize {
     busy
 }
 
-/// Every key selected, then the tension slider dragged from 0.5 to 0.8 of its width in six
-/// moves, then dropped: the tensions it leaves, and how many frames saw a change on the worker.
+/// Every key of 20 tracks × 1,000 keys selected, then the tension slider dragged from 0.5 to
+/// 0.8 of its width in six moves, then dropped: the tensions it leaves, and how many frames saw
+/// a change on the worker. (Big enough that the worker is usually still busy at the next move,
+/// so the drag's changes wait and merge, as in the real window.)
 fn drag_tension(background_keys: usize) -> (Harness<'static, TangentApp>, usize) {
-    let mut h = harness(project());
+    let mut h = harness(project_of(20, 1000));
     h.state_mut().state.ui.key_jobs.background_keys = background_keys;
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
