@@ -36,6 +36,9 @@
 //! `x̂(s) = u` has one solution; the value is `y(s)`. [`TimeSolver`] (in `bezier/solve.rs`)
 //! finds it within a few ulps: a guess built at compile time and a fixed number of Halley
 //! steps, falling back to the safeguarded Newton of [`SegmentComponent::parameter_at`].
+//! Between two automatic handles (`a1 = 1/2.5614`, `a2 = 1 − a1`) it reads a table instead
+//! (`bezier/auto_inverse.rs`); a handle fraction within the rounding of the key times of
+//! `1/2.5614` (or `1 − 1/2.5614`) is taken as exactly that, so that those segments share it.
 //!
 //! Free and Aligned handles may be vertical (no extent in time) or reach across their
 //! segment; there `x̂′(s) = 0` and the slope in time is infinite. Values stay exact and finite;
@@ -44,6 +47,7 @@
 
 use crate::model::HandleType;
 
+mod auto_inverse;
 mod solve;
 pub use solve::{SolvePath, TimeSolver, MAX_STEPS, MIN_FAST_SLOPE, RESIDUAL_BOUND};
 
@@ -52,6 +56,9 @@ pub type Offset = (f64, f64);
 
 /// Auto handles reach `1/AUTO_DIVISOR` of the neighbouring interval in time.
 pub const AUTO_DIVISOR: f64 = 2.5614;
+
+/// The fraction of its interval an unclamped automatic handle reaches in time.
+pub const AUTO_FRACTION: f64 = 1.0 / AUTO_DIVISOR;
 
 /// Auto handles clamp the two neighbour distances to at most this ratio.
 pub const AUTO_RATIO_LIMIT: f64 = 5.0;
@@ -249,8 +256,9 @@ impl SegmentComponent {
     pub fn new((t0, v0): Point, right: Offset, left: Offset, (t1, v1): Point) -> Self {
         let len = t1 - t0;
         let (r, l) = corrected(len, right, left);
-        let a1 = (r.0 / len).clamp(0.0, 1.0);
-        let a2 = (1.0 + l.0 / len).clamp(0.0, 1.0);
+        let slack = auto_inverse::snap_slack(t0, t1);
+        let a1 = auto_inverse::snapped((r.0 / len).clamp(0.0, 1.0), AUTO_FRACTION, slack);
+        let a2 = auto_inverse::snapped((1.0 + l.0 / len).clamp(0.0, 1.0), 1.0 - AUTO_FRACTION, slack);
         let (p1, p2) = (v0 + r.1, v1 + l.1);
         Self { x: [3.0 * a1, 3.0 * a2 - 6.0 * a1, 1.0 + 3.0 * a1 - 3.0 * a2], y: [v0, 3.0 * (p1 - v0), 3.0 * (v0 - 2.0 * p1 + p2), v1 - v0 + 3.0 * (p1 - p2)] }
     }

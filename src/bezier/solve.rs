@@ -27,8 +27,11 @@
 //! `x̂′` below [`MIN_FAST_SLOPE`] anywhere on `[0, 1]` (vertical or zero-length handles, where
 //! the inverse has a square-root singularity, or overlapping handles that meet) or more than
 //! [`MAX_STEPS`] Halley steps predicted. Handles at thirds (`x̂(s) = s` exactly) skip the
-//! solve.
+//! solve, and segments between two automatic handles (all share one time cubic) read its
+//! inverse from a table ([`super::auto_inverse`]), which is accurate enough to need neither
+//! steps nor the residual check.
 
+use super::auto_inverse::{is_auto, AUTO_INVERSE};
 use super::SegmentComponent;
 
 /// Segments whose `dx̂/ds` falls below this somewhere on `[0, 1]` use the safeguarded solver.
@@ -49,6 +52,9 @@ pub enum SolvePath {
     Safe,
     /// Handles at thirds: `x̂(s) = s` exactly, so `s = u`.
     Linear,
+    /// Automatic handles on both sides: the shared table ([`super::auto_inverse`]), then the
+    /// residual check.
+    Auto,
     /// The guess, `halley` Halley steps, one Newton step if `newton`, the residual check.
     Fast { halley: u8, newton: bool },
 }
@@ -67,18 +73,18 @@ pub struct TimeSolver {
 
 /// The polynomial through `(u[k], s[k])` (distinct `u`), in power basis: Newton's divided
 /// differences, then the nested form `d₀ + (u − u₀)(d₁ + (u − u₁)(d₂ + …))` expanded.
-fn interpolate(u: &[f64; NODES], s: &[f64; NODES]) -> [f64; NODES] {
+pub(super) fn interpolate<const N: usize>(u: &[f64; N], s: &[f64; N]) -> [f64; N] {
     let mut d = *s;
-    for j in 1..NODES {
-        for i in (j..NODES).rev() {
+    for j in 1..N {
+        for i in (j..N).rev() {
             d[i] = (d[i] - d[i - 1]) / (u[i] - u[i - j]);
         }
     }
-    let mut c = [0.0; NODES];
-    c[0] = d[NODES - 1];
-    for k in (0..NODES - 1).rev() {
+    let mut c = [0.0; N];
+    c[0] = d[N - 1];
+    for k in (0..N - 1).rev() {
         // c ← c·(u − u_k) + d_k
-        for i in (1..NODES).rev() {
+        for i in (1..N).rev() {
             c[i] = c[i - 1] - u[k] * c[i];
         }
         c[0] = d[k] - u[k] * c[0];
@@ -131,6 +137,9 @@ impl TimeSolver {
         if k.x == [1.0, 0.0, 0.0] {
             return Self { path: SolvePath::Linear, ..Self::default() };
         }
+        if is_auto(&k.x) {
+            return Self { path: SolvePath::Auto, ..Self::default() };
+        }
         let m = min_slope(k);
         if !(m >= MIN_FAST_SLOPE) {
             return Self::default();
@@ -174,7 +183,8 @@ impl TimeSolver {
     /// **Accuracy contract**: the result satisfies `|x̂(s) − u| ≤` [`RESIDUAL_BOUND`] (4 ulps
     /// of 1) with `x̂` evaluated by [`SegmentComponent::time`], for `u ∈ [0, 1]`; `u ≤ 0` (or
     /// NaN) gives 0 and `u ≥ 1` gives 1. The fast path returns `s` only after checking that
-    /// residual; otherwise (and on segments flagged at compile time) the answer is the
+    /// residual (the automatic handles' table meets it by construction, and a dense test
+    /// measures it); otherwise (and on segments flagged at compile time) the answer is the
     /// safeguarded solver's, which meets the same bound (`tests/properties.rs` checks both
     /// on random handles: zero-length, vertical, overlapping, at thirds). Where
     /// `x̂′ ≥ m > 0`, `s` is then within `RESIDUAL_BOUND/m` of the exact root plus rounding.
@@ -192,11 +202,27 @@ impl TimeSolver {
         if !(u > 0.0 && u < 1.0) {
             return if u >= 1.0 { 1.0 } else { 0.0 };
         }
-        let (halley, newton) = match self.path {
-            SolvePath::Fast { halley, newton } => (halley, newton),
+        let s = match self.path {
+            // Within the bound without a check (see `auto_inverse`).
+            SolvePath::Auto => return AUTO_INVERSE.parameter(u).clamp(0.0, 1.0),
+            SolvePath::Fast { halley, newton } => self.refine(x, u, halley, newton),
             SolvePath::Linear => return u,
             SolvePath::Safe => return safe(x, u),
         };
+        let s = s.clamp(0.0, 1.0);
+        // `SegmentComponent::time`, bit for bit.
+        if ((((x[2] * s + x[1]) * s + x[0]) * s) - u).abs() <= RESIDUAL_BOUND {
+            s
+        } else {
+            safe(x, u)
+        }
+    }
+}
+
+impl TimeSolver {
+    /// The guess, then `halley` Halley steps and one Newton step if `newton`.
+    #[inline(always)]
+    fn refine(&self, x: &[f64; 3], u: f64, halley: u8, newton: bool) -> f64 {
         let mut s = self.guess(u);
         for _ in 0..halley {
             let (f, d1, h) = jet(x, s, u);
@@ -206,13 +232,7 @@ impl TimeSolver {
             let (f, d1, _) = jet(x, s, u);
             s -= f / d1;
         }
-        let s = s.clamp(0.0, 1.0);
-        // `SegmentComponent::time`, bit for bit.
-        if ((((x[2] * s + x[1]) * s + x[0]) * s) - u).abs() <= RESIDUAL_BOUND {
-            s
-        } else {
-            safe(x, u)
-        }
+        s
     }
 }
 
@@ -232,7 +252,8 @@ mod tests {
     }
 
     /// The guess meets its ten nodes `(x̂(sₖ), sₖ)` to rounding, and between them, for Auto
-    /// handles (`a1 = 1/2.5614`, `a2 = 1 − a1`), stays within 2e-6 of the root found by
+    /// handles (`a1 = 1/2.56`, `a2 = 1 − a1`, as Auto ones but off the table), stays within
+    /// 2e-6 of the root found by
     /// bisection.
     #[test]
     fn guess_passes_through_its_nodes() {
@@ -242,7 +263,7 @@ mod tests {
             let s = 0.5 - 0.5 * (std::f64::consts::PI * i as f64 / 9.0).cos();
             assert!((g.guess(k.time(s)) - s).abs() < 1e-13, "node {i}");
         }
-        let a = 1.0 / 2.5614;
+        let a = 1.0 / 2.56;
         let k = component(a, 1.0 - a);
         let g = TimeSolver::new(&k);
         for i in 0..=200 {
@@ -256,15 +277,18 @@ mod tests {
         }
     }
 
-    /// Auto handles (0.39 of the segment) take one Halley step, or one Halley and one Newton
-    /// step next to a 5× shorter interval (0.18); thirds are linear; a vertical handle, or
-    /// overlapping ones meeting in the middle, are solved safely.
+    /// Handles at 0.39 and 0.61 of the segment (near Auto ones) take one Halley step, or one
+    /// Halley and one Newton step next to a 5× shorter interval (0.18); thirds are linear;
+    /// a vertical handle, or overlapping ones meeting in the middle, are solved safely; Auto
+    /// handles (1/2.5614) read the table.
     #[test]
     fn paths_chosen_at_compile_time() {
         assert_eq!(TimeSolver::new(&component(0.39, 0.61)).path(), SolvePath::Fast { halley: 1, newton: false });
         assert_eq!(TimeSolver::new(&component(0.18, 0.61)).path(), SolvePath::Fast { halley: 1, newton: true });
         assert_eq!(TimeSolver::new(&SegmentComponent::new((2.0, 0.0), (1.0, 1.0), (-1.0, 0.0), (5.0, 1.0))).path(), SolvePath::Linear);
         assert_eq!(TimeSolver::new(&component(0.0, 0.61)).path(), SolvePath::Safe);
+        let a = super::super::AUTO_FRACTION;
+        assert_eq!(TimeSolver::new(&component(a, 1.0 - a)).path(), SolvePath::Auto);
         assert_eq!(TimeSolver::new(&component(1.0, 0.0)).path(), SolvePath::Safe);
     }
 

@@ -141,11 +141,22 @@ impl Bezier {
         self.handles[i * dim + c]
     }
 
-    /// The value at global time `t` inside segment `seg`.
-    #[inline]
+    /// The value at global time `t` inside segment `seg`. Inlined into the sampling loop for
+    /// the common case (one time solve, no normalisation); the rest is a call.
+    #[inline(always)]
     pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {
         let sg = &self.segs[seg];
         let u = (t - keys.times[seg]) * sg.inv_dt;
+        if sg.shared_time && !self.normalize {
+            copy_value(out, &sg.values(sg.time.solve(&sg.x, u)));
+        } else {
+            self.value_apart(sg, u, out);
+        }
+    }
+
+    /// [`Self::value`] where components solve apart or the value is a quaternion.
+    #[inline(never)]
+    fn value_apart(&self, sg: &Segment, u: f64, out: &mut [f64]) {
         let s = sg.time.solve(&sg.x, u);
         if sg.shared_time {
             copy_value(out, &sg.values(s));
