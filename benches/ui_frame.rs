@@ -177,7 +177,7 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
 
 /// Whole-track edits of the document side (no frame): the tracks of an imported take added
 /// to an open one-track project (File > Import…, Add), and every track hidden then shown, each
-/// one undo step of one `SetTrack` per track, as the track list's checkboxes make them.
+/// one undo step of one `SetHeader` per track, as the track list's checkboxes make them.
 fn track_edits(c: &mut Criterion, name: &str, project: &Project) {
     use tangent::app::DocState;
     use tangent::Edit;
@@ -199,8 +199,8 @@ fn track_edits(c: &mut Criterion, name: &str, project: &Project) {
     let show = |d: &mut DocState, visible: bool| {
         d.document.begin_gesture("Show/hide tracks");
         for i in 0..d.project().tracks.len() {
-            let track = tangent::Track { visible, ..d.project().tracks[i].clone() };
-            d.apply("Show/hide tracks", Edit::SetTrack { index: i, track }).unwrap();
+            let header = tangent::TrackHeader { visible, ..d.project().tracks[i].header() };
+            d.apply("Show/hide tracks", Edit::SetHeader { index: i, header }).unwrap();
         }
         d.document.end_gesture();
     };

@@ -62,7 +62,7 @@ pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, PathCurve, PathError, SegmentSpeed, TrackCurve};
 pub use edit::{Document, Edit, EditError};
 pub use error::{FileError, ProjectError, TrackError};
-pub use model::{Binding, Ending, HandleType, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackKind};
+pub use model::{Binding, Ending, HandleType, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackHeader, TrackKind};
 pub use search::{Located, SegmentCursor};
 
 /// The accuracy used where none is given: the error bound of arc-length tables (length

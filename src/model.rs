@@ -310,7 +310,35 @@ pub struct Track {
     pub keys: Vec<Key>,
 }
 
+/// A track's name, colour, visibility and lock: what its row in the track list sets, apart
+/// from its keys and modes. Changing only these ([`crate::Edit::SetHeader`]) neither copies
+/// the keys nor recompiles the curve.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TrackHeader {
+    pub name: String,
+    pub color: Option<Rgb>,
+    pub visible: bool,
+    pub locked: bool,
+}
+
 impl Track {
+    /// The track's [`TrackHeader`].
+    #[must_use]
+    pub fn header(&self) -> TrackHeader {
+        TrackHeader { name: self.name.clone(), color: self.color, visible: self.visible, locked: self.locked }
+    }
+
+    /// Puts `header` in place and returns the one it replaces.
+    pub fn replace_header(&mut self, header: TrackHeader) -> TrackHeader {
+        let TrackHeader { name, color, visible, locked } = header;
+        TrackHeader {
+            name: std::mem::replace(&mut self.name, name),
+            color: std::mem::replace(&mut self.color, color),
+            visible: std::mem::replace(&mut self.visible, visible),
+            locked: std::mem::replace(&mut self.locked, locked),
+        }
+    }
+
     /// Whether `other` compiles to the same curve as this track: only the name, colour,
     /// binding, visibility or lock may differ. (Every field is named, so a new one has to be
     /// placed on one side or the other.)

@@ -214,6 +214,7 @@ fn is_noop(project: &crate::Project, edit: &crate::Edit) -> bool {
             project.tracks.get(*track).is_some_and(|t| t.keys.get(*at..at.saturating_add(*remove)) == Some(keys.as_slice()))
         }
         crate::Edit::SetTrack { index, track } => project.tracks.get(*index).is_some_and(|t| t == track),
+        crate::Edit::SetHeader { index, header } => project.tracks.get(*index).is_some_and(|t| t.header() == *header),
         _ => false,
     }
 }

@@ -306,7 +306,11 @@ impl DocState {
         let before = self.document.revision();
         let keys_before = in_place.and_then(|i| self.project().tracks.get(i)).map_or(0, |t| t.keys.len());
         // Shown, hidden, locked, renamed or recoloured: the curve stays as it is.
-        let same_curve = matches!(&edit, Edit::SetTrack { index, track } if self.project().tracks.get(*index).is_some_and(|t| t.same_curve(track)));
+        let same_curve = match &edit {
+            Edit::SetTrack { index, track } => self.project().tracks.get(*index).is_some_and(|t| t.same_curve(track)),
+            Edit::SetHeader { .. } => true,
+            _ => false,
+        };
         self.document.apply(label, edit).map_err(|e| Status::error(format!("{label}: {e}")))?;
         match in_place {
             Some(i) if self.curves_revision == before && i < self.curves.len() && same_curve => self.curves_revision = self.document.revision(),

@@ -88,6 +88,10 @@ fn view_flags_and_names_keep_the_curve() {
     d.apply("Keys", crate::Edit::SetTrack { index: 1, track }).unwrap();
     assert_ne!(d.curve_stamp(1), stamps[1], "new keys: recompiled");
     assert_eq!(d.curve_stamp(0), stamps[0]);
+    let header = crate::TrackHeader { visible: false, name: "renamed again".into(), ..d.project().tracks[0].header() };
+    d.apply("View", crate::Edit::SetHeader { index: 0, header }).unwrap();
+    assert_eq!(d.curve_stamp(0), stamps[0], "a header edit keeps the curve");
+    assert!(!d.project().tracks[0].visible);
 }
 
 /// Delete with keys selected on several tracks is one undo step (it was one per track: one

@@ -178,10 +178,13 @@ fn clicking_a_tracks_checkbox_shows_and_hides_it() {
     let mut h = harness(demo_project());
     let camera = app(&h).project().tracks.iter().position(|t| t.name == "camera").unwrap();
     assert!(!app(&h).project().tracks[camera].visible);
+    let (keys, stamp) = (app(&h).project().tracks[camera].keys.as_ptr(), app(&h).doc.curve_stamp(camera));
     h.get_by_label("show camera").click();
     h.run();
     assert!(app(&h).project().tracks[camera].visible);
     assert!(app(&h).doc.document.is_dirty());
+    // A header edit: the keys stay where they were and the curve is not recompiled.
+    assert_eq!((app(&h).project().tracks[camera].keys.as_ptr(), app(&h).doc.curve_stamp(camera)), (keys, stamp));
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert!(!app(&h).project().tracks[camera].visible);

@@ -13,7 +13,7 @@ use super::commands::{AppCommand, EditCommand};
 use super::style::{component_color, track_color};
 use super::{Panel, PanelContext};
 use crate::edit::intent;
-use crate::{Edit, Infinity, Interpolation, Rgb, TangentMode, Track, TrackKind};
+use crate::{Edit, Infinity, Interpolation, Rgb, TangentMode, Track, TrackHeader, TrackKind};
 
 /// The track list and the rename in progress.
 #[derive(Default)]
@@ -85,6 +85,18 @@ fn set_track_edit(i: usize, track: &Track, change: impl FnOnce(&mut Track)) -> E
     Edit::SetTrack { index: i, track: t }
 }
 
+/// `track`'s name, colour, visibility or lock changed by `change`, as the edit of track `i`
+/// (no copy of its keys).
+fn set_header(label: &str, i: usize, track: &Track, change: impl FnOnce(&mut TrackHeader)) -> AppCommand {
+    EditCommand::new(label, set_header_edit(i, track, change)).into()
+}
+
+fn set_header_edit(i: usize, track: &Track, change: impl FnOnce(&mut TrackHeader)) -> Edit {
+    let mut header = track.header();
+    change(&mut header);
+    Edit::SetHeader { index: i, header }
+}
+
 impl Panel for TrackList {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         ui.horizontal(|ui| {
@@ -148,7 +160,7 @@ impl TrackList {
             if r.on_hover_text(format!("Show or hide the {} tracks of {prefix} (one undo step)", members.len())).changed() {
                 out.push(AppCommand::BeginGesture("Show/hide tracks".to_owned()));
                 for &i in members.iter().filter(|&&i| tracks[i].visible != all) {
-                    out.push(EditCommand::new("Show/hide tracks", set_track_edit(i, &tracks[i], |t| t.visible = all)).in_gesture(true).into());
+                    out.push(EditCommand::new("Show/hide tracks", set_header_edit(i, &tracks[i], |h| h.visible = all)).in_gesture(true).into());
                 }
                 out.push(AppCommand::EndGesture);
             }
@@ -170,12 +182,12 @@ impl TrackList {
             }
             let mut rgb = [color.r(), color.g(), color.b()];
             if ui.color_edit_button_srgb(&mut rgb).accessible_name(format!("colour of {}", track.name)).on_hover_text("Track colour").changed() {
-                out.push(set_track("Set track colour", i, track, |t| t.color = Some(Rgb(rgb[0], rgb[1], rgb[2]))));
+                out.push(set_header("Set track colour", i, track, |h| h.color = Some(Rgb(rgb[0], rgb[1], rgb[2]))));
             }
             let mut visible = track.visible;
             let r = ui.checkbox(&mut visible, "").accessible_name(format!("show {}", track.name));
             if r.on_hover_text(format!("Show \"{}\" in the graph", track.name)).changed() {
-                out.push(set_track("Show/hide track", i, track, |t| t.visible = visible));
+                out.push(set_header("Show/hide track", i, track, |h| h.visible = visible));
             }
             let mut locked = track.locked;
             let lock = ui
@@ -183,7 +195,7 @@ impl TrackList {
                 .accessible_name(format!("lock {}", track.name))
                 .on_hover_text("Lock: a locked track refuses edits (its curve is dashed)");
             if lock.changed() {
-                out.push(set_track("Lock track", i, track, |t| t.locked = locked));
+                out.push(set_header("Lock track", i, track, |h| h.locked = locked));
             }
             self.name(ui, out, i, track, active);
             if let Some(Err(e)) = cx.doc.curve(i) {
@@ -203,7 +215,7 @@ impl TrackList {
                     let name = text.trim().to_owned();
                     self.renaming = None;
                     if !name.is_empty() && name != track.name && !ui.input(|inp| inp.key_pressed(egui::Key::Escape)) {
-                        out.push(set_track("Rename track", i, track, |t| t.name = name));
+                        out.push(set_header("Rename track", i, track, |h| h.name = name));
                     }
                 }
             }

@@ -10,7 +10,7 @@
 
 use crate::curve::validate;
 use crate::error::{ProjectError, TrackError};
-use crate::model::{Key, Project, Track};
+use crate::model::{Key, Project, Track, TrackHeader};
 use thiserror::Error;
 
 #[cfg(test)]
@@ -46,10 +46,16 @@ pub enum Edit {
         remove: usize,
         keys: Vec<Key>,
     },
-    /// Replace a whole track (rename, modes, kind, colour, visibility, lock).
+    /// Replace a whole track (modes, kind, keys and all).
     SetTrack {
         index: usize,
         track: Track,
+    },
+    /// Rename, recolour, show, hide, lock or unlock a track: its keys are neither copied nor
+    /// checked, and its curve is not recompiled.
+    SetHeader {
+        index: usize,
+        header: TrackHeader,
     },
     InsertTrack {
         index: usize,
@@ -81,7 +87,7 @@ impl Edit {
     pub fn track(&self) -> Option<usize> {
         match self {
             Self::SetKeys { track, .. } | Self::SpliceKeys { track, .. } => Some(*track),
-            Self::SetTrack { index, .. } => Some(*index),
+            Self::SetTrack { index, .. } | Self::SetHeader { index, .. } => Some(*index),
             _ => None,
         }
     }
@@ -136,6 +142,22 @@ impl Edit {
                     return Err(e.into());
                 }
                 Ok(Self::SetTrack { index, track: old })
+            }
+            Self::SetHeader { index, header } => {
+                let slot = project.tracks.get_mut(index).ok_or(EditError::NoTrack(index))?;
+                // As for `SetTrack`: a locked track can be unlocked, shown or hidden only.
+                if respect_locks && slot.locked && header.locked && (header.name != slot.name || header.color != slot.color) {
+                    return Err(EditError::Locked(slot.name.clone()));
+                }
+                let renamed = header.name != slot.name;
+                let old = slot.replace_header(header);
+                if renamed {
+                    if let Err(e) = validate_track_in(project, index, check, false) {
+                        project.tracks[index].replace_header(old);
+                        return Err(e.into());
+                    }
+                }
+                Ok(Self::SetHeader { index, header: old })
             }
             Self::InsertTrack { index, track } => {
                 if index > project.tracks.len() {
@@ -231,7 +253,7 @@ impl Step {
             .map(|e| match e {
                 Edit::SetKeys { keys, .. } | Edit::SpliceKeys { keys, .. } => keys.len(),
                 Edit::SetTrack { track, .. } | Edit::InsertTrack { track, .. } => track.keys.len(),
-                Edit::RemoveTrack { .. } => 0,
+                Edit::RemoveTrack { .. } | Edit::SetHeader { .. } => 0,
             })
             .sum::<usize>()
             + self.parked.as_ref().map_or(0, |p| p.keys)
