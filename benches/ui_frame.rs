@@ -176,7 +176,8 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
 }
 
 /// Whole-track edits of the document side (no frame): the tracks of an imported take added
-/// to an open one-track project (File > Import…, Add), and every track hidden then shown, each
+/// to an open one-track project (File > Import…, Add: the UI thread's part, the take compiled
+/// beforehand as the import's worker does), and every track hidden then shown, each
 /// one undo step of one `SetHeader` per track, as the track list's checkboxes make them.
 fn track_edits(c: &mut Criterion, name: &str, project: &Project) {
     use tangent::app::DocState;
@@ -186,7 +187,7 @@ fn track_edits(c: &mut Criterion, name: &str, project: &Project) {
     let small = mocap::mocap_project(1, 100);
     g.bench_function(BenchmarkId::new("add an imported take's tracks", name), |b| {
         b.iter_batched(
-            || (DocState::new(small.clone(), None), project.clone()),
+            || (DocState::new(small.clone(), None), tangent::app::CompiledTake::new(project.clone())),
             |(mut d, imported)| {
                 let status = d.add_imported(imported, "the take");
                 assert!(!status.is_error && d.curve(project.tracks.len()).is_some_and(|c| c.is_ok()), "{}", status.text);

@@ -63,7 +63,7 @@ pub enum AppCommand {
     ImportPath(PathBuf),
     /// An import finished: open it as a new project or add its tracks.
     Imported {
-        imported: Box<crate::import::Imported>,
+        imported: Box<super::import_window::ImportResult>,
         mode: super::import_window::ImportMode,
     },
     /// Save to a typed path (the Save as window).

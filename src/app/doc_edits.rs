@@ -249,21 +249,20 @@ impl DocState {
 
     /// Adds the tracks of an imported project to the open one, as one undo step; names that are
     /// taken get a number.
-    pub fn add_imported(&mut self, imported: crate::Project, summary: &str) -> Status {
-        let n = imported.tracks.len();
+    pub fn add_imported(&mut self, take: super::state::CompiledTake, summary: &str) -> Status {
+        let n = take.project.tracks.len();
         self.document.begin_gesture("Import");
-        // Into the document one by one, then compiled together once (on every core).
+        // Each track with the curve the import's worker compiled (names made unique).
         let mut refused = None;
-        for mut track in imported.tracks {
+        let mut compiled = take.compiled.into_iter();
+        for mut track in take.project.tracks {
             track.name = crate::edit::intent::unique_name(self.project(), &track.name);
-            let index = self.project().tracks.len();
-            if let Err(e) = self.document.apply("Import", Edit::InsertTrack { index, track }) {
-                refused = Some(Status::error(format!("Import: {e}")));
+            if let Err(s) = self.append_compiled("Import", track, compiled.next()) {
+                refused = Some(s);
                 break;
             }
         }
         self.document.end_gesture();
-        self.refresh();
         refused.unwrap_or_else(|| Status::message(format!("Added {n} tracks from {summary}")))
     }
 

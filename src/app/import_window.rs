@@ -13,7 +13,7 @@ use eframe::egui;
 
 use super::commands::AppCommand;
 use super::{Panel, PanelContext};
-use crate::import::{import_path_with_progress, ImportError, ImportOptions, Imported};
+use crate::import::{import_path_with_progress, ImportError, ImportOptions, ImportReport};
 
 /// How the imported tracks arrive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,7 +28,15 @@ struct Running {
     done: Arc<AtomicUsize>,
     total: Arc<AtomicUsize>,
     cancel: Arc<AtomicBool>,
-    result: mpsc::Receiver<Result<Imported, ImportError>>,
+    result: mpsc::Receiver<Result<ImportResult, ImportError>>,
+}
+
+/// A finished import, its tracks compiled on the worker
+/// ([`super::state::CompiledTake`]: the UI thread only puts them in place).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImportResult {
+    pub report: ImportReport,
+    pub take: super::state::CompiledTake,
 }
 
 pub struct ImportWindow {
@@ -70,7 +78,8 @@ impl ImportWindow {
                 t.store(of, Ordering::Relaxed);
                 ctx.request_repaint();
                 !c.load(Ordering::Relaxed)
-            });
+            })
+            .map(|imported| ImportResult { take: super::state::CompiledTake::new(imported.project), report: imported.report });
             let _ = tx.send(result);
             ctx.request_repaint();
         });

@@ -51,7 +51,7 @@ use eframe::egui;
 
 pub use commands::{AppCommand, Command, Decision, EditCommand};
 pub use playback::{Transport, TransportCommand};
-pub use state::{AfterDiscard, AppState, CentralView, DocState, KeyRef, Plane, Status, UiState, ViewSettings};
+pub use state::{AfterDiscard, AppState, CentralView, CompiledTake, DocState, KeyRef, Plane, Status, UiState, ViewSettings};
 
 use crate::io::{demo_project, load_project};
 

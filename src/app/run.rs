@@ -144,11 +144,11 @@ fn import_command(state: &mut AppState, panels: &mut Panels, command: AppCommand
         }
         AppCommand::Imported { imported, mode } => {
             end_gesture(state);
-            let summary = imported.report.summary();
+            let (summary, take) = (imported.report.summary(), imported.take);
             match mode {
-                super::import_window::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(imported.project), summary)),
+                super::import_window::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary)),
                 super::import_window::ImportMode::AddTracks => {
-                    let s = state.doc.add_imported(imported.project, &summary);
+                    let s = state.doc.add_imported(take, &summary);
                     state.set_status(s);
                     state.follow_range();
                 }
@@ -408,8 +408,8 @@ fn decide(ctx: &egui::Context, state: &mut AppState, d: Decision) {
 pub fn run_after_discard(ctx: &egui::Context, state: &mut AppState, after: AfterDiscard) {
     match after {
         AfterDiscard::New => state.new_document(),
-        AfterDiscard::Imported(project, summary) => {
-            state.replace_document(*project, None);
+        AfterDiscard::Imported(take, summary) => {
+            state.replace_doc_state(super::DocState::with_compiled(*take, None));
             state.set_status(Status::message(format!("Imported {summary}; File > Save as… to keep it")));
         }
         AfterDiscard::Open(Some(path)) => state.open(&path),

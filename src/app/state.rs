@@ -15,11 +15,14 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::key_ranges::KeyRanges;
+
+mod compiled_take;
 use super::playback::Transport;
 use crate::edit::intent::{self, KeyEdit};
 pub use crate::edit::intent::{Clipboard, KeyRef};
 use crate::quat::EulerOrder;
 use crate::{Document, Edit, Project, SegmentCursor, TrackCurve, TrackError};
+pub use compiled_take::CompiledTake;
 
 /// View settings that persist between runs (never the document or its history).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -151,8 +154,9 @@ impl From<intent::IntentError> for Status {
 pub enum AfterDiscard {
     New,
     Open(Option<PathBuf>),
-    /// An imported project, and the import's one-line summary.
-    Imported(Box<Project>, String),
+    /// An imported project (compiled on the import's worker), and the import's one-line
+    /// summary.
+    Imported(Box<CompiledTake>, String),
     Quit,
 }
 

@@ -112,3 +112,42 @@ fn deleting_keys_of_several_tracks_is_one_undo_step() {
         assert_eq!(d.curve(i).unwrap().as_ref().unwrap().times().len(), t.keys.len(), "track {i} recompiled");
     }
 }
+
+/// An imported take is added with the curves its worker compiled: the document's own curves
+/// keep their stamps, the new tracks get the worker's curves (the same allocations), names
+/// are made unique, one undo step removes them all and redo brings them back. A take whose
+/// compile failed is refused with the reason, and the document keeps the tracks before it.
+#[test]
+fn an_imported_take_is_added_with_its_worker_compiled_curves() {
+    let mut d = DocState::new(demo_project(), None);
+    let n = d.project().tracks.len();
+    let stamps: Vec<_> = (0..n).map(|i| d.curve_stamp(i)).collect();
+    let mut take = CompiledTake::new(demo_project());
+    take.project.tracks.truncate(2);
+    take.compiled.truncate(2);
+    let worker_times: Vec<*const f64> = take.compiled.iter().map(|(c, _)| c.as_ref().unwrap().times().as_ptr()).collect();
+    let status = d.add_imported(take, "the demo");
+    assert!(!status.is_error, "{}", status.text);
+    assert_eq!(d.project().tracks.len(), n + 2);
+    assert_eq!((0..n).map(|i| d.curve_stamp(i)).collect::<Vec<_>>(), stamps, "no curve of the document recompiled");
+    for (k, ptr) in worker_times.iter().enumerate() {
+        assert_eq!(d.curve(n + k).unwrap().as_ref().unwrap().times().as_ptr(), *ptr, "the worker's curve is in place");
+    }
+    assert_ne!(d.project().tracks[n].name, d.project().tracks[0].name, "names made unique");
+    assert_eq!(d.undo(), Status::message("Undid Import"));
+    assert_eq!(d.project().tracks.len(), n);
+    d.redo();
+    assert_eq!(d.project().tracks.len(), n + 2);
+    assert!(d.curve(n + 1).unwrap().is_ok());
+
+    let mut bad = CompiledTake::new(demo_project());
+    bad.project.tracks.truncate(2);
+    bad.compiled.truncate(2);
+    bad.project.tracks[1].keys[0].value[0] = f64::NAN;
+    bad.compiled[1].0 = crate::TrackCurve::new(&bad.project.tracks[1]);
+    assert!(bad.compiled[1].0.is_err());
+    let status = d.add_imported(bad, "a bad take");
+    assert!(status.is_error && status.text.starts_with("Import:"), "{}", status.text);
+    assert_eq!(d.project().tracks.len(), n + 3, "the track before the bad one was added");
+    assert!((0..d.project().tracks.len()).all(|i| d.curve(i).is_some_and(|c| c.is_ok())));
+}

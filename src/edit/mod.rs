@@ -394,6 +394,13 @@ impl Document {
         self.apply_with(label, Edit::SetTrack { index, track }, Check::Compiled)
     }
 
+    /// [`Self::apply`] of `Edit::InsertTrack { index, track }` for a track the caller compiled
+    /// without error (`curve`, made on a worker): its name is checked, its keys are not.
+    pub fn insert_compiled_track(&mut self, label: &str, index: usize, track: Track, curve: &crate::TrackCurve) -> Result<(), EditError> {
+        debug_assert!(curve.times().len() == track.keys.len() && crate::curve::validate(&track).is_ok(), "the curve of this track");
+        self.apply_with(label, Edit::InsertTrack { index, track }, Check::Compiled)
+    }
+
     /// [`Self::apply`] of `Edit::SetKeys { track, keys }` for keys the caller compiled without
     /// error (`curve` is the track's curve with `keys`, made on a worker): locks are checked,
     /// the keys are not checked again on this thread.
