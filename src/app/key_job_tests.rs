@@ -148,3 +148,36 @@ fn a_change_made_for_a_document_since_replaced_is_dropped() {
     assert!(status.is_error && status.text.contains("not applied"), "{status:?}");
     h.get_by_label(&status.text.clone());
 }
+
+/// `Key > Handle type` on a big selection is made on the worker: the keys it leaves are the
+/// ones the UI thread's path makes, bit for bit, as one undo step, and the status bar says
+/// how many keys changed.
+#[test]
+fn handle_types_set_on_a_big_selection_match_the_ui_thread() {
+    let bezier = || {
+        let mut p = project();
+        p.tracks.iter_mut().for_each(|t| t.interpolation = Interpolation::Bezier);
+        p
+    };
+    let run = |background_keys: usize| {
+        let mut h = harness(bezier());
+        h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+        h.key_press_modifiers(Modifiers::COMMAND, K::A);
+        h.run();
+        h.state_mut().queue.push(AppCommand::Ui(Command::SetHandleType(crate::HandleType::Vector)));
+        h.step();
+        let busy = h.state().state.ui.key_jobs.is_busy();
+        settle(&mut h);
+        (h, busy)
+    };
+    let ((mut h, busy), (here, busy_here)) = (run(1), run(usize::MAX));
+    assert!(busy && !busy_here, "the worker's path was taken, and only there");
+    let keys = |h: &Harness<'_, TangentApp>| h.state().state.project().tracks.iter().flat_map(|t| t.keys.clone()).collect::<Vec<Key>>();
+    assert!(keys(&h).iter().all(|k| k.handles == (crate::HandleType::Vector, crate::HandleType::Vector)));
+    assert_eq!(keys(&h), keys(&here), "the same keys, handles and all");
+    assert_eq!(h.state().state.ui.status.text, "Set the handles of 120 keys to Vector");
+    assert_eq!(h.state().state.ui.status, here.state().state.ui.status);
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(h.state().state.project(), &bezier(), "one undo reverts every track");
+}

@@ -30,7 +30,7 @@ use super::state::{AppState, Status};
 use super::Panels;
 use crate::edit::intent::{self, KeyEdit};
 use crate::error::TrackError;
-use crate::{Edit, Key, Project, TrackCurve};
+use crate::{Edit, HandleType, Interpolation, Key, Project, TrackCurve};
 
 /// Selected keys from which a change is made on a worker: about 50 ms of work on the UI
 /// thread here (`benches/ui_frame.rs`: a frame of the tension drag is 42 ms at 120,000 keys).
@@ -91,6 +91,35 @@ pub fn prepare(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &(dy
         .collect()
 }
 
+/// `Key > Handle type` (`V`) of keys `tracks` of `project`: each Bezier track's handles
+/// resolved from its curve (compiled here, from the track as it is) and given type `kind`
+/// on both sides ([`crate::handles::set_handle_types`], as the UI thread's
+/// `DocState::set_handle_types` does), then the changed tracks compiled, on every core.
+#[must_use]
+pub fn prepare_handle_types(project: &Project, tracks: Vec<(usize, Vec<usize>)>, kind: HandleType) -> Vec<Prepared> {
+    use rayon::prelude::*;
+    tracks
+        .into_par_iter()
+        .filter_map(|(ti, which)| {
+            let track = project.tracks.get(ti).filter(|t| t.interpolation == Interpolation::Bezier)?;
+            let curve = TrackCurve::new(track).ok()?;
+            let keys = crate::handles::set_handle_types(track, &curve, &which, Some(kind), Some(kind));
+            if keys == track.keys {
+                return None;
+            }
+            let new = track.with_other_keys(keys);
+            let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
+            Some(Prepared { track: ti, keys: new.keys, curve, ranges, selected: which.into_iter().map(|key| KeyRef { track: ti, key }).collect() })
+        })
+        .collect()
+}
+
+/// What a job makes on the worker from the project.
+type Work = Box<dyn FnOnce(&Project) -> Vec<Prepared> + Send>;
+
+/// The status a finished job leaves, from what it made.
+type Describe = Box<dyn Fn(&[Prepared]) -> String + Send>;
+
 /// A change being made on a worker.
 pub struct KeyJob {
     pub label: String,
@@ -100,6 +129,7 @@ pub struct KeyJob {
     pub of: (usize, u64),
     keys: usize,
     result: mpsc::Receiver<Vec<Prepared>>,
+    describe: Option<Describe>,
 }
 
 /// The change on a worker, if any, and the commands waiting for it.
@@ -139,13 +169,27 @@ impl KeyJobs {
     /// Makes `change` of keys `tracks` of `project` (the open one, of `of`) on a worker, which
     /// asks `ctx` for a frame when it is done.
     pub fn start(&mut self, ctx: &egui::Context, project: Arc<Project>, of: (usize, u64), c: KeyChange, tracks: Vec<(usize, Vec<usize>)>) {
-        debug_assert!(self.job.is_none(), "a change is being made: commands wait for it (run_or_defer)");
         let keys = tracks.iter().map(|(_, k)| k.len()).sum();
+        let change = c.change;
+        let work = Box::new(move |p: &Project| prepare(p, tracks, &*change));
+        self.start_work(ctx, (project, of), (c.label, !c.gesture, keys), work, None);
+    }
+
+    /// Makes `work` on a worker from `project` (the open one, of `of`), labelled `label`, of
+    /// `keys` keys, an undo step of its own if `own_step`; `describe` says what it did.
+    fn start_work(
+        &mut self,
+        ctx: &egui::Context,
+        (project, of): (Arc<Project>, (usize, u64)),
+        (label, own_step, keys): (String, bool, usize),
+        work: Work,
+        describe: Option<Describe>,
+    ) {
+        debug_assert!(self.job.is_none(), "a change is being made: commands wait for it (run_or_defer)");
         let (tx, rx) = mpsc::channel();
         let ctx = ctx.clone();
-        let change = c.change;
         std::thread::spawn(move || {
-            let prepared = prepare(&project, tracks, &*change);
+            let prepared = work(&project);
             // Let go of the project before the result is taken: the document then changes it
             // in place instead of copying it.
             drop(project);
@@ -153,7 +197,7 @@ impl KeyJobs {
                 ctx.request_repaint();
             }
         });
-        self.job = Some(KeyJob { label: c.label, own_step: !c.gesture, of, keys, result: rx });
+        self.job = Some(KeyJob { label, own_step, of, keys, result: rx, describe });
     }
 
     /// The finished change, if the worker is done: the job and its tracks.
@@ -227,12 +271,15 @@ pub fn poll_key_job(ctx: &egui::Context, state: &mut AppState, panels: &mut Pane
         if job.own_step {
             state.doc.document.begin_gesture(&job.label);
         }
+        let done = job.describe.as_ref().map(|d| d(&prepared));
         let result = state.doc.install_key_changes(&job.label, prepared);
         if job.own_step {
             state.doc.document.end_gesture();
         }
-        if let Err(s) = result {
-            state.set_status(s);
+        match (result, done) {
+            (Err(s), _) => state.set_status(s),
+            (Ok(()), Some(text)) => state.set_status(Status::message(text)),
+            (Ok(()), None) => {}
         }
     } else {
         state.set_status(Status::error(format!("{}: not applied, the document changed while it was made", job.label)));
@@ -257,6 +304,24 @@ pub(super) fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChang
     let of = project_id(state.project(), state.doc.document.revision());
     state.ui.key_jobs.start(ctx, state.doc.document.shared_project(), of, c, tracks);
     true
+}
+
+/// `Key > Handle type` of every selected key: at once for a small selection, else on a worker.
+pub(super) fn set_handle_types(ctx: &egui::Context, state: &mut AppState, kind: HandleType) {
+    if state.doc.selection.len() < state.ui.key_jobs.background_keys {
+        let s = state.doc.set_handle_types(kind);
+        state.set_status(s);
+        return;
+    }
+    let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
+    let keys = tracks.iter().map(|(_, k)| k.len()).sum();
+    let of = project_id(state.project(), state.doc.document.revision());
+    let work = Box::new(move |p: &Project| prepare_handle_types(p, tracks, kind));
+    let describe = Box::new(move |made: &[Prepared]| match made.iter().map(|p| p.selected.len()).sum::<usize>() {
+        0 => format!("Handle type: nothing changed (the selected keys' handles are {kind:?} already, or they are not Bézier keys)"),
+        n => format!("Set the handles of {n} keys to {kind:?}"),
+    });
+    state.ui.key_jobs.start_work(ctx, (state.doc.document.shared_project(), of), ("Set handle type".to_owned(), true, keys), work, Some(describe));
 }
 
 #[cfg(test)]

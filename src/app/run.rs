@@ -60,7 +60,7 @@ pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppComm
 pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels, command: AppCommand) -> bool {
     let changed = match command {
         AppCommand::Ui(c) => {
-            run_ui_command(state, panels, c);
+            run_ui_command(ctx, state, panels, c);
             true
         }
         AppCommand::BeginGesture(label) => {
@@ -292,7 +292,7 @@ pub(super) fn edit_tracks(state: &mut AppState, e: TrackEdits) -> bool {
     }
 }
 
-fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
+fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels, command: Command) {
     match command {
         Command::New => state.confirm_or_run(AfterDiscard::New),
         Command::Open => state.confirm_or_run(AfterDiscard::Open(None)),
@@ -352,8 +352,7 @@ fn run_ui_command(state: &mut AppState, panels: &mut Panels, command: Command) {
         }
         Command::SetHandleType(kind) => {
             end_gesture(state);
-            let s = state.doc.set_handle_types(kind);
-            state.set_status(s);
+            super::key_jobs::set_handle_types(ctx, state, kind);
         }
         Command::FrameAll => panels.graph.frame_all = true,
         Command::FrameSelected => panels.graph.frame_selected = true,
