@@ -6,11 +6,11 @@
 
 use eframe::egui;
 
-use super::commands::{AppCommand, TrackEdits};
-use super::key_jobs::KeyChange;
+use super::commands::AppCommand;
+use super::key_jobs::{Change, KeyChange};
 use super::style::{fmt_vec, EASE, INCOMING, OUTGOING};
 use super::{Panel, PanelContext};
-use crate::edit::intent::{self, KeyRef};
+use crate::edit::intent::KeyRef;
 use crate::quat::{self, EulerOrder};
 use crate::{Interpolation, Key, TrackKind};
 
@@ -28,24 +28,11 @@ fn track_names(cx: &PanelContext<'_>, on: &[usize]) -> String {
 }
 
 /// `change` on every selected key, as this widget's edits: a drag of the widget is one
-/// gesture, begun when the drag starts and ended when it stops. A change relative to what the
-/// panel shows (time: every key moved by the first one's change), made here.
-fn change_selected(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl Fn(&mut Key) + Sync) {
-    widget_gesture(
-        out,
-        r,
-        label,
-        changed.then(|| {
-            let edits = intent::change_keys(cx.project(), &cx.doc.selection, change);
-            TrackEdits { label: label.to_owned(), edits, gesture: is_dragged(r) }.into()
-        }),
-    );
-}
-
-/// [`change_selected`] of an absolute change (a field set to a value), which the app makes on
-/// a worker for a big selection (`key_jobs.rs`).
+/// gesture, begun when the drag starts and ended when it stops. The change is absolute (a
+/// field set to a value), and the app makes it on a worker for a big selection
+/// (`key_jobs.rs`).
 fn set_on_selected(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl Fn(&mut Key) + Send + Sync + 'static) {
-    let command = KeyChange { label: label.to_owned(), gesture: is_dragged(r), change: std::sync::Arc::new(change) };
+    let command = KeyChange { label: label.to_owned(), gesture: is_dragged(r), change: Change::Each(std::sync::Arc::new(change)) };
     widget_gesture(out, r, label, changed.then(|| AppCommand::ChangeKeys(command)));
 }
 
@@ -124,8 +111,10 @@ fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCom
     ui.label("time (s)").on_hover_text("Key time. With several keys selected, all move by the same amount.");
     let r = ui.add(egui::DragValue::new(&mut t).speed(0.01).max_decimals(6).suffix(if mixed.time { " (mixed)" } else { "" })).accessible_name("time");
     let r = r.on_hover_text("Drag or type the time of the first selected key");
-    let dt = t - first.time;
-    change_selected(cx, out, &r, "Set key time", r.changed() && t.is_finite(), |k| k.time += dt);
+    // The first key to `t`, the others by as much: made when the change is (on a worker for a
+    // big selection), from the keys as they are then.
+    let command = KeyChange { label: "Set key time".to_owned(), gesture: is_dragged(&r), change: Change::FirstKeyTo(t) };
+    widget_gesture(out, &r, "Set key time", (r.changed() && t.is_finite()).then(|| AppCommand::ChangeKeys(command)));
     ui.end_row();
     let comp_names = cx.project().tracks[first_ref.track].kind.component_names();
     for (c, (&value, name)) in first.value.iter().zip(comp_names).enumerate() {

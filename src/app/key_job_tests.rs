@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 use super::commands::{AppCommand, Command};
-use super::key_jobs::KeyChange;
+use super::key_jobs::{Change, KeyChange};
 use super::tests::harness;
 use super::TangentApp;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
@@ -100,7 +100,11 @@ fn a_slider_dragged_over_a_big_selection_ends_as_on_the_ui_thread_in_one_step() 
 }
 
 fn set_tension(tension: f64) -> AppCommand {
-    AppCommand::ChangeKeys(KeyChange { label: "Set tension".to_owned(), gesture: false, change: Arc::new(move |k: &mut Key| k.tension = tension) })
+    AppCommand::ChangeKeys(KeyChange {
+        label: "Set tension".to_owned(),
+        gesture: false,
+        change: Change::Each(Arc::new(move |k: &mut Key| k.tension = tension)),
+    })
 }
 
 /// Undo given in the same frame as a change that goes to the worker waits for it, then undoes
@@ -180,4 +184,68 @@ fn handle_types_set_on_a_big_selection_match_the_ui_thread() {
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert_eq!(h.state().state.project(), &bezier(), "one undo reverts every track");
+}
+
+/// The time field on a big selection is made on the worker: every selected key moved so that
+/// the first is at the typed time, keys re-sorted past the unselected ones and the selection
+/// moved with them, exactly as on the UI thread. Two times given in one frame: the second
+/// waits and moves the keys from where the first left them, so the first key ends at it.
+#[test]
+fn the_time_field_on_a_big_selection_matches_the_ui_thread() {
+    let set_time = |t: f64| AppCommand::ChangeKeys(KeyChange { label: "Set key time".to_owned(), gesture: false, change: Change::FirstKeyTo(t) });
+    let run = |background_keys: usize| {
+        let mut h = harness(project());
+        h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+        // Keys 10..14 of tracks 1 and 2 (1/30 s apart): moved 0.25 s later they pass the four
+        // unselected keys 14..18.
+        let picked = (1..3).flat_map(|track| (10..14).map(move |key| super::state::KeyRef { track, key }));
+        h.state_mut().state.doc.selection = picked.collect::<std::collections::BTreeSet<_>>().into();
+        h.state_mut().queue.extend([set_time(10.0 / 30.0 + 0.2), set_time(10.0 / 30.0 + 0.25)]);
+        h.step();
+        let busy = h.state().state.ui.key_jobs.is_busy();
+        settle(&mut h);
+        (h, busy)
+    };
+    let ((h, busy), (here, busy_here)) = (run(1), run(usize::MAX));
+    assert!(busy && !busy_here, "the worker's path was taken, and only there");
+    let state = &h.state().state;
+    assert_eq!(state.project(), here.state().state.project());
+    assert_eq!(state.doc.selection.iter().collect::<Vec<_>>(), here.state().state.doc.selection.iter().collect::<Vec<_>>());
+    let first = *state.doc.selection.iter().next().unwrap();
+    assert_eq!(first.key, 14, "the first selected key passed four unselected ones");
+    let time = state.project().tracks[first.track].keys[first.key].time;
+    assert!((time - (10.0 / 30.0 + 0.25)).abs() < 1e-12, "the first selected key is at the last time given: {time}");
+    assert!(state.project().tracks[0].keys.iter().enumerate().all(|(i, k)| k.time == f64::from(i as u16) / 30.0), "track 0 untouched");
+}
+
+/// The inspector's time field stepped with the keyboard over every key, on the worker and on
+/// the UI thread: the same project, every key moved by the same amount, one undo step.
+#[test]
+fn the_time_field_stepped_in_the_inspector_moves_every_key_alike() {
+    let run = |background_keys: usize| {
+        let mut h = harness(project());
+        h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+        h.key_press_modifiers(Modifiers::COMMAND, K::A);
+        h.run();
+        // The inspector's time field (the transport has one too): it shows "(mixed)".
+        let field = h.get_all_by_role_and_label(eframe::egui::accesskit::Role::SpinButton, "time").find(|n| n.value().is_some_and(|v| v.contains("mixed")));
+        field.expect("the inspector's time field").focus();
+        h.run();
+        h.key_press(K::ArrowUp);
+        h.step();
+        let busy = h.state().state.ui.key_jobs.is_busy();
+        settle(&mut h);
+        (h, busy)
+    };
+    let ((mut h, busy), (here, busy_here)) = (run(1), run(usize::MAX));
+    assert!(busy && !busy_here, "the worker's path was taken, and only there");
+    assert_eq!(h.state().state.project(), here.state().state.project());
+    let before = project();
+    let moved: Vec<f64> =
+        h.state().state.project().tracks.iter().flat_map(|t| &t.keys).zip(before.tracks.iter().flat_map(|t| &t.keys)).map(|(a, b)| a.time - b.time).collect();
+    assert!(moved[0] > 0.0 && moved.iter().all(|d| (d - moved[0]).abs() < 1e-12), "every key moved alike: {:?}", &moved[..3]);
+    assert_eq!(h.state().state.doc.document.undo_label(), Some("Set key time"));
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(h.state().state.project(), &before);
 }

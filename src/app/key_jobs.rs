@@ -46,12 +46,45 @@ pub struct KeyChange {
     pub label: String,
     /// Part of the gesture the panel began (a slider drag).
     pub gesture: bool,
-    pub change: ChangeFn,
+    pub change: Change,
+}
+
+/// What a [`KeyChange`] does to the selected keys.
+#[derive(Clone)]
+pub enum Change {
+    /// The same change of every key (a field set to a value).
+    Each(ChangeFn),
+    /// Every key moved by the same time, the one that puts the first selected key (of the
+    /// first track) at this time: the inspector's time field. The amount is found from the
+    /// keys as they are when the change is made, so this too means the same whatever change
+    /// lands before it.
+    FirstKeyTo(f64),
+}
+
+impl Change {
+    /// The change of each key of `tracks` (per track its keys, ascending, as
+    /// [`intent::keys_by_track`] gives them) of `project`.
+    #[must_use]
+    pub fn of_each_key(&self, project: &Project, tracks: &[(usize, Vec<usize>)]) -> ChangeFn {
+        match self {
+            Self::Each(change) => change.clone(),
+            Self::FirstKeyTo(time) => {
+                let first = tracks.first().and_then(|(t, keys)| project.tracks.get(*t)?.keys.get(*keys.first()?));
+                let dt = first.map_or(0.0, |k| time - k.time);
+                Arc::new(move |k: &mut Key| k.time += dt)
+            }
+        }
+    }
 }
 
 impl PartialEq for KeyChange {
     fn eq(&self, other: &Self) -> bool {
-        self.label == other.label && self.gesture == other.gesture && Arc::ptr_eq(&self.change, &other.change)
+        let same = match (&self.change, &other.change) {
+            (Change::Each(a), Change::Each(b)) => Arc::ptr_eq(a, b),
+            (Change::FirstKeyTo(a), Change::FirstKeyTo(b)) => a == b,
+            _ => false,
+        };
+        self.label == other.label && self.gesture == other.gesture && same
     }
 }
 
@@ -171,7 +204,10 @@ impl KeyJobs {
     pub fn start(&mut self, ctx: &egui::Context, project: Arc<Project>, of: (usize, u64), c: KeyChange, tracks: Vec<(usize, Vec<usize>)>) {
         let keys = tracks.iter().map(|(_, k)| k.len()).sum();
         let change = c.change;
-        let work = Box::new(move |p: &Project| prepare(p, tracks, &*change));
+        let work = Box::new(move |p: &Project| {
+            let change = change.of_each_key(p, &tracks);
+            prepare(p, tracks, &*change)
+        });
         self.start_work(ctx, (project, of), (c.label, !c.gesture, keys), work, None);
     }
 
@@ -296,11 +332,12 @@ pub(super) fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChang
     if !run::join_gesture(state, c.gesture, &c.label) {
         return false;
     }
+    let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
     if state.doc.selection.len() < state.ui.key_jobs.background_keys {
-        let edits = crate::edit::intent::change_keys(state.project(), &state.doc.selection, |k| (c.change)(k));
+        let change = c.change.of_each_key(state.project(), &tracks);
+        let edits = crate::edit::intent::change_keys_of(state.project(), tracks, |k| change(k));
         return run::edit_tracks(state, TrackEdits { label: c.label, edits, gesture: c.gesture });
     }
-    let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
     let of = project_id(state.project(), state.doc.document.revision());
     state.ui.key_jobs.start(ctx, state.doc.document.shared_project(), of, c, tracks);
     true
@@ -330,13 +367,14 @@ mod tests {
     use crate::{Interpolation, Track, TrackKind};
 
     fn change(label: &str, gesture: bool, tension: f64) -> AppCommand {
-        AppCommand::ChangeKeys(KeyChange { label: label.to_owned(), gesture, change: Arc::new(move |k: &mut Key| k.tension = tension) })
+        AppCommand::ChangeKeys(KeyChange { label: label.to_owned(), gesture, change: Change::Each(Arc::new(move |k: &mut Key| k.tension = tension)) })
     }
 
     fn tension_of(command: &AppCommand) -> f64 {
         let AppCommand::ChangeKeys(c) = command else { panic!("not a change: {command:?}") };
         let mut k = Key::new(0.0, vec![0.0]);
-        (c.change)(&mut k);
+        let Change::Each(change) = &c.change else { panic!("not a field change") };
+        change(&mut k);
         k.tension
     }
 
