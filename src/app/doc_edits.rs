@@ -8,6 +8,7 @@ use std::collections::BTreeSet;
 
 use super::key_ranges::KeyRanges;
 use super::state::{DocState, KeyRef, Status};
+use super::undo_curves::Ready;
 use crate::edit::intent::{self, KeyEdit};
 use crate::{Edit, HandleType, Interpolation, TrackCurve};
 
@@ -111,7 +112,7 @@ impl DocState {
             let result = match new {
                 NewKeys::Edit(edit) => self.document.apply(label, edit),
                 NewKeys::Compiled { keys, curve: Ok(curve), ranges } => {
-                    self.document.apply_compiled_keys(label, track, keys, &curve).map(|()| _ = ready.insert(track, (Ok(curve), ranges)))
+                    self.document.apply_compiled_keys(label, track, keys, &curve).map(|()| _ = ready.insert(track, Ready::new(Ok(curve), ranges)))
                 }
                 NewKeys::Compiled { curve: Err(e), .. } => Err(e.into()),
             };
@@ -193,13 +194,13 @@ impl DocState {
                 Ok(()) => {
                     added += c.conversion.added_keys;
                     worst = worst.max(c.conversion.max_difference);
-                    installed.push((index, Ok(c.curve), c.ranges));
+                    installed.push((index, Ready::new(Ok(c.curve), c.ranges)));
                 }
                 Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
             }
         }
         self.document.end_gesture();
-        let converted: Vec<usize> = installed.iter().map(|(i, _, _)| *i).collect();
+        let converted: Vec<usize> = installed.iter().map(|(i, _)| *i).collect();
         if compiled_now && !installed.is_empty() {
             // The step is the newest now, and made of these tracks' only changes.
             let replaced = self.install_compiled(installed);

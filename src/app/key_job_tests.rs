@@ -249,3 +249,29 @@ fn the_time_field_stepped_in_the_inspector_moves_every_key_alike() {
     h.run();
     assert_eq!(h.state().state.project(), &before);
 }
+
+/// Undo and redo of a change of every key swap each track between two curves that keep
+/// their stamps, so once both were drawn their frames build no polyline again.
+#[test]
+fn undo_and_redo_frames_reuse_the_polylines_of_both_states() {
+    let mut h = harness(project());
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    h.state_mut().queue.push(set_tension(0.5));
+    h.run();
+    let builds = |h: &Harness<'_, TangentApp>| h.state().panels.graph.curves.builds;
+    let press = |h: &mut Harness<'_, TangentApp>, m: Modifiers| {
+        h.key_press_modifiers(m, K::Z);
+        h.run();
+    };
+    press(&mut h, Modifiers::COMMAND);
+    press(&mut h, Modifiers::COMMAND | Modifiers::SHIFT);
+    let drawn = builds(&h);
+    for _ in 0..2 {
+        press(&mut h, Modifiers::COMMAND);
+        assert!(tensions(&h).iter().all(|&t| t == 0.0));
+        press(&mut h, Modifiers::COMMAND | Modifiers::SHIFT);
+        assert!(tensions(&h).iter().all(|&t| t == 0.5));
+    }
+    assert_eq!(builds(&h), drawn, "no polyline built again");
+}

@@ -420,10 +420,11 @@ impl DocState {
     /// Returns the curves and key ranges replaced.
     pub(super) fn install_compiled(&mut self, compiled: Vec<super::undo_curves::Compiled>) -> Vec<super::undo_curves::Compiled> {
         let mut replaced = Vec::with_capacity(compiled.len());
-        for (i, curve, ranges) in compiled {
-            let old_curve = std::mem::replace(&mut self.curves[i], curve);
-            replaced.push((i, old_curve, std::mem::replace(&mut self.key_ranges[i], ranges)));
-            self.curve_stamps[i] = self.stamp();
+        for (i, r) in compiled {
+            let stamp = r.stamp.unwrap_or_else(|| self.stamp());
+            let curve = std::mem::replace(&mut self.curves[i], r.curve);
+            let ranges = std::mem::replace(&mut self.key_ranges[i], r.ranges);
+            replaced.push((i, super::undo_curves::Ready { curve, ranges, stamp: Some(std::mem::replace(&mut self.curve_stamps[i], stamp)) }));
         }
         self.curves_revision = self.document.revision();
         self.fix_selection();

@@ -20,11 +20,26 @@ use crate::edit::{Parked, Side};
 use crate::error::TrackError;
 use crate::TrackCurve;
 
-/// A track's compiled curve and key ranges, by track index.
-pub(super) type Compiled = (usize, Result<TrackCurve, TrackError>, KeyRanges);
+/// A track's compiled curve and key ranges, and the stamp the curve had when it was in place
+/// before (a parked curve keeps its stamp, so what the views drew from it is still theirs).
+pub(super) struct Ready {
+    pub curve: Result<TrackCurve, TrackError>,
+    pub ranges: KeyRanges,
+    pub stamp: Option<u64>,
+}
+
+impl Ready {
+    /// A curve compiled now: a new stamp when it is put in place.
+    pub fn new(curve: Result<TrackCurve, TrackError>, ranges: KeyRanges) -> Self {
+        Self { curve, ranges, stamp: None }
+    }
+}
+
+/// A [`Ready`] curve by track index.
+pub(super) type Compiled = (usize, Ready);
 
 /// The curves parked with one undo step, by track.
-struct ParkedCurves(HashMap<usize, (Result<TrackCurve, TrackError>, KeyRanges)>);
+struct ParkedCurves(HashMap<usize, Ready>);
 
 impl DocState {
     pub fn undo(&mut self) -> Status {
@@ -68,12 +83,7 @@ impl DocState {
     /// Tracks `tracks` compiled from the project as it is, on every core, except those whose
     /// curves `parked` holds, which are taken from it. A compiled track's key ranges are
     /// refreshed from its old ones: in place, unless `keep_old` says they are to be parked.
-    pub(super) fn compile_tracks(
-        &mut self,
-        mut tracks: Vec<usize>,
-        parked: &mut HashMap<usize, (Result<TrackCurve, TrackError>, KeyRanges)>,
-        keep_old: impl Fn(usize) -> bool,
-    ) -> Vec<Compiled> {
+    pub(super) fn compile_tracks(&mut self, mut tracks: Vec<usize>, parked: &mut HashMap<usize, Ready>, keep_old: impl Fn(usize) -> bool) -> Vec<Compiled> {
         use rayon::prelude::*;
         tracks.sort_unstable();
         tracks.dedup();
@@ -85,10 +95,10 @@ impl DocState {
             .into_par_iter()
             .map(|(i, mut ranges)| {
                 ranges.refresh(&project.tracks[i]);
-                (i, TrackCurve::new(&project.tracks[i]), ranges)
+                (i, Ready::new(TrackCurve::new(&project.tracks[i]), ranges))
             })
             .collect();
-        compiled.extend(ready.into_iter().filter_map(|i| parked.remove(&i).map(|(curve, ranges)| (i, curve, ranges))));
+        compiled.extend(ready.into_iter().filter_map(|i| parked.remove(&i).map(|r| (i, r))));
         compiled
     }
 
@@ -100,10 +110,10 @@ impl DocState {
         }
         let Some(slot) = self.document.parked_mut(side) else { return };
         let mut held = slot.take().and_then(|p| p.data.downcast::<ParkedCurves>().ok()).map_or_else(HashMap::new, |p| p.0);
-        for (i, curve, ranges) in replaced {
-            held.entry(i).or_insert((curve, ranges));
+        for (i, r) in replaced {
+            held.entry(i).or_insert(r);
         }
-        let keys = held.values().map(|(c, _)| c.as_ref().map_or(0, |c| c.times().len())).sum();
+        let keys = held.values().map(|r| r.curve.as_ref().map_or(0, |c| c.times().len())).sum();
         *slot = Some(Parked { data: Box::new(ParkedCurves(held)), keys });
     }
 
@@ -111,7 +121,7 @@ impl DocState {
     /// each track (`first`: the tracks whose change was the gesture's first).
     pub(super) fn park_first_changes(&mut self, first: &[usize], replaced: Vec<Compiled>) {
         if self.document.in_gesture() {
-            let replaced = replaced.into_iter().filter(|(i, _, _)| first.contains(i)).collect();
+            let replaced = replaced.into_iter().filter(|(i, _)| first.contains(i)).collect();
             self.park(Side::Undo, replaced);
         }
     }
@@ -170,27 +180,32 @@ mod tests {
     }
 
     /// A slider dragged over three tracks (three frames, one gesture), then undone and redone
-    /// twice: undo puts back the very curves from before the drag, redo those after it, and
-    /// they are what compiling the tracks gives.
+    /// twice: undo puts back the very curves from before the drag, with their stamps (what the
+    /// views drew from them is theirs still), redo those after it, and they are what compiling
+    /// the tracks gives.
     #[test]
     fn undo_and_redo_put_back_the_curves_of_the_state_they_restore() {
         let mut d = doc();
-        let before: Vec<_> = (0..3).map(|i| curve_at(&d, i)).collect();
+        let stamps = |d: &DocState| (0..3).map(|i| d.curve_stamp(i)).collect::<Vec<_>>();
+        let (before, stamps_before): (Vec<_>, _) = ((0..3).map(|i| curve_at(&d, i)).collect(), stamps(&d));
         d.document.begin_gesture("Set tension");
         for tension in [0.2, 0.4, 0.6] {
             set_tension(&mut d, tension);
         }
         d.document.end_gesture();
-        let after: Vec<_> = (0..3).map(|i| curve_at(&d, i)).collect();
+        let (after, stamps_after): (Vec<_>, _) = ((0..3).map(|i| curve_at(&d, i)).collect(), stamps(&d));
+        assert!(stamps_after.iter().zip(&stamps_before).all(|(a, b)| a != b), "the drag's curves are new");
         assert_curves_fresh(&d);
         for _ in 0..2 {
             assert_eq!(d.undo(), Status::message("Undid Set tension"));
             assert!(d.project().tracks.iter().flat_map(|t| &t.keys).all(|k| k.tension == 0.0));
             assert_eq!((0..3).map(|i| curve_at(&d, i)).collect::<Vec<_>>(), before, "the curves from before the drag, not compiled again");
+            assert_eq!(stamps(&d), stamps_before, "with their stamps");
             assert_curves_fresh(&d);
             assert_eq!(d.redo(), Status::message("Redid Set tension"));
             assert!(d.project().tracks.iter().flat_map(|t| &t.keys).all(|k| k.tension == 0.6));
             assert_eq!((0..3).map(|i| curve_at(&d, i)).collect::<Vec<_>>(), after);
+            assert_eq!(stamps(&d), stamps_after);
             assert_curves_fresh(&d);
         }
     }

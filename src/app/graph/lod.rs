@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 
+use super::recent::Recent;
 use super::Display;
 use crate::app::key_ranges::KeyRanges;
 use crate::{SegmentCursor, TrackCurve};
@@ -35,10 +36,11 @@ struct Built {
 /// One polyline per component of a track's curve, in display units.
 pub type Series = Vec<Vec<[f64; 2]>>;
 
-/// Each track's polylines, rebuilt only when what they were built for changes.
+/// Each track's polylines, rebuilt only when what they were built for changes (the last two
+/// kept per track: undo and redo swap between them).
 #[derive(Default)]
 pub struct CurveCache {
-    tracks: HashMap<usize, (Built, Series)>,
+    tracks: HashMap<usize, Recent<Built, Series>>,
     /// Polylines built (not reused) since the cache was made: tests see idle frames reuse.
     pub builds: usize,
 }
@@ -57,12 +59,12 @@ impl CurveCache {
         displays: &[Display],
     ) -> &Series {
         let built = Built { stamp, x0, x1, columns, displays: displays.iter().map(|d| (d.offset, d.scale)).collect() };
-        let stale = self.tracks.get(&track).is_none_or(|(b, _)| *b != built);
-        if stale {
+        let recent = self.tracks.entry(track).or_default();
+        if recent.get(&built).is_none() {
             self.builds += 1;
-            self.tracks.insert(track, (built, envelope_series(curve, ranges, (x0, x1), columns, displays)));
+            recent.insert(built.clone(), envelope_series(curve, ranges, (x0, x1), columns, displays));
         }
-        &self.tracks[&track].1
+        recent.get(&built).expect("just built")
     }
 
     /// Forgets tracks not drawn in the last frame (removed, hidden, or not shown).

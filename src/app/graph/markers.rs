@@ -12,6 +12,7 @@ use std::sync::Arc;
 
 use egui_plot::PlotUi;
 
+use super::recent::Recent;
 use crate::app::PanelContext;
 use crate::edit::intent::{self, KeyRef};
 use crate::Track;
@@ -40,7 +41,7 @@ type Chosen = ((u64, u64), std::ops::Range<usize>, u64);
 /// Each drawn track's markers.
 #[derive(Default)]
 pub struct MarkerCache {
-    tracks: HashMap<usize, (Chosen, Markers)>,
+    tracks: HashMap<usize, Recent<Chosen, Markers>>,
 }
 
 impl MarkerCache {
@@ -57,14 +58,11 @@ impl MarkerCache {
         let min_dt = marker_spacing(plot_ui);
         let dense = keys.len() as f64 * DENSE_PIXELS > f64::from(plot_ui.transform().frame().width());
         let chosen = (stamp, keys.clone(), min_dt.to_bits());
-        if let Some((c, m)) = self.tracks.get(&ti) {
-            if *c == chosen {
-                return m.clone();
-            }
+        let recent = self.tracks.entry(ti).or_default();
+        if let Some(m) = recent.get(&chosen) {
+            return m.clone();
         }
-        let markers = Arc::new(marker_keys(&cx.doc.selection, ti, track, keys, min_dt, dense));
-        self.tracks.insert(ti, (chosen, markers.clone()));
-        markers
+        recent.insert(chosen, Arc::new(marker_keys(&cx.doc.selection, ti, track, keys, min_dt, dense))).clone()
     }
 
     /// Forgets tracks not drawn in the last frame.

@@ -15,6 +15,7 @@ mod hit;
 mod interact;
 pub(super) mod lod;
 pub(super) mod markers;
+mod recent;
 
 use eframe::egui::{self, Pos2, Vec2};
 use egui_plot::{Legend, Plot, PlotBounds, PlotPoint, PlotTransform};
