@@ -49,6 +49,21 @@ fn settle(h: &mut Harness<'_, TangentApp>) -> usize {
     busy
 }
 
+/// `project` opened with the worker taking changes from `background_keys` selected keys, every
+/// key selected, then `act` and one frame: the harness once the change is in place, and
+/// whether the worker was busy after that frame.
+fn select_all_then(project: Project, background_keys: usize, act: impl FnOnce(&mut Harness<'static, TangentApp>)) -> (Harness<'static, TangentApp>, bool) {
+    let mut h = harness(project);
+    h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    act(&mut h);
+    h.step();
+    let busy = h.state().state.ui.key_jobs.is_busy();
+    settle(&mut h);
+    (h, busy)
+}
+
 /// Every key of 20 tracks × 1,000 keys selected, then the tension slider dragged from 0.5 to
 /// 0.8 of its width in six moves, then dropped: the tensions it leaves, and how many frames saw
 /// a change on the worker. (Big enough that the worker is usually still busy at the next move,
@@ -164,15 +179,7 @@ fn handle_types_set_on_a_big_selection_match_the_ui_thread() {
         p
     };
     let run = |background_keys: usize| {
-        let mut h = harness(bezier());
-        h.state_mut().state.ui.key_jobs.background_keys = background_keys;
-        h.key_press_modifiers(Modifiers::COMMAND, K::A);
-        h.run();
-        h.state_mut().queue.push(AppCommand::Ui(Command::SetHandleType(crate::HandleType::Vector)));
-        h.step();
-        let busy = h.state().state.ui.key_jobs.is_busy();
-        settle(&mut h);
-        (h, busy)
+        select_all_then(bezier(), background_keys, |h| h.state_mut().queue.push(AppCommand::Ui(Command::SetHandleType(crate::HandleType::Vector))))
     };
     let ((mut h, busy), (here, busy_here)) = (run(1), run(usize::MAX));
     assert!(busy && !busy_here, "the worker's path was taken, and only there");
@@ -223,19 +230,13 @@ fn the_time_field_on_a_big_selection_matches_the_ui_thread() {
 #[test]
 fn the_time_field_stepped_in_the_inspector_moves_every_key_alike() {
     let run = |background_keys: usize| {
-        let mut h = harness(project());
-        h.state_mut().state.ui.key_jobs.background_keys = background_keys;
-        h.key_press_modifiers(Modifiers::COMMAND, K::A);
-        h.run();
-        // The inspector's time field (the transport has one too): it shows "(mixed)".
-        let field = h.get_all_by_role_and_label(eframe::egui::accesskit::Role::SpinButton, "time").find(|n| n.value().is_some_and(|v| v.contains("mixed")));
-        field.expect("the inspector's time field").focus();
-        h.run();
-        h.key_press(K::ArrowUp);
-        h.step();
-        let busy = h.state().state.ui.key_jobs.is_busy();
-        settle(&mut h);
-        (h, busy)
+        select_all_then(project(), background_keys, |h| {
+            // The inspector's time field (the transport has one too): it shows "(mixed)".
+            let field = h.get_all_by_role_and_label(eframe::egui::accesskit::Role::SpinButton, "time").find(|n| n.value().is_some_and(|v| v.contains("mixed")));
+            field.expect("the inspector's time field").focus();
+            h.run();
+            h.key_press(K::ArrowUp);
+        })
     };
     let ((mut h, busy), (here, busy_here)) = (run(1), run(usize::MAX));
     assert!(busy && !busy_here, "the worker's path was taken, and only there");

@@ -143,22 +143,7 @@ impl Edit {
                 }
                 Ok(Self::SetTrack { index, track: old })
             }
-            Self::SetHeader { index, header } => {
-                let slot = project.tracks.get_mut(index).ok_or(EditError::NoTrack(index))?;
-                // As for `SetTrack`: a locked track can be unlocked, shown or hidden only.
-                if respect_locks && slot.locked && header.locked && (header.name != slot.name || header.color != slot.color) {
-                    return Err(EditError::Locked(slot.name.clone()));
-                }
-                let renamed = header.name != slot.name;
-                let old = slot.replace_header(header);
-                if renamed {
-                    if let Err(e) = validate_track_in(project, index, check, false) {
-                        project.tracks[index].replace_header(old);
-                        return Err(e.into());
-                    }
-                }
-                Ok(Self::SetHeader { index, header: old })
-            }
+            Self::SetHeader { index, header } => set_header(project, index, header, check),
             Self::InsertTrack { index, track } => {
                 if index > project.tracks.len() {
                     return Err(EditError::NoTrack(index));
@@ -191,6 +176,24 @@ impl Edit {
         let keys = |e: &Edit| matches!(e, Edit::SetKeys { .. } | Edit::SpliceKeys { .. });
         (keys(self) && keys(other)) || std::mem::discriminant(self) == std::mem::discriminant(other)
     }
+}
+
+/// [`Edit::SetHeader`] applied: its inverse, or the project unchanged and why. As for
+/// `SetTrack`, a locked track can be unlocked, shown or hidden only.
+fn set_header(project: &mut Project, index: usize, header: TrackHeader, check: Check) -> Result<Edit, EditError> {
+    let slot = project.tracks.get_mut(index).ok_or(EditError::NoTrack(index))?;
+    if check != Check::Trusted && slot.locked && header.locked && (header.name != slot.name || header.color != slot.color) {
+        return Err(EditError::Locked(slot.name.clone()));
+    }
+    let renamed = header.name != slot.name;
+    let old = slot.replace_header(header);
+    if renamed {
+        if let Err(e) = validate_track_in(project, index, check, false) {
+            project.tracks[index].replace_header(old);
+            return Err(e.into());
+        }
+    }
+    Ok(Edit::SetHeader { index, header: old })
 }
 
 fn only_view_flags_differ(a: &Track, b: &Track) -> bool {
