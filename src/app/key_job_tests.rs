@@ -51,7 +51,7 @@ fn settle(h: &mut Harness<'_, TangentApp>) -> usize {
 
 /// `project` opened with the worker taking changes from `background_keys` selected keys, every
 /// key selected, then `act` and one frame: the harness once the change is in place, and
-/// whether the worker was busy after that frame.
+/// whether the change was made on the worker.
 fn select_all_then(project: Project, background_keys: usize, act: impl FnOnce(&mut Harness<'static, TangentApp>)) -> (Harness<'static, TangentApp>, bool) {
     let mut h = harness(project);
     h.state_mut().state.ui.key_jobs.background_keys = background_keys;
@@ -59,9 +59,9 @@ fn select_all_then(project: Project, background_keys: usize, act: impl FnOnce(&m
     h.run();
     act(&mut h);
     h.step();
-    let busy = h.state().state.ui.key_jobs.is_busy();
     settle(&mut h);
-    (h, busy)
+    let on_worker = h.state().state.ui.key_jobs.started > 0;
+    (h, on_worker)
 }
 
 /// Every key of 20 tracks × 1,000 keys selected, then the tension slider dragged from 0.5 to
@@ -181,8 +181,8 @@ fn handle_types_set_on_a_big_selection_match_the_ui_thread() {
     let run = |background_keys: usize| {
         select_all_then(bezier(), background_keys, |h| h.state_mut().queue.push(AppCommand::Ui(Command::SetHandleType(crate::HandleType::Vector))))
     };
-    let ((mut h, busy), (here, busy_here)) = (run(1), run(usize::MAX));
-    assert!(busy && !busy_here, "the worker's path was taken, and only there");
+    let ((mut h, on_worker), (here, on_worker_here)) = (run(1), run(usize::MAX));
+    assert!(on_worker && !on_worker_here, "the worker's path was taken, and only there");
     let keys = |h: &Harness<'_, TangentApp>| h.state().state.project().tracks.iter().flat_map(|t| t.keys.clone()).collect::<Vec<Key>>();
     assert!(keys(&h).iter().all(|k| k.handles == (crate::HandleType::Vector, crate::HandleType::Vector)));
     assert_eq!(keys(&h), keys(&here), "the same keys, handles and all");
@@ -209,12 +209,12 @@ fn the_time_field_on_a_big_selection_matches_the_ui_thread() {
         h.state_mut().state.doc.selection = picked.collect::<std::collections::BTreeSet<_>>().into();
         h.state_mut().queue.extend([set_time(10.0 / 30.0 + 0.2), set_time(10.0 / 30.0 + 0.25)]);
         h.step();
-        let busy = h.state().state.ui.key_jobs.is_busy();
         settle(&mut h);
-        (h, busy)
+        let started = h.state().state.ui.key_jobs.started;
+        (h, started)
     };
-    let ((h, busy), (here, busy_here)) = (run(1), run(usize::MAX));
-    assert!(busy && !busy_here, "the worker's path was taken, and only there");
+    let ((h, started), (here, started_here)) = (run(1), run(usize::MAX));
+    assert_eq!((started, started_here), (2, 0), "both changes were made on the worker, and only there");
     let state = &h.state().state;
     assert_eq!(state.project(), here.state().state.project());
     assert_eq!(state.doc.selection.iter().collect::<Vec<_>>(), here.state().state.doc.selection.iter().collect::<Vec<_>>());
@@ -238,8 +238,8 @@ fn the_time_field_stepped_in_the_inspector_moves_every_key_alike() {
             h.key_press(K::ArrowUp);
         })
     };
-    let ((mut h, busy), (here, busy_here)) = (run(1), run(usize::MAX));
-    assert!(busy && !busy_here, "the worker's path was taken, and only there");
+    let ((mut h, on_worker), (here, on_worker_here)) = (run(1), run(usize::MAX));
+    assert!(on_worker && !on_worker_here, "the worker's path was taken, and only there");
     assert_eq!(h.state().state.project(), here.state().state.project());
     let before = project();
     let moved: Vec<f64> =

@@ -171,11 +171,14 @@ pub struct KeyJobs {
     deferred: VecDeque<AppCommand>,
     /// [`BACKGROUND_KEYS`]; tests lower it to take the worker's path on small documents.
     pub background_keys: usize,
+    /// Changes started on a worker so far (tests: which path a change took, however fast the
+    /// worker is).
+    pub started: usize,
 }
 
 impl Default for KeyJobs {
     fn default() -> Self {
-        Self { job: None, deferred: VecDeque::new(), background_keys: BACKGROUND_KEYS }
+        Self { job: None, deferred: VecDeque::new(), background_keys: BACKGROUND_KEYS, started: 0 }
     }
 }
 
@@ -222,6 +225,7 @@ impl KeyJobs {
         describe: Option<Describe>,
     ) {
         debug_assert!(self.job.is_none(), "a change is being made: commands wait for it (run_or_defer)");
+        self.started += 1;
         let (tx, rx) = mpsc::channel();
         let ctx = ctx.clone();
         std::thread::spawn(move || {
