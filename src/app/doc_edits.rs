@@ -270,17 +270,23 @@ impl DocState {
     /// Replaces every track with the recovered project's, as one undo step; Save then writes
     /// to `origin` if the recovered work had a file.
     pub fn restore(&mut self, recovered: crate::Project, origin: Option<std::path::PathBuf>) -> Status {
-        self.document.begin_gesture("Restore recovered work");
-        let n = recovered.tracks.len();
+        const LABEL: &str = "Restore recovered work";
+        // Compiled once, on every core; each track then goes in with its curve (it was
+        // compiled twice: once to check it, once for the document).
+        let take = super::state::CompiledTake::new(recovered);
+        let n = take.project.tracks.len();
+        self.document.begin_gesture(LABEL);
         let removes = (0..self.project().tracks.len()).rev().map(|index| Edit::RemoveTrack { index });
-        let inserts = recovered.tracks.into_iter().enumerate().map(|(index, track)| Edit::InsertTrack { index, track });
-        // Into the document one by one, then compiled together once (on every core).
-        let refused = removes.chain(inserts).find_map(|edit| self.document.apply("Restore recovered work", edit).err());
+        let mut refused = removes.into_iter().find_map(|edit| self.document.apply(LABEL, edit).err()).map(|e| Status::error(format!("{LABEL}: {e}")));
+        if refused.is_none() {
+            let mut compiled = take.compiled.into_iter();
+            refused = take.project.tracks.into_iter().find_map(|track| self.append_compiled(LABEL, track, compiled.next()).err());
+        }
         self.document.end_gesture();
         self.refresh();
         self.selection.clear();
-        if let Some(e) = refused {
-            return Status::error(format!("Restore recovered work: {e}"));
+        if let Some(s) = refused {
+            return s;
         }
         self.active_track = (n > 0).then_some(0);
         if origin.is_some() {
