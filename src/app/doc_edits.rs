@@ -333,8 +333,14 @@ impl DocState {
             return s;
         }
         let note = if skipped > 0 { format!(" ({skipped} keys not on Bezier tracks left as they were)") } else { String::new() };
-        Status::message(format!("Set the handles of {changed} keys to {kind:?}{note}"))
+        Status::message(format!("{}{note}", handles_set(changed, kind)))
     }
+}
+
+/// What the status bar says once `V` set the handles of `changed` keys to `kind` (on the UI
+/// thread or on a worker).
+pub(super) fn handles_set(changed: usize, kind: HandleType) -> String {
+    format!("Set the handles of {changed} keys to {kind:?}")
 }
 
 /// A track's new keys for `DocState::put_keys`: an edit to check and compile here, or keys a

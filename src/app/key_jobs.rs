@@ -360,7 +360,7 @@ pub(super) fn set_handle_types(ctx: &egui::Context, state: &mut AppState, kind: 
     let work = Box::new(move |p: &Project| prepare_handle_types(p, tracks, kind));
     let describe = Box::new(move |made: &[Prepared]| match made.iter().map(|p| p.selected.len()).sum::<usize>() {
         0 => format!("Handle type: nothing changed (the selected keys' handles are {kind:?} already, or they are not Bézier keys)"),
-        n => format!("Set the handles of {n} keys to {kind:?}"),
+        n => super::doc_edits::handles_set(n, kind),
     });
     state.ui.key_jobs.start_work(ctx, (state.doc.document.shared_project(), of), ("Set handle type".to_owned(), true, keys), work, Some(describe));
 }

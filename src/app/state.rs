@@ -198,13 +198,9 @@ impl DocState {
     /// [`crate::io::parse_project_compiled`] gives them): opening a big file compiles once.
     pub fn with_curves(project: Project, path: Option<PathBuf>, curves: Vec<TrackCurve>) -> Self {
         use rayon::prelude::*;
-        let mut s = Self::empty(path);
-        s.key_ranges = project.tracks.par_iter().map(KeyRanges::new).collect();
-        s.curves = curves.into_iter().map(Ok).collect();
-        s.document = Document::new(project);
-        s.stamp_all();
-        s.active_track = s.project().tracks.iter().position(|t| t.visible);
-        s
+        let ranges: Vec<KeyRanges> = project.tracks.par_iter().map(KeyRanges::new).collect();
+        let compiled = curves.into_iter().map(Ok).zip(ranges).collect();
+        Self::with_compiled(CompiledTake { project, compiled }, path)
     }
 
     fn empty(path: Option<PathBuf>) -> Self {

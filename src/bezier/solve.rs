@@ -52,8 +52,8 @@ pub enum SolvePath {
     Safe,
     /// Handles at thirds: `x̂(s) = s` exactly, so `s = u`.
     Linear,
-    /// Automatic handles on both sides: the shared table ([`super::auto_inverse`]), then the
-    /// residual check.
+    /// Automatic handles on both sides: the shared table (`bezier/auto_inverse.rs`), accurate
+    /// enough to need no residual check.
     Auto,
     /// The guess, `halley` Halley steps, one Newton step if `newton`, the residual check.
     Fast { halley: u8, newton: bool },

@@ -7,7 +7,7 @@ use super::{DocState, Status};
 use crate::app::key_ranges::KeyRanges;
 use crate::{Edit, Project, Track, TrackCurve, TrackError};
 
-/// A track's curve and key ranges, as [`compile_detached`] makes them.
+/// A track's curve and key ranges, as [`CompiledTake::new`] makes them.
 pub type CompiledTrack = (Result<TrackCurve, TrackError>, KeyRanges);
 
 /// A project with every track compiled (`compiled[i]` of track `i`).
