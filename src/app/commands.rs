@@ -53,10 +53,10 @@ pub enum AppCommand {
     Status(Status),
     /// Open a file (asking first about unsaved changes).
     Open(PathBuf),
-    /// Replace the document's tracks with recovered ones (one undo step); `origin` is the file
-    /// they were edited from, which Save then writes.
+    /// Replace the document's tracks with recovered ones, compiled by the recovery worker (one
+    /// undo step); `origin` is the file they were edited from, which Save then writes.
     Restore {
-        project: Box<crate::Project>,
+        take: Box<super::state::CompiledTake>,
         origin: Option<PathBuf>,
     },
     /// Show the Import window on this file (a dropped `.glb`, `.gltf`, `.json`, `.csv`).

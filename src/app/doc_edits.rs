@@ -268,12 +268,10 @@ impl DocState {
     }
 
     /// Replaces every track with the recovered project's, as one undo step; Save then writes
-    /// to `origin` if the recovered work had a file.
-    pub fn restore(&mut self, recovered: crate::Project, origin: Option<std::path::PathBuf>) -> Status {
+    /// to `origin` if the recovered work had a file. The recovery worker compiled `take`, so
+    /// each track goes in with its curve and nothing is compiled here.
+    pub fn restore(&mut self, take: super::state::CompiledTake, origin: Option<std::path::PathBuf>) -> Status {
         const LABEL: &str = "Restore recovered work";
-        // Compiled once, on every core; each track then goes in with its curve (it was
-        // compiled twice: once to check it, once for the document).
-        let take = super::state::CompiledTake::new(recovered);
         let n = take.project.tracks.len();
         self.document.begin_gesture(LABEL);
         let removes = (0..self.project().tracks.len()).rev().map(|index| Edit::RemoveTrack { index });

@@ -8,8 +8,11 @@
 //! never share one, and an unsaved new document is kept too. Saving, or a clean quit, removes
 //! it. A file left by a process that no longer runs (a crash, a `kill -9`) is offered at the
 //! next start: its time, where it came from and what it holds, Restore (one undo step) or
-//! Discard. The newest offer's Restore button starts with keyboard focus, so Enter restores it
-//! (`tests/window_recovery.rs` drives the real window so).
+//! Discard. The offers are listed at once (file names, pids, sizes); each copy is read and its
+//! tracks compiled on a worker thread, so a million-key copy does not hold up the first frame,
+//! and Restore puts in the curves the worker compiled. A copy that cannot be read is shown
+//! with its error, to discard. The newest offer's Restore button gets keyboard focus once it
+//! is read, so Enter restores it (`tests/window_recovery.rs` drives the real window so).
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -18,21 +21,45 @@ use std::time::{Duration, Instant, SystemTime};
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::state::AppState;
+use super::state::{AppState, CompiledTake};
 use super::{Panel, PanelContext};
-use crate::Project;
 
 /// Without edits for this long, unsaved changes are written at once.
 pub const IDLE_PAUSE: Duration = Duration::from_secs(2);
 
 /// A recovery file left by an editor that no longer runs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug)]
 pub struct Offer {
     pub file: PathBuf,
     /// The document's own path, or "untitled".
     pub origin: String,
     pub saved: Option<SystemTime>,
-    pub project: Project,
+    /// The file's size in bytes (shown while it is read).
+    pub bytes: u64,
+    pub content: Content,
+}
+
+/// What an offer holds, as far as the worker has read it.
+#[derive(Debug)]
+pub enum Content {
+    /// The worker has not read it yet.
+    Reading,
+    /// Read and compiled: what Restore puts in.
+    Ready(Box<CompiledTake>),
+    /// It could not be read or does not hold a valid project (the reason); it can only be
+    /// discarded.
+    Failed(String),
+}
+
+impl Offer {
+    /// The project, once read.
+    #[must_use]
+    pub fn take(&self) -> Option<&CompiledTake> {
+        match &self.content {
+            Content::Ready(take) => Some(take),
+            _ => None,
+        }
+    }
 }
 
 /// This editor's autosave, and the offers found at start.
@@ -46,6 +73,8 @@ pub struct Recovery {
     /// The file last written (the name follows the document's, so Save as changes it).
     last_file: Option<PathBuf>,
     pub offers: Vec<Offer>,
+    /// The worker reading the offers: each file with what it holds, newest first.
+    reading: Option<mpsc::Receiver<(PathBuf, Content)>>,
     /// The last write's failure, shown in the offer window's place.
     pub error: Option<String>,
     /// Whether the newest offer's Restore button has been given keyboard focus yet (it is,
@@ -80,7 +109,8 @@ fn process_alive(pid: u32) -> bool {
     comm(&pid.to_string()) == comm("self")
 }
 
-/// Recovery files in `dir` whose writer no longer runs.
+/// Recovery files in `dir` whose writer no longer runs, newest first, not read yet
+/// ([`Content::Reading`]; [`read_offer`] reads one).
 #[must_use]
 pub fn orphans(dir: &Path) -> Vec<Offer> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
@@ -94,14 +124,30 @@ pub fn orphans(dir: &Path) -> Vec<Offer> {
             if process_alive(pid) {
                 return None;
             }
-            let project = crate::io::load_project(&file).ok()?;
             let origin = std::fs::read_to_string(file.with_extension("origin")).unwrap_or_else(|_| "untitled".to_owned());
-            let saved = std::fs::metadata(&file).and_then(|m| m.modified()).ok();
-            Some(Offer { file, origin, saved, project })
+            let meta = std::fs::metadata(&file).ok();
+            let saved = meta.as_ref().and_then(|m| m.modified().ok());
+            let bytes = meta.map_or(0, |m| m.len());
+            Some(Offer { file, origin, saved, bytes, content: Content::Reading })
         })
         .collect();
     out.sort_by(|a, b| b.saved.cmp(&a.saved));
     out
+}
+
+/// Reads a recovery copy, checks it and compiles its tracks (once, on every core: the check
+/// is the compile): what the worker does.
+#[must_use]
+pub fn read_offer(file: &Path) -> Content {
+    let origin = file.display().to_string();
+    let text = match std::fs::read_to_string(file) {
+        Ok(text) => text,
+        Err(e) => return Content::Failed(format!("{origin}: {e}")),
+    };
+    match crate::io::parse_project_compiled(&text, &origin) {
+        Ok((project, curves)) => Content::Ready(Box::new(CompiledTake::from_curves(project, curves))),
+        Err(e) => Content::Failed(e.to_string()),
+    }
 }
 
 /// Removes a recovery file and its origin note.
@@ -112,10 +158,45 @@ pub fn discard(file: &Path) {
 
 impl Recovery {
     /// Autosave into `dir` (none: disabled), with the orphans found there to offer.
+    /// The offers are listed at once and read on a worker thread ([`Recovery::poll`] takes
+    /// what it has read).
     #[must_use]
     pub fn new(dir: Option<PathBuf>) -> Self {
         let offers = dir.as_deref().map(orphans).unwrap_or_default();
-        Self { dir, written: None, seen: None, writing: None, last_file: None, offers, error: None, focused: false }
+        let reading = (!offers.is_empty()).then(|| {
+            let files: Vec<PathBuf> = offers.iter().map(|o| o.file.clone()).collect();
+            let (tx, rx) = mpsc::channel();
+            std::thread::spawn(move || {
+                for file in files {
+                    let content = read_offer(&file);
+                    if tx.send((file, content)).is_err() {
+                        return;
+                    }
+                }
+            });
+            rx
+        });
+        Self { dir, written: None, seen: None, writing: None, last_file: None, offers, reading, error: None, focused: false }
+    }
+
+    /// Takes what the worker has read since the last call; returns whether an offer is still
+    /// being read.
+    pub fn poll(&mut self) -> bool {
+        let Some(rx) = &self.reading else { return false };
+        loop {
+            match rx.try_recv() {
+                Ok((file, content)) => {
+                    if let Some(o) = self.offers.iter_mut().find(|o| o.file == file) {
+                        o.content = content;
+                    }
+                }
+                Err(mpsc::TryRecvError::Empty) => return true,
+                Err(mpsc::TryRecvError::Disconnected) => {
+                    self.reading = None;
+                    return false;
+                }
+            }
+        }
     }
 
     /// This editor's recovery file for the open document.
@@ -190,8 +271,18 @@ impl Recovery {
     }
 }
 
+/// "8.1 MB": a file size as the offer shows it.
+fn megabytes(bytes: u64) -> String {
+    #[allow(clippy::cast_precision_loss)]
+    let mb = bytes as f64 / 1e6;
+    format!("{mb:.1} MB")
+}
+
 impl Panel for Recovery {
     fn ui(&mut self, ui: &mut egui::Ui, _cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        if self.poll() {
+            ui.ctx().request_repaint_after(Duration::from_millis(50));
+        }
         if self.offers.is_empty() {
             return;
         }
@@ -200,19 +291,37 @@ impl Panel for Recovery {
             ui.label("Tangent stopped without saving these. Restore one (you can undo it) or discard it.");
             for (i, o) in self.offers.iter().enumerate() {
                 ui.separator();
-                let keys: usize = o.project.tracks.iter().map(|t| t.keys.len()).sum();
                 let age = o.saved.and_then(|s| s.elapsed().ok()).map_or_else(|| "at an unknown time".to_owned(), |d| format!("{} min ago", d.as_secs() / 60));
-                ui.label(format!("{} — {} tracks, {keys} keys, saved {age}", o.origin, o.project.tracks.len()));
+                match &o.content {
+                    Content::Reading => {
+                        ui.horizontal(|ui| {
+                            ui.spinner();
+                            ui.label(format!("{} — reading {}, saved {age}…", o.origin, megabytes(o.bytes)));
+                        });
+                    }
+                    Content::Ready(take) => {
+                        let keys: usize = take.project.tracks.iter().map(|t| t.keys.len()).sum();
+                        ui.label(format!("{} — {} tracks, {keys} keys, saved {age}", o.origin, take.project.tracks.len()));
+                    }
+                    Content::Failed(e) => {
+                        ui.label(format!("{} — saved {age}", o.origin));
+                        ui.colored_label(ui.visuals().error_fg_color, format!("Cannot be restored: {e}"));
+                    }
+                }
                 ui.horizontal(|ui| {
-                    let restore = ui.button("Restore").on_hover_text("Replace the open document's tracks with these, as one undo step (Enter)");
-                    if i == 0 && !self.focused {
+                    let ready = o.take().is_some();
+                    let restore = ui
+                        .add_enabled(ready, egui::Button::new("Restore"))
+                        .on_hover_text("Replace the open document's tracks with these, as one undo step (Enter)")
+                        .on_disabled_hover_text(if matches!(o.content, Content::Reading) { "Still reading this copy" } else { "This copy cannot be read" });
+                    if i == 0 && ready && !self.focused {
                         restore.request_focus();
                         self.focused = true;
                     }
                     if restore.clicked() {
                         taken = Some((i, true));
                     }
-                    if ui.button("Discard").on_hover_text("Delete this recovery copy").clicked() {
+                    if ui.button("Discard").on_hover_text(format!("Delete this recovery copy ({})", o.file.display())).clicked() {
                         taken = Some((i, false));
                     }
                 });
@@ -221,9 +330,9 @@ impl Panel for Recovery {
         if let Some((i, restore)) = taken {
             let offer = self.offers.remove(i);
             discard(&offer.file);
-            if restore {
+            if let (true, Content::Ready(take)) = (restore, offer.content) {
                 let origin = (offer.origin != "untitled").then(|| PathBuf::from(&offer.origin));
-                out.push(AppCommand::Restore { project: Box::new(offer.project), origin });
+                out.push(AppCommand::Restore { take, origin });
             }
         }
     }
@@ -291,6 +400,17 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
+    /// Polls until the worker has read every offer (at most 10 s).
+    fn read_all(r: &mut Recovery) {
+        for _ in 0..1000 {
+            if !r.poll() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        panic!("the recovery copies were not read");
+    }
+
     /// A copy left by a process that no longer runs is offered; Restore replaces the tracks as
     /// one undo step and Save goes to the file it came from.
     #[test]
@@ -304,16 +424,29 @@ mod tests {
         crate::io::save_project(&file, &recovered).unwrap();
         std::fs::write(file.with_extension("origin"), "/tmp/walk.ron").unwrap();
         crate::io::save_project(&dir.join(format!("tangent-{}-mine.ron", std::process::id())), &recovered).unwrap();
-        let r = Recovery::new(Some(dir.clone()));
+        let mut r = Recovery::new(Some(dir.clone()));
         assert_eq!(r.offers.len(), 1, "only the dead process's copy");
         assert_eq!(r.offers[0].origin, "/tmp/walk.ron");
-        assert_eq!(r.offers[0].project, recovered);
+        assert_eq!(r.offers[0].bytes, std::fs::metadata(&file).unwrap().len());
+        read_all(&mut r);
+        let take = r.offers[0].take().expect("read and compiled");
+        assert_eq!(take.project, recovered);
+        // The worker's curves sample as a fresh compile of the recovered tracks does.
+        for (track, (curve, _)) in recovered.tracks.iter().zip(&take.compiled) {
+            let fresh = crate::TrackCurve::new(track).unwrap();
+            let (mut got, mut want) = (curve.as_ref().unwrap().evaluator(), fresh.evaluator());
+            for i in 0..=40 {
+                let t = f64::from(i) * 0.1;
+                assert_eq!(got.value_at(t), want.value_at(t), "{} at {t}", track.name);
+            }
+        }
 
         let ctx = egui::Context::default();
         let mut state = AppState::new(demo_project(), None);
         let before = state.project().clone();
         let mut panels = Panels::default();
-        let restore = AppCommand::Restore { project: Box::new(r.offers[0].project.clone()), origin: Some(PathBuf::from("/tmp/walk.ron")) };
+        let Content::Ready(take) = r.offers.remove(0).content else { unreachable!() };
+        let restore = AppCommand::Restore { take, origin: Some(PathBuf::from("/tmp/walk.ron")) };
         crate::app::run::run_command(&ctx, &mut state, &mut panels, restore);
         assert_eq!(state.project().tracks, recovered.tracks);
         assert_eq!(state.doc.path.as_deref(), Some(Path::new("/tmp/walk.ron")));
@@ -322,6 +455,32 @@ mod tests {
         assert_eq!(state.project(), &before, "one undo step");
         discard(&file);
         assert!(!file.exists() && !file.with_extension("origin").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A copy that does not parse, or whose keys are invalid, is offered with its reason and
+    /// cannot be restored (it was silently skipped, and stayed in the directory for ever).
+    #[test]
+    fn a_copy_that_cannot_be_read_is_offered_with_its_reason() {
+        let dir = temp_dir("broken");
+        let truncated = dir.join("tangent-4000000001-cut.ron");
+        let text = crate::io::project_to_string(&demo_project()).unwrap();
+        std::fs::write(&truncated, &text[..text.len() / 2]).unwrap();
+        let mut bad = demo_project();
+        bad.tracks[0].keys[1].time = bad.tracks[0].keys[2].time + 1.0;
+        let invalid = dir.join("tangent-4000000002-bad.ron");
+        std::fs::write(&invalid, crate::io::project_to_string(&bad).unwrap()).unwrap();
+        let mut r = Recovery::new(Some(dir.clone()));
+        assert_eq!(r.offers.len(), 2);
+        read_all(&mut r);
+        for o in &r.offers {
+            let Content::Failed(reason) = &o.content else { panic!("{} was read: {:?}", o.file.display(), o.content) };
+            if o.file == invalid {
+                assert!(reason.contains(&bad.tracks[0].name), "names the track: {reason}");
+            } else {
+                assert!(reason.contains("tangent-4000000001-cut.ron"), "names the file: {reason}");
+            }
+        }
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -173,9 +173,9 @@ fn open_import(panels: &mut Panels) {
 /// offer.
 fn key_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
-        AppCommand::Restore { project, origin } => {
+        AppCommand::Restore { take, origin } => {
             end_gesture(state);
-            let s = state.doc.restore(*project, origin);
+            let s = state.doc.restore(*take, origin);
             state.set_status(s);
             state.follow_range();
             true

@@ -197,10 +197,7 @@ impl DocState {
     /// A document of `project` with its curves already compiled (`curves[i]` of track `i`, as
     /// [`crate::io::parse_project_compiled`] gives them): opening a big file compiles once.
     pub fn with_curves(project: Project, path: Option<PathBuf>, curves: Vec<TrackCurve>) -> Self {
-        use rayon::prelude::*;
-        let ranges: Vec<KeyRanges> = project.tracks.par_iter().map(KeyRanges::new).collect();
-        let compiled = curves.into_iter().map(Ok).zip(ranges).collect();
-        Self::with_compiled(CompiledTake { project, compiled }, path)
+        Self::with_compiled(CompiledTake::from_curves(project, curves), path)
     }
 
     fn empty(path: Option<PathBuf>) -> Self {

@@ -434,3 +434,50 @@ fn the_status_line_follows_a_dragged_key() {
     assert_ne!(k.time, 2.0);
     assert_eq!(app(&h).ui.status.text, format!("Key 2 of \"a\": t = {:.4} s, value = {:.3}", k.time, k.value[0]), "not the place it was clicked at");
 }
+
+/// The recovery offers as a user meets them: a copy that cannot be read says why and can only
+/// be discarded; the other, once the worker has read it, is restored by its button.
+#[test]
+fn recovery_offers_are_read_on_a_worker_and_restored_or_discarded_by_their_buttons() {
+    let dir = std::env::temp_dir().join(format!("tangent-offers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let recovered = two_tracks();
+    // Dead pids (Linux pids stay below 2^22); the good copy is the newer one, so it is first.
+    let good = dir.join("tangent-4000000000-good.ron");
+    crate::io::save_project(&good, &recovered).unwrap();
+    let broken = dir.join("tangent-4000000001-broken.ron");
+    std::fs::write(&broken, "(version: 1, fps: 30, tracks: [").unwrap();
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    std::fs::File::options().write(true).open(&broken).unwrap().set_modified(an_hour_ago).unwrap();
+
+    let mut h = Harness::builder()
+        .with_size(egui::vec2(1300.0, 820.0))
+        .build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::with_recovery(AppState::new(demo_project(), None), Some(dir.clone())));
+    let start = std::time::Instant::now();
+    while h.state().recovery.offers.iter().any(|o| matches!(o.content, super::recovery::Content::Reading)) {
+        assert!(start.elapsed().as_secs() < 10, "the worker did not read the copies");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        h.step();
+    }
+    h.run();
+    h.get_by_label_contains("2 tracks, 10 keys");
+    h.get_by_label_contains("Cannot be restored");
+    use egui_kittest::kittest::NodeT;
+    let restores: Vec<_> = h.get_all_by_label("Restore").collect();
+    assert_eq!(restores.len(), 2);
+    assert!(!restores[0].accesskit_node().is_disabled() && restores[1].accesskit_node().is_disabled(), "only a copy that was read can be restored");
+    // The broken copy's Discard (the second row) deletes it and leaves the good one offered.
+    h.get_all_by_label("Discard").nth(1).unwrap().click();
+    h.run();
+    assert!(!broken.exists());
+    assert_eq!(h.state().recovery.offers.len(), 1);
+    assert_eq!(app(&h).project(), &demo_project(), "discarding changes nothing");
+    h.get_by_label("Restore").click();
+    h.run();
+    assert_eq!(app(&h).project().tracks, recovered.tracks);
+    assert!(app(&h).ui.status.text.starts_with("Restored 2 tracks"), "{}", app(&h).ui.status.text);
+    assert!(!good.exists() && h.state().recovery.offers.is_empty());
+    assert!(h.query_by_label_contains("Recover unsaved work").is_none(), "the window closes with its last offer");
+    let _ = std::fs::remove_dir_all(&dir);
+}

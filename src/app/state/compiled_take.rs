@@ -32,6 +32,16 @@ impl CompiledTake {
         let compiled = project.tracks.par_iter().map(|t| (TrackCurve::new(t), KeyRanges::new(t))).collect();
         Self { project, compiled }
     }
+
+    /// `project` with the curves [`crate::io::parse_project_compiled`] made for it
+    /// (`curves[i]` of track `i`); only the key ranges are built, on every core.
+    #[must_use]
+    pub fn from_curves(project: Project, curves: Vec<TrackCurve>) -> Self {
+        use rayon::prelude::*;
+        let ranges: Vec<KeyRanges> = project.tracks.par_iter().map(KeyRanges::new).collect();
+        let compiled = curves.into_iter().map(Ok).zip(ranges).collect();
+        Self { project, compiled }
+    }
 }
 
 impl DocState {
