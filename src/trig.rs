@@ -35,6 +35,16 @@ pub fn sin_cos2(x: [f64; 2]) -> ([f64; 2], [f64; 2]) {
     (lanes(&|i| x[i] + x[i] * y[i] * s[i]), lanes(&|i| (1.0 - 0.5 * y[i]) + y[i] * y[i] * c[i]))
 }
 
+/// The sines of [`sin_cos2`] alone (`|xᵢ| ≤ π/2`), bit for bit its first result: Slerp's two
+/// weights per sample ([`crate::quat::SlerpPair`]).
+#[inline(always)]
+#[must_use]
+pub fn sin2(x: [f64; 2]) -> [f64; 2] {
+    let y = [x[0] * x[0], x[1] * x[1]];
+    let s = estrin(&SIN_COS.map(|k| [k[0]; 2]), y);
+    [x[0] + x[0] * y[0] * s[0], x[1] + x[1] * y[1] * s[1]]
+}
+
 /// Two polynomials of degree 9, `Σ kᵢ[l]·y[l]ⁱ` for lanes `l = 0, 1`, by Estrin's scheme:
 /// pairs `k₀ + k₁y`, combined with `y²`, `y⁴`, `y⁸` (lane by lane, so that the compiler can
 /// hold both lanes in one register).
@@ -181,6 +191,7 @@ mod tests {
             let (s, c) = sin_cos2([a, b]);
             prop_assert_eq!((s[0], c[0]), sin_cos(a));
             prop_assert_eq!((s[1], c[1]), sin_cos(b));
+            prop_assert_eq!(sin2([a, b]), s);
         }
 
         /// Against the standard library over the whole range: within 4e-16.

@@ -9,16 +9,29 @@ use crate::quat::{self, Quat, SlerpPair, SquadSegment};
 /// Which rotation interpolation, with what it precomputes.
 #[derive(Clone, Debug)]
 pub(crate) enum Rotation {
-    /// Per segment its prepared slerp (sign, angle and its sine: no `acos` per sample).
-    Slerp(Vec<SlerpPair>),
+    /// Per segment its prepared slerp (sign, angle and its sine: no `acos` per sample) and
+    /// `1/Δt` (no division for the local time), or 0 where that overflows (a subnormal `Δt`,
+    /// whose local time is divided out instead).
+    Slerp(Vec<(SlerpPair, f64)>),
     Nlerp,
     /// Control points `a_i`, `b_i` per key, and per segment its [`SquadSegment`] (the inner
-    /// slerps prepared, no library call per sample).
+    /// slerps prepared, no library call per sample) and `1/Δt` as for Slerp.
     Squad {
         a: Vec<Quat>,
         b: Vec<Quat>,
-        segments: Vec<SquadSegment>,
+        segments: Vec<(SquadSegment, f64)>,
     },
+}
+
+/// `1/Δt` of segment `s`, or 0 where that overflows (`Δt` subnormal, or 0 for a segment that
+/// is never selected): the local time is then divided out.
+fn inv_dt(keys: &KeyTable, s: usize) -> f64 {
+    let inv = 1.0 / (keys.times[s + 1] - keys.times[s]);
+    if inv.is_finite() {
+        inv
+    } else {
+        0.0
+    }
 }
 
 /// Step in local time of the central difference that gives a rotation's velocity.
@@ -31,7 +44,7 @@ fn as_quat(v: &[f64]) -> Quat {
 impl Rotation {
     /// Slerp: each segment's pair prepared.
     pub fn slerp(keys: &KeyTable) -> Self {
-        Self::Slerp((0..keys.len().saturating_sub(1)).map(|s| SlerpPair::new(&as_quat(keys.value(s)), &as_quat(keys.value(s + 1)))).collect())
+        Self::Slerp((0..keys.len().saturating_sub(1)).map(|s| (SlerpPair::new(&as_quat(keys.value(s)), &as_quat(keys.value(s + 1))), inv_dt(keys, s))).collect())
     }
 
     /// Squad: sign-align the keys to one hemisphere (each key flipped to have a non-negative
@@ -62,7 +75,7 @@ impl Rotation {
             b[lo..=hi].copy_from_slice(&rb);
             lo = hi + 1;
         }
-        let segments = (0..n.saturating_sub(1)).map(|s| SquadSegment::new(&qs[s], &qs[s + 1], &a[s], &b[s])).collect();
+        let segments = (0..n.saturating_sub(1)).map(|s| (SquadSegment::new(&qs[s], &qs[s + 1], &a[s], &b[s]), inv_dt(keys, s))).collect();
         Self::Squad { a, b, segments }
     }
 
@@ -70,11 +83,12 @@ impl Rotation {
     #[inline]
     pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {
         let t0 = keys.times[seg];
-        let w = (t - t0) / (keys.times[seg + 1] - t0);
+        let divided = || (t - t0) / (keys.times[seg + 1] - t0);
+        let local = |inv_dt: f64| if inv_dt > 0.0 { (t - t0) * inv_dt } else { divided() };
         let q = match self {
-            Self::Slerp(pairs) => pairs[seg].at(w),
-            Self::Nlerp => quat::nlerp(&as_quat(keys.value(seg)), &as_quat(keys.value(seg + 1)), w),
-            Self::Squad { segments, .. } => segments[seg].at(w),
+            Self::Slerp(pairs) => pairs[seg].0.at(local(pairs[seg].1)),
+            Self::Nlerp => quat::nlerp(&as_quat(keys.value(seg)), &as_quat(keys.value(seg + 1)), divided()),
+            Self::Squad { segments, .. } => segments[seg].0.at(local(segments[seg].1)),
         };
         out.copy_from_slice(&q);
     }
