@@ -161,8 +161,11 @@ impl SlerpPair {
     }
 }
 
-/// `normalize((1 − t) q0 + t q1')` with `q1' = −q1` when `dot(q0, q1) < 0`.
+/// `normalize((1 − t) q0 + t q1')` with `q1' = −q1` when `dot(q0, q1) < 0`. Inlined: called
+/// through a copy on the stack, its 16-byte loads of the 8-byte stores that made the copy
+/// could not be forwarded (a stall of most of a sample).
 #[must_use]
+#[inline]
 pub fn nlerp(q0: &Quat, q1: &Quat, t: f64) -> Quat {
     let q1 = if dot(q0, q1) < 0.0 { neg(q1) } else { *q1 };
     let s = 1.0 - t;
