@@ -77,6 +77,16 @@ fn sample_by_binary_search(curve: &TrackCurve, t: f64, out: &mut [f64]) {
     }
 }
 
+/// A lookup's answer as one number (so that the sum depends on every lookup).
+#[inline]
+fn located_index(l: Located) -> usize {
+    match l {
+        Located::Before => 0,
+        Located::Inside(i) => i + 1,
+        Located::After => usize::MAX >> 1,
+    }
+}
+
 /// A track's keys for three.js (`times`, `values` as Tangent holds them: quaternions
 /// normalised) with its interpolation and kind.
 fn three_keys(curve: &TrackCurve, interpolation: &str, kind: &str) -> serde_json::Value {
@@ -170,6 +180,18 @@ fn bench(c: &mut Criterion) {
                 });
             });
         }
+        // The lookup alone (no evaluation), on the Tcb track's times: the cursor and the
+        // bucket index against plain binary search. What the index saves, apart from what the
+        // mode's evaluation costs in both.
+        let tcb = &cases[3].1;
+        let ts = times(tcb, order == "random");
+        g.bench_function(BenchmarkId::from_parameter("lookup only: cursor and index"), |b| {
+            let mut cursor = SegmentCursor::new();
+            b.iter(|| ts.iter().map(|&t| located_index(tcb.locate(&mut cursor, black_box(t)))).sum::<usize>());
+        });
+        g.bench_function(BenchmarkId::from_parameter("lookup only: binary search"), |b| {
+            b.iter(|| ts.iter().map(|&t| located_index(Located::from_count(upper_bound(tcb.times(), black_box(t)), tcb.times().len()))).sum::<usize>());
+        });
         if order == "sequential" {
             for (name, curve) in
                 cases.iter().filter(|(name, _)| ["Tcb Vec3", "Cubic Vec3", "Linear Vec3", "Bezier Vec3 (AutoClamped)", "Slerp Quat"].contains(name))

@@ -187,6 +187,9 @@ function targets(results) {
   for (const m of modes) {
     row(`${m} random ÷ its binary-search baseline`, tangentNs(m, 'random'), tangentNs(`baseline (binary search): ${m}`, 'random'), '≤ 0.67×', (r) => r <= 0.67);
   }
+  for (const order of ['sequential', 'random']) {
+    row(`lookup alone (cursor and index ÷ binary search), ${order}`, tangentNs('lookup only: cursor and index', order), tangentNs('lookup only: binary search', order), '–', null);
+  }
   for (const m of ['Tcb Vec3', 'Cubic Vec3', 'Linear Vec3', 'Bezier Vec3 (AutoClamped)', 'Slerp Quat']) {
     const many = tangentNs(`sample_many: ${m}`, 'sequential');
     const tcb = m === 'Tcb Vec3';

@@ -44,7 +44,9 @@ fn as_quat(v: &[f64]) -> Quat {
 impl Rotation {
     /// Slerp: each segment's pair prepared.
     pub fn slerp(keys: &KeyTable) -> Self {
-        Self::Slerp((0..keys.len().saturating_sub(1)).map(|s| (SlerpPair::new(&as_quat(keys.value(s)), &as_quat(keys.value(s + 1))), inv_dt(keys, s))).collect())
+        Self::Slerp(
+            (0..keys.len().saturating_sub(1)).map(|s| (SlerpPair::new(&as_quat(keys.value(s)), &as_quat(keys.value(s + 1))), inv_dt(keys, s))).collect(),
+        )
     }
 
     /// Squad: sign-align the keys to one hemisphere (each key flipped to have a non-negative
