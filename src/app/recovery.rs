@@ -131,7 +131,7 @@ pub fn orphans(dir: &Path) -> Vec<Offer> {
             Some(Offer { file, origin, saved, bytes, content: Content::Reading })
         })
         .collect();
-    out.sort_by(|a, b| b.saved.cmp(&a.saved));
+    out.sort_by_key(|o| std::cmp::Reverse(o.saved));
     out
 }
 
