@@ -8,7 +8,8 @@
 //!   (the snapshot on the UI thread, the write on the worker), an idle frame, and frames
 //!   while dragging a key of the active track;
 //! - on the same three documents, select all, an idle frame with every key selected, a
-//!   field set on every key in the inspector, and undo and redo of that; an imported take's
+//!   field set on every key in the inspector, undo and redo of that, and a key dragged in the
+//!   graph with every key selected (every key moves); an imported take's
 //!   tracks added to an open project, and every track hidden and shown;
 //! - the path view on a 10,000-key Vec2 path while the transport plays.
 //!
@@ -172,6 +173,35 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     });
     press(&mut h, M::COMMAND, K::Z);
     assert!(tension(&h) < keys, "undo really reverted the step");
+    // A key of the first track dragged in the graph with every key still selected: each frame
+    // moves every key (from 150,000 selected keys on a worker, `key_jobs::move_keys`).
+    let track = &project.tracks[0];
+    let key = &track.keys[track.keys.len() / 2];
+    let start = h.state().panels.graph.transform.unwrap().position_from_point(&PlotPoint::new(key.time, key.value[0]));
+    h.hover_at(start);
+    h.step();
+    h.drag_at(start);
+    h.step();
+    let wobble = |i: u32| start + egui::vec2(0.0, ((i / 3) % 30) as f32 - 15.0 + 10.0);
+    g.bench_function(BenchmarkId::new("dragging a key, every key selected (a frame)", name), |b| {
+        b.iter(|| {
+            i += 1;
+            h.hover_at(wobble(i));
+            h.step();
+        })
+    });
+    g.bench_function(BenchmarkId::new("dragging a key, every key selected (until in place)", name), |b| {
+        b.iter(|| {
+            i += 1;
+            h.hover_at(wobble(i));
+            h.step();
+            settle(&mut h);
+        })
+    });
+    h.drop_at(wobble(i));
+    h.step();
+    settle(&mut h);
+    assert_eq!(h.state().state.doc.selection.len(), keys, "every key stayed selected");
     g.finish();
 }
 

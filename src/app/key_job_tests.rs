@@ -276,3 +276,56 @@ fn undo_and_redo_frames_reuse_the_polylines_of_both_states() {
     }
     assert_eq!(builds(&h), drawn, "no polyline built again");
 }
+
+/// Every key of 4 tracks × 40 selected, then a key dragged in the graph across its
+/// neighbours and up in eight moves, then dropped: the project it leaves, the project before,
+/// and how many changes went to the worker.
+fn drag_selected_keys(background_keys: usize) -> (Harness<'static, TangentApp>, Project, usize) {
+    let before = project_of(4, 40);
+    let mut h = harness(before.clone());
+    h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    let key = &before.tracks[0].keys[20];
+    let transform = h.state().panels.graph.transform.expect("the graph was drawn");
+    let start = transform.position_from_point(&egui_plot::PlotPoint::new(key.time, key.value[0]));
+    h.hover_at(start);
+    h.step();
+    h.drag_at(start);
+    h.step();
+    for i in 1..=8u8 {
+        h.hover_at(start + eframe::egui::vec2(9.0 * f32::from(i), -4.0 * f32::from(i)));
+        h.step();
+    }
+    h.drop_at(start + eframe::egui::vec2(72.0, -32.0));
+    h.step();
+    settle(&mut h);
+    let started = h.state().state.ui.key_jobs.started;
+    (h, before, started)
+}
+
+/// A drag of every selected key in the graph, made on the worker (each frame's move waiting
+/// behind the one being made, and merged into the latest), ends bit for bit where the same
+/// drag spliced on the UI thread ends: the keys re-sorted past their neighbours, the selection
+/// moved with them, one undo step that one Ctrl+Z reverts.
+#[test]
+fn a_graph_drag_of_a_big_selection_ends_as_on_the_ui_thread_in_one_step() {
+    let (mut h, before, started) = drag_selected_keys(1);
+    let (here, _, started_here) = drag_selected_keys(usize::MAX);
+    assert!(started > 0 && started_here == 0, "the worker's path was taken ({started} changes), and only there");
+    let (worker, ui_thread) = (h.state().state.project(), here.state().state.project());
+    assert_ne!(worker, &before, "the drag moved the keys");
+    assert_eq!(worker, ui_thread);
+    let moved =
+        |p: &Project| p.tracks.iter().zip(&before.tracks).map(|(a, b)| a.keys.iter().zip(&b.keys).filter(|(x, y)| x.time != y.time).count()).sum::<usize>();
+    assert_eq!(moved(worker), 4 * 40, "every selected key moved in time");
+    assert_eq!(*h.state().state.doc.selection, *here.state().state.doc.selection, "the selection follows the keys alike");
+    assert_eq!(h.state().state.doc.selection.len(), 4 * 40);
+    let curve = |h: &Harness<'_, TangentApp>| h.state().state.doc.curve(3).unwrap().as_ref().unwrap().evaluator().value_at(0.7);
+    assert_eq!(curve(&h), curve(&here), "the curves in place are the moved keys'");
+    assert_eq!(h.state().state.doc.document.undo_label(), Some("Move keys"));
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(h.state().state.project(), &before, "one undo reverts every track");
+    assert_eq!(h.state().state.doc.document.undo_label(), None, "the drag was the only step");
+}

@@ -59,6 +59,30 @@ pub enum Change {
     /// keys as they are when the change is made, so this too means the same whatever change
     /// lands before it.
     FirstKeyTo(f64),
+    /// The graph's drag of the selected keys: moved from where they were when the drag began
+    /// (absolute too).
+    Move(Arc<KeyMove>),
+}
+
+/// A frame of a key drag: the selected keys of `origins` moved by `dt` in time and `dv` in
+/// component `comp`, snapped by `snap` ([`intent::move_keys`]).
+#[derive(Debug)]
+pub struct KeyMove {
+    pub origins: Arc<Vec<intent::MoveOrigin>>,
+    pub dt: f64,
+    pub dv: f64,
+    pub comp: usize,
+    pub snap: Option<intent::Snap>,
+    /// What the status bar says once the keys are there.
+    pub message: String,
+}
+
+impl KeyMove {
+    /// How many keys the drag moves.
+    #[must_use]
+    pub fn keys(&self) -> usize {
+        self.origins.iter().map(|o| o.selected.len()).sum()
+    }
 }
 
 impl Change {
@@ -73,6 +97,8 @@ impl Change {
                 let dt = first.map_or(0.0, |k| time - k.time);
                 Arc::new(move |k: &mut Key| k.time += dt)
             }
+            // A drag is made from its origins, not key by key (`move_keys`); never asked.
+            Self::Move(_) => Arc::new(|_: &mut Key| {}),
         }
     }
 }
@@ -82,6 +108,7 @@ impl PartialEq for KeyChange {
         let same = match (&self.change, &other.change) {
             (Change::Each(a), Change::Each(b)) => Arc::ptr_eq(a, b),
             (Change::FirstKeyTo(a), Change::FirstKeyTo(b)) => a == b,
+            (Change::Move(a), Change::Move(b)) => Arc::ptr_eq(a, b),
             _ => false,
         };
         self.label == other.label && self.gesture == other.gesture && same
@@ -114,6 +141,28 @@ pub fn prepare(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &(dy
         .filter_map(|KeyEdit { track, edit, selected }| {
             let Edit::SetKeys { keys, .. } = edit else { return None };
             let old = &project.tracks[track];
+            if old.keys == keys {
+                return None;
+            }
+            let new = old.with_other_keys(keys);
+            let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
+            Some(Prepared { track, keys: new.keys, curve, ranges, selected })
+        })
+        .collect()
+}
+
+/// A frame of a key drag ([`KeyMove`]): each track's keys moved and sorted from its origin
+/// ([`intent::move_track_whole`]) and compiled, on every core. Tracks whose keys come out as
+/// they are in `project` (the drag back where it began, or a frame like the last) are left
+/// out.
+#[must_use]
+pub fn prepare_move(project: &Project, m: &KeyMove) -> Vec<Prepared> {
+    use rayon::prelude::*;
+    m.origins
+        .par_iter()
+        .filter_map(|o| {
+            let KeyEdit { track, edit: Edit::SetKeys { keys, .. }, selected } = intent::move_track_whole(o, m.dt, m.dv, m.comp, m.snap)? else { return None };
+            let old = project.tracks.get(track)?;
             if old.keys == keys {
                 return None;
             }
@@ -336,6 +385,9 @@ pub(super) fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChang
     if !run::join_gesture(state, c.gesture, &c.label) {
         return false;
     }
+    if let Change::Move(m) = c.change {
+        return move_keys(ctx, state, c.label, c.gesture, m);
+    }
     let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
     if state.doc.selection.len() < state.ui.key_jobs.background_keys {
         let change = c.change.of_each_key(state.project(), &tracks);
@@ -344,6 +396,26 @@ pub(super) fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChang
     }
     let of = project_id(state.project(), state.doc.document.revision());
     state.ui.key_jobs.start(ctx, state.doc.document.shared_project(), of, c, tracks);
+    true
+}
+
+/// A frame of a key drag: at once, spliced into each track, for a small selection; else the
+/// tracks moved and compiled on a worker, a frame's move waiting behind the one being made
+/// (and replaced by the next, [`KeyJobs::defer`]). The status bar says `m.message` once the
+/// keys are there.
+fn move_keys(ctx: &egui::Context, state: &mut AppState, label: String, gesture: bool, m: Arc<KeyMove>) -> bool {
+    let keys = m.keys();
+    if keys < state.ui.key_jobs.background_keys {
+        let edits = intent::move_keys(&m.origins, m.dt, m.dv, m.comp, m.snap);
+        let status = std::mem::replace(&mut state.ui.status, Status::message(m.message.clone()));
+        let changed = run::edit_tracks(state, TrackEdits { label, edits, gesture });
+        return changed || state.ui.status != status;
+    }
+    let of = project_id(state.project(), state.doc.document.revision());
+    let message = m.message.clone();
+    let work = Box::new(move |p: &Project| prepare_move(p, &m));
+    let describe = Box::new(move |_: &[Prepared]| message.clone());
+    state.ui.key_jobs.start_work(ctx, (state.doc.document.shared_project(), of), (label, !gesture, keys), work, Some(describe));
     true
 }
 

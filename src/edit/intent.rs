@@ -154,7 +154,39 @@ pub struct MoveOrigin {
     pub selected: BTreeSet<usize>,
     /// The keys the drag has rearranged so far (`start..end` of `keys`): each frame's splice
     /// covers them too, so keys a frame moved past and the next does not are put back.
-    pub touched: std::cell::Cell<(usize, usize)>,
+    pub touched: TouchedRange,
+}
+
+/// The `(start, end)` range of [`MoveOrigin::touched`]. Atomic, so that the origins of a drag
+/// can be shared with the worker that makes a big selection's moves
+/// ([`move_track_whole`]), which does not read it.
+#[derive(Debug, Default)]
+pub struct TouchedRange(std::sync::atomic::AtomicUsize, std::sync::atomic::AtomicUsize);
+
+impl TouchedRange {
+    #[must_use]
+    pub fn get(&self) -> (usize, usize) {
+        use std::sync::atomic::Ordering::Relaxed;
+        (self.0.load(Relaxed), self.1.load(Relaxed))
+    }
+    pub fn set(&self, (start, end): (usize, usize)) {
+        use std::sync::atomic::Ordering::Relaxed;
+        self.0.store(start, Relaxed);
+        self.1.store(end, Relaxed);
+    }
+}
+
+impl Clone for TouchedRange {
+    fn clone(&self) -> Self {
+        let (start, end) = self.get();
+        Self(start.into(), end.into())
+    }
+}
+
+impl PartialEq for TouchedRange {
+    fn eq(&self, other: &Self) -> bool {
+        self.get() == other.get()
+    }
 }
 
 /// The starting point of a drag of the selected keys (locked tracks stay put).
@@ -163,7 +195,7 @@ pub fn move_origins(project: &Project, selection: &BTreeSet<KeyRef>) -> Vec<Move
     tracks_of(selection)
         .into_iter()
         .filter(|&t| project.tracks.get(t).is_some_and(|t| !t.locked))
-        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.clone(), selected: selected_on(selection, t), touched: std::cell::Cell::new((0, 0)) })
+        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.clone(), selected: selected_on(selection, t), touched: TouchedRange::default() })
         .collect()
 }
 
@@ -217,6 +249,32 @@ fn move_track(o: &MoveOrigin, dt: f64, dv: f64, comp: usize, snap: Option<Snap>)
     edit.selected.iter_mut().for_each(|k| k.key += from);
     edit.edit = Edit::SpliceKeys { track: o.track, at: from, remove: to - from, keys };
     Some(edit)
+}
+
+/// The whole of `o`'s track with its selected keys moved by `dt` and `dv` (as [`move_keys`]
+/// moves them, from where they were when the drag began), as one `SetKeys`: what a worker
+/// makes for a selection too big to move on the UI thread. The keys are those a splice of
+/// [`move_keys`] leaves (keys outside its range are in order already, so sorting the whole
+/// track puts them where they were), whatever frames came before. `None` when nothing of the
+/// track is selected.
+#[must_use]
+pub fn move_track_whole(o: &MoveOrigin, dt: f64, dv: f64, comp: usize, snap: Option<Snap>) -> Option<KeyEdit> {
+    if o.selected.is_empty() {
+        return None;
+    }
+    let tagged = o
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let mut k = k.clone();
+            if o.selected.contains(&i) {
+                move_key(&mut k, dt, dv, comp, snap);
+            }
+            (i, k)
+        })
+        .collect();
+    Some(retag(o.track, tagged, &o.selected))
 }
 
 fn move_key(k: &mut Key, dt: f64, dv: f64, comp: usize, snap: Option<Snap>) {

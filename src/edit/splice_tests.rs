@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 
-use super::intent::{move_keys, move_origins, KeyRef};
+use super::intent::{move_keys, move_origins, move_track_whole, KeyRef};
 use super::{Document, Edit, EditError};
 use crate::curve::validate;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
@@ -112,6 +112,11 @@ proptest! {
             let (want, want_selected) = reference(&before.tracks[0].keys, &selected, dt, dv);
             let edits = move_keys(&origins, dt, dv, 0, None);
             prop_assert_eq!(edits.len(), 1);
+            // The worker's form for big selections: the whole track, the same keys.
+            let whole = move_track_whole(&origins[0], dt, dv, 0, None).expect("keys are selected");
+            let Edit::SetKeys { keys: whole_keys, .. } = &whole.edit else { panic!("not SetKeys: {:?}", whole.edit) };
+            prop_assert_eq!(whole_keys, &want);
+            prop_assert_eq!(whole.selected.iter().map(|k| k.key).collect::<Vec<_>>(), want_selected.clone());
             let was = d.project().clone();
             let valid = validate(&before.tracks[0].clone().with_keys(want.clone())).is_ok();
             let result = d.apply("Move keys", edits[0].edit.clone());

@@ -10,6 +10,7 @@ use egui_plot::{PlotPoint, PlotTransform};
 use super::hit::{hit_test, keys_in_range, tangent_tip, Target};
 use super::{component_shown, display, Display, Graph, GraphDrag};
 use crate::app::commands::{AppCommand, EditCommand};
+use crate::app::key_jobs::{Change, KeyChange, KeyMove};
 use crate::app::playback::TransportCommand;
 use crate::app::state::Status;
 use crate::app::style::fmt_vec;
@@ -86,7 +87,7 @@ impl Graph {
                     out.push(AppCommand::Select(selection.clone()));
                 }
                 out.push(AppCommand::SetActiveTrack(k.track));
-                let origins = intent::move_origins(cx.project(), &selection);
+                let origins = std::sync::Arc::new(intent::move_origins(cx.project(), &selection));
                 let scale = display(cx, k.track, comp).scale;
                 Some(GraphDrag::Move { origin: plot_origin, at_start: *transform, comp, scale, origins })
             }
@@ -131,11 +132,16 @@ impl Graph {
                     let span = transform.bounds().max()[1] - transform.bounds().min()[1];
                     Snap { fps: cx.project().fps, value_step: 10f64.powf((span / scale / 20.0).log10().floor()) }
                 });
-                let edits = intent::move_keys(origins, p.x - origin.x, (p.y - origin.y) / scale, *comp, snap);
-                let message = moved_message(cx, &edits);
-                for e in edits {
-                    out.push(EditCommand::keys("Move keys", e).in_gesture(true).with_message(message.clone()).into());
-                }
+                let (dt, dv) = (p.x - origin.x, (p.y - origin.y) / scale);
+                let mut m = KeyMove { origins: origins.clone(), dt, dv, comp: *comp, snap, message: String::new() };
+                m.message = match m.keys() {
+                    // One key (cheap to move here): where it is going.
+                    1 => moved_message(cx, &intent::move_keys(origins, dt, dv, *comp, snap)),
+                    n => format!("Moving {n} keys"),
+                };
+                // One command for every track: one change, the tracks compiled together (on a
+                // worker for a big selection, `key_jobs::move_keys`).
+                out.push(AppCommand::ChangeKeys(KeyChange { label: "Move keys".to_owned(), gesture: true, change: Change::Move(std::sync::Arc::new(m)) }));
             }
             Some(GraphDrag::Tangent { key, origin, dir, length, tension, bias }) => {
                 let delta = screen - *origin;

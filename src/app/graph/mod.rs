@@ -36,7 +36,8 @@ pub enum GraphDrag {
         comp: usize,
         /// Display units per value unit of the grabbed component.
         scale: f64,
-        origins: Vec<MoveOrigin>,
+        /// Shared with the frames' moves (a worker makes a big selection's).
+        origins: std::sync::Arc<Vec<MoveOrigin>>,
     },
     Box {
         origin: PlotPoint,
