@@ -105,6 +105,19 @@ fn the_inspector_sets_a_handle_on_many_keys() {
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert_eq!(app(&h).project(), &original, "one undo step");
+    // The left type combo box: Vector on the left side of both keys, the right side as it was.
+    h.get_all_by_label("left type").next().expect("the left type combo box").click();
+    h.run();
+    h.get_by_label("Vector").click();
+    h.run();
+    let p = app(&h).project().clone();
+    for key in [1, 2] {
+        assert_eq!(p.tracks[0].keys[key].handles, (HandleType::Vector, original.tracks[0].keys[key].handles.1), "key {key}");
+    }
+    assert_eq!(app(&h).ui.status.text, "Set the left handles of 2 keys to Vector");
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &original, "one undo step");
 }
 
 /// Key > Simplify… on a dense Linear track: the preview appears in the graph while the

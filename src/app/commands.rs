@@ -27,6 +27,10 @@ pub enum AppCommand {
     /// A field set to a value on every selected key: made here, or on a worker for a big
     /// selection (`key_jobs.rs`).
     ChangeKeys(super::key_jobs::KeyChange),
+    /// The handles of one or both sides of every selected Bézier key given a type (the
+    /// inspector's combo boxes; `V` is [`Command::SetHandleType`]): made here, or on a worker
+    /// for big tracks.
+    SetHandleSides(super::doc_edits::HandleSides),
     /// Insert a key on a track's curve at a time.
     InsertKey {
         track: usize,

@@ -293,9 +293,10 @@ impl DocState {
         Status::message(format!("Restored {n} tracks of recovered work (Ctrl+Z undoes it); save to keep them"))
     }
 
-    /// Sets both handles of every selected key on a Bezier track to `kind`
+    /// Sets the handles `sides` names of every selected key on a Bezier track
     /// ([`crate::handles::set_handle_types`]), as one undo step.
-    pub fn set_handle_types(&mut self, kind: HandleType) -> Status {
+    pub fn set_handle_types(&mut self, sides: HandleSides) -> Status {
+        let kind = sides.kind();
         use rayon::prelude::*;
         let tracks = self.selection.tracks();
         // Each track's new handles on its own core, from its curve as compiled now.
@@ -311,7 +312,7 @@ impl DocState {
                 if track.interpolation != Interpolation::Bezier {
                     return None;
                 }
-                let keys = crate::handles::set_handle_types(track, curve, &which, Some(kind), Some(kind));
+                let keys = crate::handles::set_handle_types(track, curve, &which, sides.left, sides.right);
                 let selected = which.iter().map(|&key| KeyRef { track: ti, key }).collect();
                 (keys != track.keys).then(|| (which.len(), KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected }))
             })
@@ -319,7 +320,7 @@ impl DocState {
         if edits.is_empty() {
             return Status::message(match (skipped, tracks.is_empty()) {
                 (_, true) => "Handle type: select keys on a Bezier track first".to_owned(),
-                (0, false) => format!("The selected keys' handles are {kind:?} already"),
+                (0, false) => format!("The selected keys' {} are {kind:?} already", sides.which()),
                 _ => "Handle type: the selected keys are not Bézier keys (Key > Convert to Bézier first)".to_owned(),
             });
         }
@@ -331,14 +332,55 @@ impl DocState {
             return s;
         }
         let note = if skipped > 0 { format!(" ({skipped} keys not on Bezier tracks left as they were)") } else { String::new() };
-        Status::message(format!("{}{note}", handles_set(changed, kind)))
+        Status::message(format!("{}{note}", handles_set(changed, sides)))
     }
 }
 
-/// What the status bar says once `V` set the handles of `changed` keys to `kind` (on the UI
+/// Which handles of the selected keys a handle type is given: both (`V`), or one side (the
+/// inspector's combo boxes); `None` leaves a side as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandleSides {
+    pub left: Option<HandleType>,
+    pub right: Option<HandleType>,
+}
+
+impl HandleSides {
+    /// Both handles `kind` (`V`).
+    #[must_use]
+    pub fn both(kind: HandleType) -> Self {
+        Self { left: Some(kind), right: Some(kind) }
+    }
+
+    /// The `side` handle `kind`, the other as it is.
+    #[must_use]
+    pub fn one(side: crate::handles::Side, kind: HandleType) -> Self {
+        match side {
+            crate::handles::Side::Left => Self { left: Some(kind), right: None },
+            crate::handles::Side::Right => Self { left: None, right: Some(kind) },
+        }
+    }
+
+    /// The type given (the left one if both are, which `V` makes the same).
+    #[must_use]
+    pub fn kind(self) -> HandleType {
+        self.left.or(self.right).unwrap_or(HandleType::Free)
+    }
+
+    /// "handles", "left handles" or "right handles", for the status bar.
+    #[must_use]
+    pub fn which(self) -> &'static str {
+        match (self.left, self.right) {
+            (Some(_), None) => "left handles",
+            (None, Some(_)) => "right handles",
+            _ => "handles",
+        }
+    }
+}
+
+/// What the status bar says once the `sides` handles of `changed` keys were set (on the UI
 /// thread or on a worker).
-pub(super) fn handles_set(changed: usize, kind: HandleType) -> String {
-    format!("Set the handles of {changed} keys to {kind:?}")
+pub(super) fn handles_set(changed: usize, sides: HandleSides) -> String {
+    format!("Set the {} of {changed} keys to {:?}", sides.which(), sides.kind())
 }
 
 /// A track's new keys for `DocState::put_keys`: an edit to check and compile here, or keys a
@@ -368,7 +410,7 @@ mod tests {
         let mut d = doc();
         let before = d.project().clone();
         d.selection = BTreeSet::from([KeyRef { track: 0, key: 0 }, KeyRef { track: 0, key: 1 }, KeyRef { track: 1, key: 1 }]).into();
-        let s = d.set_handle_types(HandleType::Vector);
+        let s = d.set_handle_types(HandleSides::both(HandleType::Vector));
         assert_eq!(s.text, "Set the handles of 2 keys to Vector (1 keys not on Bezier tracks left as they were)");
         let keys = &d.project().tracks[0].keys;
         assert_eq!(
@@ -386,9 +428,9 @@ mod tests {
     #[test]
     fn handle_types_on_no_bezier_keys_say_what_to_do() {
         let mut d = doc();
-        assert_eq!(d.set_handle_types(HandleType::Free).text, "Handle type: select keys on a Bezier track first");
+        assert_eq!(d.set_handle_types(HandleSides::both(HandleType::Free)).text, "Handle type: select keys on a Bezier track first");
         d.selection = BTreeSet::from([KeyRef { track: 1, key: 0 }]).into();
-        assert!(d.set_handle_types(HandleType::Free).text.contains("Convert to Bézier first"));
+        assert!(d.set_handle_types(HandleSides::both(HandleType::Free)).text.contains("Convert to Bézier first"));
         assert!(d.document.undo_label().is_none());
     }
 

@@ -8,22 +8,24 @@
 
 use eframe::egui;
 
-use super::commands::{AppCommand, EditCommand};
+use super::commands::{AppCommand, TrackEdits};
+use super::doc_edits::HandleSides;
 use super::style::handle_color;
 use super::PanelContext;
-use crate::edit::intent::KeyRef;
+use crate::edit::intent::{KeyEdit, KeyRef};
 use crate::handles::{self, Side};
 use crate::{Edit, HandleType};
 
-/// One edit per track, as the commands of one undo step: a widget drag is a gesture from its
-/// start to its stop; a single change gets a gesture of its own.
-fn push_edits(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, edits: Vec<Edit>) {
+/// The tracks' edits as one command (applied together, compiled on every core), in one undo
+/// step: a widget drag is a gesture from its start to its stop; a single change gets a
+/// gesture of its own.
+fn push_edits(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, edits: Vec<KeyEdit>) {
     let dragging = r.drag_started() || r.dragged() || r.drag_stopped();
     if r.drag_started() || (!dragging && !edits.is_empty()) {
         out.push(AppCommand::BeginGesture(label.to_owned()));
     }
-    for e in edits {
-        out.push(EditCommand::new(label, e).in_gesture(true).into());
+    if !edits.is_empty() {
+        out.push(TrackEdits { label: label.to_owned(), edits, gesture: true }.into());
     }
     if r.drag_stopped() || (!dragging && r.changed()) {
         out.push(AppCommand::EndGesture);
@@ -66,11 +68,8 @@ pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<Ap
             ui.label(name).on_hover_text("The handle type of this side of every selected Bézier key (V sets both sides)");
             ui.end_row();
             if let Some(chosen) = picked {
-                let (l, rt) = if side == Side::Left { (Some(chosen), None) } else { (None, Some(chosen)) };
-                let edits = per_track(cx, &selection, |track, curve, which| handles::set_handle_types(track, curve, which, l, rt));
-                out.push(AppCommand::BeginGesture("Set handle type".into()));
-                out.extend(edits.into_iter().map(|e| EditCommand::new("Set handle type", e).in_gesture(true).into()));
-                out.push(AppCommand::EndGesture);
+                // As `V` does it (on a worker for big tracks), for this side only.
+                out.push(AppCommand::SetHandleSides(HandleSides::one(side, chosen)));
             }
         }
     });
@@ -137,19 +136,20 @@ fn offset_field(
 }
 
 /// `keys_for(track, curve, selected keys)` on every track of the selection, as edits of the
-/// tracks whose keys it changes.
+/// tracks whose keys it changes (the keys stay where they are, and so does the selection).
 fn per_track(
     cx: &PanelContext<'_>,
     selection: &[(usize, Vec<usize>)],
     keys_for: impl Fn(&crate::Track, &crate::TrackCurve, &[usize]) -> Vec<crate::Key>,
-) -> Vec<Edit> {
+) -> Vec<KeyEdit> {
     selection
         .iter()
         .filter_map(|(t, which)| {
             let track = &cx.project().tracks[*t];
             let Some(Ok(curve)) = cx.doc.curve(*t) else { return None };
             let keys = keys_for(track, curve, which);
-            (keys != track.keys).then_some(Edit::SetKeys { track: *t, keys })
+            let selected = which.iter().map(|&key| KeyRef { track: *t, key }).collect();
+            (keys != track.keys).then_some(KeyEdit { track: *t, edit: Edit::SetKeys { track: *t, keys }, selected })
         })
         .collect()
 }

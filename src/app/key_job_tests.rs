@@ -329,3 +329,40 @@ fn a_graph_drag_of_a_big_selection_ends_as_on_the_ui_thread_in_one_step() {
     assert_eq!(h.state().state.project(), &before, "one undo reverts every track");
     assert_eq!(h.state().state.doc.document.undo_label(), None, "the drag was the only step");
 }
+
+/// Every third key of tracks 0 and 1 and every key of track 2 selected, then Delete: the
+/// project, selection and status it leaves, and whether the worker made it.
+fn delete_some(background_keys: usize) -> (Harness<'static, TangentApp>, Project, bool) {
+    let before = project_of(3, 40);
+    let mut h = harness(before.clone());
+    h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+    let picked = (0..2).flat_map(|track| (0..40).step_by(3).map(move |key| super::state::KeyRef { track, key }));
+    let all_of_2 = (0..40).map(|key| super::state::KeyRef { track: 2, key });
+    h.state_mut().state.doc.selection.extend(picked.chain(all_of_2));
+    h.key_press(K::Delete);
+    h.step();
+    settle(&mut h);
+    let on_worker = h.state().state.ui.key_jobs.started > 0;
+    (h, before, on_worker)
+}
+
+/// Delete on a big selection's tracks, made on the worker, leaves what the UI thread leaves:
+/// 14 keys gone from each of tracks 0 and 1, track 2 whole (a track keeps a key), nothing
+/// of the deleted keys selected, "Deleted 28 keys", one undo step.
+#[test]
+fn delete_on_big_tracks_matches_the_ui_thread() {
+    let (mut h, before, on_worker) = delete_some(1);
+    let (here, _, here_on_worker) = delete_some(usize::MAX);
+    assert!(on_worker && !here_on_worker, "the worker's path was taken, and only there");
+    let lens: Vec<usize> = h.state().state.project().tracks.iter().map(|t| t.keys.len()).collect();
+    assert_eq!(lens, [26, 26, 40]);
+    assert_eq!(h.state().state.project(), here.state().state.project());
+    assert!(h.state().state.project().tracks[0].keys.iter().all(|k| (k.time * 30.0).round() as u32 % 3 != 0), "every third key went");
+    assert_eq!(*h.state().state.doc.selection, *here.state().state.doc.selection);
+    assert_eq!(h.state().state.ui.status.text, "Deleted 28 keys");
+    assert_eq!(h.state().state.ui.status, here.state().state.ui.status);
+    assert_eq!(h.state().state.doc.document.undo_label(), Some("Delete keys"));
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(h.state().state.project(), &before, "one undo brings every key back");
+}

@@ -3,8 +3,10 @@
 //!
 //! An inspector field set on a whole mocap take (200 tracks × 5,000 keys) changes a million
 //! keys: making the new keys, compiling the tracks and building their key ranges took about
-//! 220 ms per frame on the UI thread while the slider was dragged. From
-//! [`BACKGROUND_KEYS`] selected keys on, a [`KeyChange`] is made on a worker from the project
+//! 220 ms per frame on the UI thread while the slider was dragged, and a key dragged in the
+//! graph with every key selected 2.8 s per frame. From [`BACKGROUND_KEYS`] keys in the
+//! selection's tracks on, a [`KeyChange`] (a field, or a frame of a graph drag,
+//! [`Change::Move`]) and a handle type are made on a worker from the project
 //! as it is (shared, not copied) and the window goes on drawing, with a spinner in the status
 //! bar. While it runs:
 //! - the commands that touch the document wait behind it, in order ([`waits_for_change`]):
@@ -23,6 +25,7 @@ use std::sync::{mpsc, Arc};
 use eframe::egui;
 
 use super::commands::{AppCommand, TrackEdits};
+use super::doc_edits::HandleSides;
 use super::key_ranges::KeyRanges;
 use super::run;
 use super::state::KeyRef;
@@ -30,10 +33,10 @@ use super::state::{AppState, Status};
 use super::Panels;
 use crate::edit::intent::{self, KeyEdit};
 use crate::error::TrackError;
-use crate::{Edit, HandleType, Interpolation, Key, Project, TrackCurve};
+use crate::{Edit, Interpolation, Key, Project, TrackCurve};
 
-/// Selected keys from which a change is made on a worker: about 50 ms of work on the UI
-/// thread here (`benches/ui_frame.rs`: a frame of the tension drag is 42 ms at 120,000 keys).
+/// Keys of the tracks with selected keys from which a change is made on a worker (each such
+/// track is copied and compiled whole): about 50 ms of work on the UI thread here (`benches/ui_frame.rs`: a frame of the tension drag is 42 ms at 120,000 keys).
 pub const BACKGROUND_KEYS: usize = 150_000;
 
 /// The function that changes one key.
@@ -173,19 +176,39 @@ pub fn prepare_move(project: &Project, m: &KeyMove) -> Vec<Prepared> {
         .collect()
 }
 
+/// Delete of keys `tracks` of `project` (per track, [`intent::keys_by_track`]): each track's
+/// other keys, compiled, on every core. A track whose every key is selected keeps them (as
+/// [`intent::delete_keys`] refuses it) and is left out.
+#[must_use]
+pub fn prepare_deletion(project: &Project, tracks: Vec<(usize, Vec<usize>)>) -> Vec<Prepared> {
+    use rayon::prelude::*;
+    tracks
+        .into_par_iter()
+        .filter_map(|(ti, gone)| {
+            let track = project.tracks.get(ti).filter(|t| gone.len() < t.keys.len())?;
+            // `gone` is ascending: one pass beside it.
+            let mut next = gone.iter().peekable();
+            let keys: Vec<Key> = track.keys.iter().enumerate().filter(|(i, _)| next.next_if_eq(&i).is_none()).map(|(_, k)| k.clone()).collect();
+            let new = track.with_other_keys(keys);
+            let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
+            Some(Prepared { track: ti, keys: new.keys, curve, ranges, selected: Vec::new() })
+        })
+        .collect()
+}
+
 /// `Key > Handle type` (`V`) of keys `tracks` of `project`: each Bezier track's handles
 /// resolved from its curve (compiled here, from the track as it is) and given type `kind`
 /// on both sides ([`crate::handles::set_handle_types`], as the UI thread's
 /// `DocState::set_handle_types` does), then the changed tracks compiled, on every core.
 #[must_use]
-pub fn prepare_handle_types(project: &Project, tracks: Vec<(usize, Vec<usize>)>, kind: HandleType) -> Vec<Prepared> {
+pub fn prepare_handle_types(project: &Project, tracks: Vec<(usize, Vec<usize>)>, sides: HandleSides) -> Vec<Prepared> {
     use rayon::prelude::*;
     tracks
         .into_par_iter()
         .filter_map(|(ti, which)| {
             let track = project.tracks.get(ti).filter(|t| t.interpolation == Interpolation::Bezier)?;
             let curve = TrackCurve::new(track).ok()?;
-            let keys = crate::handles::set_handle_types(track, &curve, &which, Some(kind), Some(kind));
+            let keys = crate::handles::set_handle_types(track, &curve, &which, sides.left, sides.right);
             if keys == track.keys {
                 return None;
             }
@@ -380,7 +403,16 @@ pub fn poll_key_job(ctx: &egui::Context, state: &mut AppState, panels: &mut Pane
     true
 }
 
-/// A field set on every selected key: at once for a small selection, else on a worker.
+/// The keys of the tracks with selected keys: what a change of the selected keys costs,
+/// since each such track is copied and compiled whole (one key selected on each of 200
+/// tracks of 5,000 keys is a million keys' work).
+fn keys_of_selected_tracks(state: &AppState) -> usize {
+    let tracks = &state.project().tracks;
+    state.doc.selection.tracks().iter().filter_map(|&t| tracks.get(t)).map(|t| t.keys.len()).sum()
+}
+
+/// A field set on every selected key: at once when the selected keys' tracks are small, else
+/// on a worker.
 pub(super) fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChange) -> bool {
     if !run::join_gesture(state, c.gesture, &c.label) {
         return false;
@@ -389,7 +421,7 @@ pub(super) fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChang
         return move_keys(ctx, state, c.label, c.gesture, m);
     }
     let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
-    if state.doc.selection.len() < state.ui.key_jobs.background_keys {
+    if keys_of_selected_tracks(state) < state.ui.key_jobs.background_keys {
         let change = c.change.of_each_key(state.project(), &tracks);
         let edits = crate::edit::intent::change_keys_of(state.project(), tracks, |k| change(k));
         return run::edit_tracks(state, TrackEdits { label: c.label, edits, gesture: c.gesture });
@@ -419,20 +451,38 @@ fn move_keys(ctx: &egui::Context, state: &mut AppState, label: String, gesture: 
     true
 }
 
+/// Delete (a track keeps at least one key): at once when the selection's tracks are small,
+/// else each track's other keys made and compiled on a worker, one undo step.
+pub(super) fn delete_keys(ctx: &egui::Context, state: &mut AppState) {
+    let tracks = intent::keys_by_track(state.project(), &state.doc.selection);
+    let deleted: usize = tracks.iter().filter(|(t, gone)| gone.len() < state.project().tracks[*t].keys.len()).map(|(_, gone)| gone.len()).sum();
+    // Nothing to delete (every key of the tracks selected) is said at once, as the UI thread says it.
+    if deleted == 0 || keys_of_selected_tracks(state) < state.ui.key_jobs.background_keys {
+        if let Some(s) = state.doc.delete_selected() {
+            state.set_status(s);
+        }
+        return;
+    }
+    let of = project_id(state.project(), state.doc.document.revision());
+    let work = Box::new(move |p: &Project| prepare_deletion(p, tracks));
+    let describe = Box::new(move |_: &[Prepared]| format!("Deleted {deleted} keys"));
+    state.ui.key_jobs.start_work(ctx, (state.doc.document.shared_project(), of), ("Delete keys".to_owned(), true, deleted), work, Some(describe));
+}
+
 /// `Key > Handle type` of every selected key: at once for a small selection, else on a worker.
-pub(super) fn set_handle_types(ctx: &egui::Context, state: &mut AppState, kind: HandleType) {
-    if state.doc.selection.len() < state.ui.key_jobs.background_keys {
-        let s = state.doc.set_handle_types(kind);
+pub(super) fn set_handle_types(ctx: &egui::Context, state: &mut AppState, sides: HandleSides) {
+    if keys_of_selected_tracks(state) < state.ui.key_jobs.background_keys {
+        let s = state.doc.set_handle_types(sides);
         state.set_status(s);
         return;
     }
     let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
     let keys = tracks.iter().map(|(_, k)| k.len()).sum();
     let of = project_id(state.project(), state.doc.document.revision());
-    let work = Box::new(move |p: &Project| prepare_handle_types(p, tracks, kind));
+    let work = Box::new(move |p: &Project| prepare_handle_types(p, tracks, sides));
     let describe = Box::new(move |made: &[Prepared]| match made.iter().map(|p| p.selected.len()).sum::<usize>() {
-        0 => format!("Handle type: nothing changed (the selected keys' handles are {kind:?} already, or they are not Bézier keys)"),
-        n => super::doc_edits::handles_set(n, kind),
+        0 => format!("Handle type: nothing changed (the selected keys' {} are {:?} already, or they are not Bézier keys)", sides.which(), sides.kind()),
+        n => super::doc_edits::handles_set(n, sides),
     });
     state.ui.key_jobs.start_work(ctx, (state.doc.document.shared_project(), of), ("Set handle type".to_owned(), true, keys), work, Some(describe));
 }

@@ -76,6 +76,11 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
         AppCommand::Edit(e) => edit(state, e),
         AppCommand::EditTracks(e) => edit_tracks(state, e),
         AppCommand::ChangeKeys(c) => super::key_jobs::change_keys(ctx, state, c),
+        AppCommand::SetHandleSides(sides) => {
+            end_gesture(state);
+            super::key_jobs::set_handle_types(ctx, state, sides);
+            true
+        }
         AppCommand::InsertKey { track, t } => {
             end_gesture(state);
             state.doc.active_track = Some(track);
@@ -320,9 +325,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels
         Command::DeselectAll => state.doc.selection.clear(),
         Command::DeleteKeys => {
             end_gesture(state);
-            if let Some(s) = state.doc.delete_selected() {
-                state.set_status(s);
-            }
+            super::key_jobs::delete_keys(ctx, state);
         }
         Command::Copy => {
             let s = state.doc.copy();
@@ -352,7 +355,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels
         }
         Command::SetHandleType(kind) => {
             end_gesture(state);
-            super::key_jobs::set_handle_types(ctx, state, kind);
+            super::key_jobs::set_handle_types(ctx, state, super::doc_edits::HandleSides::both(kind));
         }
         Command::FrameAll => panels.graph.frame_all = true,
         Command::FrameSelected => panels.graph.frame_selected = true,

@@ -359,7 +359,12 @@ pub fn paste_keys(project: &Project, clip: &Clipboard, track: usize, at: f64) ->
         return Err(IntentError::KindMismatch { copied: clip.kind, target: target.kind, name: target.name.clone() });
     }
     let pasted: Vec<Key> = clip.keys.iter().map(|k| Key { time: k.time + at, ..k.clone() }).collect();
-    let mut tagged: Vec<(usize, Key)> = target.keys.iter().filter(|k| !pasted.iter().any(|p| p.time == k.time)).cloned().map(|k| (usize::MAX, k)).collect();
+    // The pasted times sorted, so each key of the target looks for its time by binary search
+    // (a search per pair made pasting a take's keys into a long track quadratic).
+    let mut times: Vec<f64> = pasted.iter().map(|k| k.time).collect();
+    times.sort_by(f64::total_cmp);
+    let replaced = |t: f64| times.get(times.partition_point(|&p| p < t)).is_some_and(|&p| p == t);
+    let mut tagged: Vec<(usize, Key)> = target.keys.iter().filter(|k| !replaced(k.time)).cloned().map(|k| (usize::MAX, k)).collect();
     let base = target.keys.len();
     let selected: BTreeSet<usize> = (base..base + pasted.len()).collect();
     tagged.extend(pasted.into_iter().enumerate().map(|(i, k)| (base + i, k)));
@@ -574,6 +579,28 @@ mod tests {
             assert_eq!(b, vec![(0.0, 4.0), (1.0, 5.0), (2.0, 7.0), (3.0, 1.0), (4.0, 3.0)]);
         });
         assert!(copy_keys(&p, &BTreeSet::new()).is_none());
+    }
+
+    /// Pasting many keys over a long track: the keys kept are those whose times no pasted key
+    /// has (checked pair by pair here), whatever the order of the clipboard; ±0 are one time.
+    #[test]
+    fn paste_replaces_exactly_the_keys_at_pasted_times() {
+        let track = Track::new("a", TrackKind::Scalar, Interpolation::Linear)
+            .with_keys((0..400).map(|i| Key::new(f64::from(i) * 0.5 - 10.0, vec![f64::from(i)])).collect());
+        let p = Project { tracks: vec![track], ..Project::default() };
+        // Every third half-second from −10 on, backwards, and 0.25-offset times between keys.
+        let mut keys: Vec<Key> = (0..300).rev().map(|i| Key::new(f64::from(i) * 1.5, vec![-1.0])).collect();
+        keys.extend((0..50).map(|i| Key::new(f64::from(i) + 0.25, vec![-2.0])));
+        keys.push(Key::new(-0.0, vec![-3.0]));
+        let clip = Clipboard { kind: TrackKind::Scalar, keys };
+        let e = paste_keys(&p, &clip, 0, -10.0).unwrap();
+        let Edit::SetKeys { keys, .. } = &e.edit else { panic!("{:?}", e.edit) };
+        let pasted: Vec<f64> = clip.keys.iter().map(|k| k.time - 10.0).collect();
+        let kept: Vec<f64> = p.tracks[0].keys.iter().map(|k| k.time).filter(|t| !pasted.contains(t)).collect();
+        assert_eq!(keys.len(), kept.len() + pasted.len());
+        assert_eq!(keys.iter().filter(|k| k.value[0] >= 0.0).map(|k| k.time).collect::<Vec<_>>(), kept);
+        assert!(keys.windows(2).all(|w| w[0].time <= w[1].time), "sorted");
+        assert_eq!(e.selected.len(), pasted.len());
     }
 
     #[test]
