@@ -236,7 +236,7 @@ fn a_large_document_draws_the_active_and_selected_tracks() {
         super::PanelContext { doc: &s.doc, view: &s.view, ui: &s.ui }.hidden_curves()
     };
     assert_eq!(cx_hidden(&h), 39, "only the active track is drawn");
-    h.get_by_label("39 curves not drawn");
+    h.get_by_label("39 curves not drawn (Shift+H draws all)");
     h.state_mut().state.doc.selection.insert(crate::edit::intent::KeyRef { track: 7, key: 0 });
     h.run();
     assert_eq!(cx_hidden(&h), 38, "a track with selected keys is drawn");

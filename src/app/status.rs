@@ -28,7 +28,7 @@ impl Panel for StatusBar {
                 let hidden = cx.hidden_curves();
                 if hidden > 0 {
                     ui.separator();
-                    ui.label(format!("{hidden} curves not drawn"))
+                    ui.label(format!("{hidden} curves not drawn (Shift+H draws all)"))
                         .on_hover_text("A large document draws the active track and the tracks with selected keys: click tracks in the list, or View > Show every track's curve (Shift+H)");
                 }
             });

@@ -287,7 +287,9 @@ fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize,
 fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate::app::simplify::Preview) {
     for (ti, track, reduced) in &preview.tracks {
         let Some(Ok(original)) = cx.doc.curve(*ti) else { continue };
-        if !cx.project().tracks.get(*ti).is_some_and(|t| t.visible) || track.kind == TrackKind::Quat {
+        // The tracks whose curves are drawn (a large document draws the active and selected
+        // ones), so that a preview of a whole take costs what is on screen.
+        if !cx.curve_drawn(*ti) || track.kind == TrackKind::Quat {
             continue;
         }
         let displays: Vec<Display> = (0..original.dim()).map(|c| display(cx, *ti, c)).collect();
@@ -305,8 +307,13 @@ fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate
                 plot_ui.line(Line::new("", PlotPoints::from(edge)).color(band).style(LineStyle::dashed_dense()).width(1.0));
             }
             plot_ui.line(Line::new("", PlotPoints::from(fit)).color(Color32::WHITE).width(1.5));
-            let keys: Vec<[f64; 2]> = track.keys.iter().map(|k| [k.time, displays[c].show(k.value[c])]).collect();
-            plot_ui.points(Points::new("", PlotPoints::from(keys)).shape(MarkerShape::Circle).radius(3.5).color(Color32::WHITE).filled(false));
+            // The reduced keys in view, one by one while they are at most one per 4 pixels
+            // (denser, the fitted curve shows them, as the graph's own markers do).
+            let in_view = track.keys.partition_point(|k| k.time < range.0)..track.keys.partition_point(|k| k.time <= range.1);
+            if in_view.len() <= n / 4 {
+                let keys: Vec<[f64; 2]> = track.keys[in_view].iter().map(|k| [k.time, displays[c].show(k.value[c])]).collect();
+                plot_ui.points(Points::new("", PlotPoints::from(keys)).shape(MarkerShape::Circle).radius(3.5).color(Color32::WHITE).filled(false));
+            }
         }
     }
 }
