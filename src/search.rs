@@ -173,7 +173,9 @@ impl BucketIndex {
     pub fn upper_bound(&self, positions: &[f64], x: f64) -> usize {
         let k = (x - self.x0) * self.scale;
         if k >= 0.0 && k < self.buckets {
-            let k = k as usize;
+            // In range, so the signed conversion is exact: one instruction, where `as usize`
+            // (saturating to u64) compiles to ten.
+            let k = k as i64 as usize;
             if let (Some(&lo), Some(&hi)) = (self.starts.get(k), self.starts.get(k + 1)) {
                 let (lo, hi) = (lo as usize, hi as usize);
                 if hi - lo <= SMALL_BUCKET {

@@ -297,6 +297,14 @@ fn drag_selected_keys(background_keys: usize) -> (Harness<'static, TangentApp>, 
         h.hover_at(start + eframe::egui::vec2(9.0 * f32::from(i), -4.0 * f32::from(i)));
         h.step();
     }
+    // The pointer held still: the last move is not made again (on the worker it would keep
+    // moving and compiling every track, and never settle).
+    settle(&mut h);
+    let started = h.state().state.ui.key_jobs.started;
+    for _ in 0..3 {
+        h.step();
+    }
+    assert!(!h.state().state.ui.key_jobs.is_busy() && h.state().state.ui.key_jobs.started == started, "a frame with the pointer still moved nothing");
     h.drop_at(start + eframe::egui::vec2(72.0, -32.0));
     h.step();
     settle(&mut h);

@@ -89,7 +89,7 @@ impl Graph {
                 out.push(AppCommand::SetActiveTrack(k.track));
                 let origins = std::sync::Arc::new(intent::move_origins(cx.project(), &selection));
                 let scale = display(cx, k.track, comp).scale;
-                Some(GraphDrag::Move { origin: plot_origin, at_start: *transform, comp, scale, origins })
+                Some(GraphDrag::Move { origin: plot_origin, at_start: *transform, comp, scale, origins, sent: std::cell::Cell::new(None) })
             }
             Some(Target::Tangent { key, comp, outgoing }) => {
                 let k = &cx.project().tracks[key.track].keys[key.key];
@@ -124,7 +124,7 @@ impl Graph {
     fn continue_drag(&self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, screen: Pos2, modifiers: Modifiers) {
         let p = transform.value_from_position(screen);
         match self.drag.as_ref() {
-            Some(GraphDrag::Move { origin, at_start, comp, scale, origins }) => {
+            Some(GraphDrag::Move { origin, at_start, comp, scale, origins, sent }) => {
                 // Through the mapping the drag began with: a layout that shifts for a frame
                 // (a panel appearing) must not move the keys under a pointer that stands still.
                 let p = at_start.value_from_position(screen);
@@ -133,6 +133,9 @@ impl Graph {
                     Snap { fps: cx.project().fps, value_step: 10f64.powf((span / scale / 20.0).log10().floor()) }
                 });
                 let (dt, dv) = (p.x - origin.x, (p.y - origin.y) / scale);
+                if sent.replace(Some((dt, dv, snap))) == Some((dt, dv, snap)) {
+                    return;
+                }
                 let mut m = KeyMove { origins: origins.clone(), dt, dv, comp: *comp, snap, message: String::new() };
                 m.message = match m.keys() {
                     // One key (cheap to move here): where it is going.

@@ -38,6 +38,9 @@ pub enum GraphDrag {
         scale: f64,
         /// Shared with the frames' moves (a worker makes a big selection's).
         origins: std::sync::Arc<Vec<MoveOrigin>>,
+        /// The last move sent, `(dt, dv, snap)`: a frame with the pointer held still sends
+        /// nothing (on the worker, each would move and compile every track again).
+        sent: std::cell::Cell<Option<(f64, f64, Option<crate::edit::intent::Snap>)>>,
     },
     Box {
         origin: PlotPoint,
