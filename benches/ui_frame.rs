@@ -182,7 +182,8 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     h.step();
     h.drag_at(start);
     h.step();
-    let wobble = |i: u32| start + egui::vec2(0.0, ((i / 3) % 30) as f32 - 15.0 + 10.0);
+    // Every iteration a move past egui's drag threshold, to one of two places.
+    let wobble = |i: u32| start + egui::vec2(0.0, 20.0 + 10.0 * (i % 2) as f32);
     g.bench_function(BenchmarkId::new("dragging a key, every key selected (a frame)", name), |b| {
         b.iter(|| {
             i += 1;
@@ -200,7 +201,7 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     });
     // (A move past egui's drag threshold first, so that a filter that skipped both leaves a
     // drag, not a click.)
-    let end = start + egui::vec2(0.0, 20.0);
+    let end = start + egui::vec2(0.0, 25.0);
     h.hover_at(end);
     h.step();
     h.drop_at(end);
