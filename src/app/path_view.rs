@@ -29,12 +29,42 @@ type PathDrag = (usize, usize, Vec<f64>, PlotPoint);
 /// The cached arc-length table: (track, curve stamp, tolerance) → table.
 type CachedTable = ((usize, u64, f64), Result<ArcLengthTable, ArcLengthError>);
 
-/// The path view: the drag in progress, the arc-length table, and the last plot transform.
+/// The key markers drawn, for (track, curve stamp, axes, plot bounds).
+type CachedKeys = ((usize, u64, (usize, usize), [f64; 4]), Vec<[f64; 2]>);
+
+/// The path view: the drag in progress, the arc-length table, the key markers, and the last
+/// plot transform.
 #[derive(Default)]
 pub struct PathView {
     drag: Option<PathDrag>,
     table: Option<CachedTable>,
+    keys: Option<CachedKeys>,
     pub transform: Option<PlotTransform>,
+}
+
+/// The keys of `track` to mark in the plane `(a, b)` within `bounds` (`[x0, y0, x1, y1]`):
+/// those in view, while there are at most [`MAX_DOTS`] of them. More are too dense to tell
+/// apart: the curve and the dots show the path, as the graph shows dense keys by their
+/// curve. Kept in `cache` until the track, the plane or the view changes, so an idle frame
+/// does not pass over a long track's keys.
+fn key_marks<'c>(
+    cache: &'c mut Option<CachedKeys>,
+    cx: &PanelContext<'_>,
+    (ti, track): (usize, &Track),
+    (a, b): (usize, usize),
+    bounds: [f64; 4],
+) -> &'c [[f64; 2]] {
+    let key = (ti, cx.doc.curve_stamp(ti).unwrap_or(0), (a, b), bounds);
+    if cache.as_ref().is_none_or(|(k, _)| *k != key) {
+        let inside = |k: &&crate::Key| (bounds[0]..=bounds[2]).contains(&k.value[a]) && (bounds[1]..=bounds[3]).contains(&k.value[b]);
+        let in_view = track.keys.iter().filter(inside).take(MAX_DOTS + 1);
+        let mut marks: Vec<[f64; 2]> = in_view.map(|k| [k.value[a], k.value[b]]).collect();
+        if marks.len() > MAX_DOTS {
+            marks.clear();
+        }
+        *cache = Some((key, marks));
+    }
+    cache.as_ref().map_or(&[], |(_, marks)| marks)
 }
 
 /// The track the path view shows: the active track if it is a Vec2/Vec3, else the first
@@ -46,6 +76,12 @@ pub fn path_track(cx: &PanelContext<'_>) -> Option<usize> {
 }
 
 impl PathView {
+    /// How many keys the last frame marked (tests).
+    #[must_use]
+    pub fn marked_keys(&self) -> usize {
+        self.keys.as_ref().map_or(0, |(_, marks)| marks.len())
+    }
+
     /// The arc-length table of `track` at the view's tolerance, rebuilt when the track changes.
     pub fn table(&mut self, cx: &PanelContext<'_>, track: usize) -> Option<&Result<ArcLengthTable, ArcLengthError>> {
         let key = (track, cx.doc.curve_stamp(track)?, cx.view.arclen_tolerance);
@@ -92,7 +128,10 @@ impl Panel for PathView {
                 // The view must not refit under the pointer while a key moves.
                 plot_ui.set_auto_bounds(false);
             }
-            draw_path(plot_ui, cx, ti, track, curve, (a, b));
+            let [x0, y0] = plot_ui.plot_bounds().min();
+            let [x1, y1] = plot_ui.plot_bounds().max();
+            let keys = key_marks(&mut self.keys, cx, (ti, track), (a, b), [x0, y0, x1, y1]);
+            draw_path(plot_ui, cx, (ti, track), curve, (a, b), keys);
             if let Some((raw, constant)) = &markers {
                 let (big, small) = (11.0, 7.0);
                 let (r_raw, r_const) = if cx.view.constant_speed { (small, big) } else { (big, small) };
@@ -130,7 +169,14 @@ fn controls(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>,
 }
 
 /// The curve, dots at equal time steps, the keys and their tangents, in the plane `(a, b)`.
-fn draw_path(plot_ui: &mut egui_plot::PlotUi<'_>, cx: &PanelContext<'_>, ti: usize, track: &Track, curve: &TrackCurve, (a, b): (usize, usize)) {
+fn draw_path(
+    plot_ui: &mut egui_plot::PlotUi<'_>,
+    cx: &PanelContext<'_>,
+    (ti, track): (usize, &Track),
+    curve: &TrackCurve,
+    (a, b): (usize, usize),
+    keys: &[[f64; 2]],
+) {
     let color = track_color(track, ti);
     let (t0, t1) = curve.domain();
     let mut v = vec![0.0; curve.dim()];
@@ -146,8 +192,8 @@ fn draw_path(plot_ui: &mut egui_plot::PlotUi<'_>, cx: &PanelContext<'_>, ti: usi
     let n = ((t1 - t0) / step).floor() as usize;
     let dots: Vec<[f64; 2]> = (0..=n).map(|i| at(t0 + i as f64 * step)).collect();
     plot_ui.points(Points::new(format!("every {step:.3} s"), PlotPoints::from(dots)).radius(1.8).color(color.gamma_multiply(0.8)));
-    let keys: Vec<[f64; 2]> = track.keys.iter().map(|k| [k.value[a], k.value[b]]).collect();
-    plot_ui.points(Points::new("keys", PlotPoints::from(keys)).shape(MarkerShape::Diamond).radius(5.0).color(Color32::WHITE).filled(true));
+    let name = if keys.is_empty() && track.keys.len() > MAX_DOTS { "keys (too dense to mark)" } else { "keys" };
+    plot_ui.points(Points::new(name, PlotPoints::from(keys.to_vec())).shape(MarkerShape::Diamond).radius(5.0).color(Color32::WHITE).filled(true));
     if track.interpolation == Interpolation::Tcb && track.keys.len() <= MAX_ARROWS {
         let (mut f, mut t, mut f2, mut t2) = (vec![], vec![], vec![], vec![]);
         for (i, k) in track.keys.iter().enumerate() {

@@ -277,6 +277,28 @@ fn dragging_a_key_in_the_path_view_moves_it_in_space() {
     assert_eq!(app(&h).project().tracks[path], before, "one undo step");
 }
 
+/// The path view marks the keys in view one by one while there are at most 1,500 of them;
+/// a path of 3,000 keys all in view is drawn by its curve and dots (the legend says why).
+#[test]
+fn the_path_view_marks_keys_only_while_they_can_be_told_apart() {
+    let mut h = harness(demo_project());
+    h.get_by_label("Path").click();
+    h.run();
+    let path = track_named(&h, "path");
+    assert_eq!(h.state().panels.path.marked_keys(), app(&h).project().tracks[path].keys.len(), "every key of the demo's path");
+    for (keys, marked) in [(1000, 1000), (3000, 0)] {
+        let spiral = (0..keys).map(|i| {
+            let a = f64::from(i) * 0.01;
+            Key::new(f64::from(i) * 0.1, vec![a.cos() * (1.0 + a), a.sin() * (1.0 + a)])
+        });
+        let project = Project { tracks: vec![Track::new("spiral", TrackKind::Vec2, Interpolation::Tcb).with_keys(spiral.collect())], ..Project::default() };
+        let mut h = harness(project);
+        h.get_by_label("Path").click();
+        h.run();
+        assert_eq!(h.state().panels.path.marked_keys(), marked, "{keys} keys, all in view");
+    }
+}
+
 #[test]
 fn constant_speed_markers_match_the_library() {
     use crate::arclen::{ArcLengthTable, ConstantSpeed};
