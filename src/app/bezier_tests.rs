@@ -167,6 +167,11 @@ fn simplify_previews_then_applies_as_one_step() {
     for k in &original.tracks[0].keys {
         assert!((ev.value_at(k.time)[0] - k.value[0]).abs() <= 1e-3, "at {}", k.time);
     }
+    // The curve in place is the one the reduction's worker compiled with the preview.
+    let in_place = app(&h).doc.curve(0).unwrap().as_ref().unwrap().clone();
+    assert_eq!(in_place.times(), preview.tracks[0].2.times());
+    let (mut a, mut b) = (in_place.evaluator(), curve.evaluator());
+    assert!((0..=100).all(|i| a.value_at(f64::from(i) * 0.05) == b.value_at(f64::from(i) * 0.05)), "the reduced keys' curve");
     assert!(app(&h).ui.status.text.starts_with("Simplified 1 track: 301 ->"), "{}", app(&h).ui.status.text);
     assert!(app(&h).ui.preview.is_none(), "the preview goes with the window");
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);

@@ -39,7 +39,8 @@ pub enum AppCommand {
     /// What Key > Simplify… previews in the graph (`None` when it closes).
     SetPreview(Option<std::sync::Arc<super::simplify::Preview>>),
     /// Put the reduced tracks of Simplify in place, as one undo step.
-    ApplySimplify(Vec<crate::reduce::project::TrackReport>),
+    /// The reduced tracks come compiled with the preview (`Preview::of`, on the worker).
+    ApplySimplify(Vec<crate::reduce::project::TrackReport>, std::sync::Arc<super::simplify::Preview>),
     /// Convert the tracks of the selection (or the active track) to Bezier keys, eased
     /// segments within `bound` (the Convert to Bézier window).
     ConvertToBezier {

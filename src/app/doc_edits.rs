@@ -223,23 +223,45 @@ impl DocState {
     }
 
     /// Puts the reduced tracks of Key > Simplify… in place, as one undo step (tracks kept as
-    /// they were, or that failed, stay).
-    pub fn apply_simplify(&mut self, reports: &[crate::reduce::project::TrackReport]) -> Status {
+    /// they were, or that failed, stay), with the curves and key ranges the reduction's worker
+    /// compiled (`compiled`, [`super::simplify::Preview::of`]): nothing is compiled here, and
+    /// the reduced tracks' keys leave the selection in one pass.
+    pub fn apply_simplify(&mut self, reports: &[crate::reduce::project::TrackReport], compiled: std::sync::Arc<super::simplify::Preview>) -> Status {
         let (mut done, mut before, mut after) = (0, 0, 0);
+        let compiled = std::sync::Arc::unwrap_or_clone(compiled);
+        let mut curves: std::collections::HashMap<usize, _> = compiled.tracks.into_iter().zip(compiled.ranges).map(|((i, _, c), r)| (i, (c, r))).collect();
+        let compiled_now = self.curves_revision_is_current();
+        let mut installed = Vec::new();
         self.document.begin_gesture("Simplify");
         for r in reports {
             let Ok(reduced) = &r.result else { continue };
             if reduced.kept.is_some() {
                 continue;
             }
-            if let Err(s) = self.apply("Simplify", Edit::SetTrack { index: r.index, track: reduced.track.clone() }) {
+            let result = match curves.remove(&r.index) {
+                Some((curve, ranges)) => self
+                    .document
+                    .apply_compiled_track("Simplify", r.index, reduced.track.clone(), &curve)
+                    .map(|()| installed.push((r.index, Ready::new(Ok(curve), ranges)))),
+                None => self.document.apply("Simplify", Edit::SetTrack { index: r.index, track: reduced.track.clone() }).map(|_| ()),
+            };
+            if let Err(e) = result {
                 self.document.end_gesture();
-                return s;
+                self.refresh();
+                return Status::error(format!("Simplify: {e}"));
             }
-            self.selection.retain(|k| k.track != r.index);
             (done, before, after) = (done + 1, before + reduced.keys_before, after + reduced.keys_after);
         }
         self.document.end_gesture();
+        if compiled_now && installed.len() == done {
+            let replaced = self.install_compiled(installed);
+            self.park(crate::edit::Side::Undo, replaced);
+        } else {
+            self.refresh();
+        }
+        let mut gone = vec![false; self.project().tracks.len()];
+        reports.iter().filter(|r| r.result.as_ref().is_ok_and(|x| x.kept.is_none())).for_each(|r| gone[r.index] = true);
+        self.selection.retain(|k| !gone.get(k.track).copied().unwrap_or(false));
         if done == 0 {
             return Status::message("Simplify: no track could be made smaller within the tolerance");
         }

@@ -88,7 +88,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             state.set_status(s);
             true
         }
-        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(_) | AppCommand::ConvertToBezier { .. } | AppCommand::Restore { .. }) => {
+        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(..) | AppCommand::ConvertToBezier { .. } | AppCommand::Restore { .. }) => {
             key_command(state, c)
         }
         AppCommand::Select(selection) => replace(&mut *state.doc.selection, selection),
@@ -186,9 +186,9 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
             true
         }
         AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
-        AppCommand::ApplySimplify(reports) => {
+        AppCommand::ApplySimplify(reports, preview) => {
             end_gesture(state);
-            let s = state.doc.apply_simplify(&reports);
+            let s = state.doc.apply_simplify(&reports, preview);
             state.set_status(s);
             true
         }

@@ -17,11 +17,28 @@ use crate::reduce::{Tolerance, DEFAULT_ANGLE_DEG};
 use crate::{Track, TrackCurve};
 
 /// What the graph draws while Simplify is open: for each track, the reduced track compiled,
-/// and the tolerance of the band.
+/// and the tolerance of the band. Made on the reduction's worker, with the key ranges Apply
+/// puts in place with the curves (nothing is compiled on the UI thread).
 #[derive(Clone)]
 pub struct Preview {
     pub tolerance: f64,
     pub tracks: Vec<(usize, Track, TrackCurve)>,
+    pub ranges: Vec<super::key_ranges::KeyRanges>,
+}
+
+impl Preview {
+    /// The reduced tracks of `reports` (those not kept as they were) compiled, on every core.
+    #[must_use]
+    pub fn of(tolerance: f64, reports: &[TrackReport]) -> Self {
+        use rayon::prelude::*;
+        let made: Vec<_> = reports
+            .par_iter()
+            .filter_map(|r| r.result.as_ref().ok().filter(|x| x.kept.is_none()).map(|x| (r.index, &x.track)))
+            .filter_map(|(i, t)| TrackCurve::new(t).ok().map(|c| ((i, t.clone(), c), super::key_ranges::KeyRanges::new(t))))
+            .collect();
+        let (tracks, ranges) = made.into_iter().unzip();
+        Self { tolerance, tracks, ranges }
+    }
 }
 
 impl std::fmt::Debug for Preview {
@@ -40,7 +57,11 @@ impl PartialEq for Preview {
 struct Computed {
     key: (f64, f64, u64),
     reports: Vec<TrackReport>,
+    preview: Arc<Preview>,
 }
+
+/// What the worker sends: the reports and the reduced tracks compiled.
+type Made = (Vec<TrackReport>, Arc<Preview>);
 
 pub struct SimplifyWindow {
     pub open: bool,
@@ -48,7 +69,7 @@ pub struct SimplifyWindow {
     angle: f64,
     computed: Option<Computed>,
     /// The reduction in flight and what it was asked for.
-    running: Option<((f64, f64, u64), mpsc::Receiver<Vec<TrackReport>>)>,
+    running: Option<((f64, f64, u64), mpsc::Receiver<Made>)>,
 }
 
 impl Default for SimplifyWindow {
@@ -71,7 +92,9 @@ impl SimplifyWindow {
         let ctx = ctx.clone();
         std::thread::spawn(move || {
             let reports = reduce_tracks(&project, &which, tol, &|_, _| {});
-            let _ = tx.send(reports);
+            drop(project);
+            let preview = Arc::new(Preview::of(key.0, &reports));
+            let _ = tx.send((reports, preview));
             ctx.request_repaint();
         });
         self.running = Some((key, rx));
@@ -81,8 +104,8 @@ impl SimplifyWindow {
     fn poll(&mut self) -> bool {
         let Some((key, rx)) = &self.running else { return false };
         match rx.try_recv() {
-            Ok(reports) => {
-                self.computed = Some(Computed { key: *key, reports });
+            Ok((reports, preview)) => {
+                self.computed = Some(Computed { key: *key, reports, preview });
                 self.running = None;
                 true
             }
@@ -95,14 +118,7 @@ impl SimplifyWindow {
     }
 
     fn preview(&self) -> Option<Arc<Preview>> {
-        let c = self.computed.as_ref()?;
-        let tracks = c
-            .reports
-            .iter()
-            .filter_map(|r| r.result.as_ref().ok().filter(|x| x.kept.is_none()).map(|x| (r.index, x.track.clone())))
-            .filter_map(|(i, t)| TrackCurve::new(&t).ok().map(|c| (i, t, c)))
-            .collect();
-        Some(Arc::new(Preview { tolerance: c.key.0, tracks }))
+        self.computed.as_ref().map(|c| c.preview.clone())
     }
 }
 
@@ -152,7 +168,7 @@ impl Panel for SimplifyWindow {
                 let apply = ui.add_enabled(fresh && any, egui::Button::new("Apply")).on_hover_text("Replace these tracks' keys, as one undo step");
                 if apply.clicked() {
                     if let Some(c) = &self.computed {
-                        out.push(AppCommand::ApplySimplify(c.reports.clone()));
+                        out.push(AppCommand::ApplySimplify(c.reports.clone(), c.preview.clone()));
                     }
                     close = true;
                 }
