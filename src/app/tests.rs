@@ -299,6 +299,72 @@ fn the_path_view_marks_keys_only_while_they_can_be_told_apart() {
     }
 }
 
+/// A path of more than `TABLE_ON_WORKER_KEYS` keys builds its arc-length table on a worker:
+/// the view draws at once (the speed plot says it is measuring), the table arrives by a
+/// later frame and is the library's, and a drag of a key (each frame a change) gets the
+/// moved curve's table once it stops.
+#[test]
+fn a_long_paths_arc_length_table_is_built_on_a_worker() {
+    use crate::arclen::ArcLengthTable;
+    let n = super::path_view::TABLE_ON_WORKER_KEYS + 1000;
+    let spiral = (0..n).map(|i| {
+        let a = i as f64 * 0.002;
+        Key::new(i as f64 * 0.01, vec![a.cos() * (1.0 + a), a.sin() * (1.0 + a)])
+    });
+    let project = Project { tracks: vec![Track::new("spiral", TrackKind::Vec2, Interpolation::Tcb).with_keys(spiral.collect())], ..Project::default() };
+    let mut h = harness(project);
+    h.get_by_label("Path").click();
+    // The frame that shows the view leaves the table building (only a frame takes it in).
+    let started = (0..3).any(|_| {
+        h.step();
+        h.state().panels.path.building_table()
+    });
+    assert!(started, "the table is built on a worker");
+    h.get_by_label("Measuring the path's length…");
+    let settle = |h: &mut Harness<'_, TangentApp>| {
+        // (Two frames first: the one that shows a change starts the worker.)
+        h.step();
+        h.step();
+        for _ in 0..3000 {
+            if !h.state().panels.path.building_table() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+            h.step();
+        }
+        h.step();
+        assert!(!h.state().panels.path.building_table(), "the table never came");
+    };
+    let table_length = |h: &mut Harness<'_, TangentApp>| {
+        let editor = h.state_mut();
+        let cx = PanelContext { doc: &editor.state.doc, view: &editor.state.view, ui: &editor.state.ui };
+        editor.panels.path.table(&cx, 0).unwrap().as_ref().unwrap().length()
+    };
+    let library = |h: &Harness<'_, TangentApp>| {
+        let curve = crate::TrackCurve::new(&app(h).project().tracks[0]).unwrap();
+        ArcLengthTable::new(crate::PathCurve::new(&curve).unwrap(), app(h).view.arclen_tolerance).unwrap().length()
+    };
+    settle(&mut h);
+    assert_eq!(table_length(&mut h), library(&h));
+    // Drag the last key outward in a few frames, then let go.
+    let last = app(&h).project().tracks[0].keys[n - 1].value.clone();
+    let to_screen = |h: &Harness<'_, TangentApp>, x: f64, y: f64| h.state().panels.path.transform.as_ref().unwrap().position_from_point(&PlotPoint::new(x, y));
+    let from = to_screen(&h, last[0], last[1]);
+    h.drag_at(from);
+    h.step();
+    for i in 1..=5u8 {
+        h.hover_at(from + egui::vec2(6.0 * f32::from(i), 0.0));
+        h.step();
+    }
+    h.drop_at(from + egui::vec2(30.0, 0.0));
+    h.step();
+    assert_ne!(app(&h).project().tracks[0].keys[n - 1].value, last, "the key moved");
+    for _ in 0..3 {
+        settle(&mut h);
+    }
+    assert_eq!(table_length(&mut h), library(&h), "the moved curve's table");
+}
+
 #[test]
 fn constant_speed_markers_match_the_library() {
     use crate::arclen::{ArcLengthTable, ConstantSpeed};
