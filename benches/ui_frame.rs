@@ -37,6 +37,19 @@ fn harness(state: AppState) -> Harness<'static, TangentApp> {
     Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(state))
 }
 
+/// The pointer pressed on the middle key of the first track (hovered, then pressed, a frame
+/// each): where it is on screen.
+fn press_middle_key(h: &mut Harness<'static, TangentApp>, project: &Project) -> egui::Pos2 {
+    let track = &project.tracks[0];
+    let key = &track.keys[track.keys.len() / 2];
+    let start = h.state().panels.graph.transform.unwrap().position_from_point(&PlotPoint::new(key.time, key.value[0]));
+    h.hover_at(start);
+    h.step();
+    h.drag_at(start);
+    h.step();
+    start
+}
+
 /// Benchmarks an idle frame, and frames dragging the middle key of the first track: in value
 /// only (up and down), and in time and value (the key passes the keys within 5–45 pixels, so
 /// that drag reorders more keys on a denser track).
@@ -49,13 +62,7 @@ fn idle_and_drag(c: &mut Criterion, group: &str, name: &str, project: &Project) 
     for (case, across) in [("dragging a key up and down", 0.0), ("dragging a key across keys", 1.0)] {
         let mut h = harness(AppState::new(project.clone(), None));
         h.run();
-        let track = &project.tracks[0];
-        let key = &track.keys[track.keys.len() / 2];
-        let start = h.state().panels.graph.transform.unwrap().position_from_point(&PlotPoint::new(key.time, key.value[0]));
-        h.hover_at(start);
-        h.step();
-        h.drag_at(start);
-        h.step();
+        let start = press_middle_key(&mut h, project);
         let mut i = 0u32;
         g.bench_function(BenchmarkId::new(case, name), |b| {
             b.iter(|| {
@@ -175,13 +182,7 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     assert!(tension(&h) < keys, "undo really reverted the step");
     // A key of the first track dragged in the graph with every key still selected: each frame
     // moves every key (from 150,000 selected keys on a worker, `key_jobs::move_keys`).
-    let track = &project.tracks[0];
-    let key = &track.keys[track.keys.len() / 2];
-    let start = h.state().panels.graph.transform.unwrap().position_from_point(&PlotPoint::new(key.time, key.value[0]));
-    h.hover_at(start);
-    h.step();
-    h.drag_at(start);
-    h.step();
+    let start = press_middle_key(&mut h, project);
     // Every iteration a move past egui's drag threshold, to one of two places.
     let wobble = |i: u32| start + egui::vec2(0.0, 20.0 + 10.0 * (i % 2) as f32);
     g.bench_function(BenchmarkId::new("dragging a key, every key selected (a frame)", name), |b| {

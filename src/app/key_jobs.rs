@@ -139,19 +139,17 @@ pub struct Prepared {
 #[must_use]
 pub fn prepare(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &(dyn Fn(&mut Key) + Sync)) -> Vec<Prepared> {
     use rayon::prelude::*;
-    intent::change_keys_of(project, tracks, change)
-        .into_par_iter()
-        .filter_map(|KeyEdit { track, edit, selected }| {
-            let Edit::SetKeys { keys, .. } = edit else { return None };
-            let old = &project.tracks[track];
-            if old.keys == keys {
-                return None;
-            }
-            let new = old.with_other_keys(keys);
-            let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
-            Some(Prepared { track, keys: new.keys, curve, ranges, selected })
-        })
-        .collect()
+    intent::change_keys_of(project, tracks, change).into_par_iter().filter_map(|edit| prepared(project, edit)).collect()
+}
+
+/// A track's whole new keys (`SetKeys`) compiled, with its key ranges; `None` when they are
+/// the keys `project` has (or the edit is of another kind, or of no track).
+fn prepared(project: &Project, KeyEdit { track, edit, selected }: KeyEdit) -> Option<Prepared> {
+    let Edit::SetKeys { keys, .. } = edit else { return None };
+    let old = project.tracks.get(track).filter(|old| old.keys != keys)?;
+    let new = old.with_other_keys(keys);
+    let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
+    Some(Prepared { track, keys: new.keys, curve, ranges, selected })
 }
 
 /// A frame of a key drag ([`KeyMove`]): each track's keys moved and sorted from its origin
@@ -161,19 +159,7 @@ pub fn prepare(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &(dy
 #[must_use]
 pub fn prepare_move(project: &Project, m: &KeyMove) -> Vec<Prepared> {
     use rayon::prelude::*;
-    m.origins
-        .par_iter()
-        .filter_map(|o| {
-            let KeyEdit { track, edit: Edit::SetKeys { keys, .. }, selected } = intent::move_track_whole(o, m.dt, m.dv, m.comp, m.snap)? else { return None };
-            let old = project.tracks.get(track)?;
-            if old.keys == keys {
-                return None;
-            }
-            let new = old.with_other_keys(keys);
-            let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
-            Some(Prepared { track, keys: new.keys, curve, ranges, selected })
-        })
-        .collect()
+    m.origins.par_iter().filter_map(|o| prepared(project, intent::move_track_whole(o, m.dt, m.dv, m.comp, m.snap)?)).collect()
 }
 
 /// Delete of keys `tracks` of `project` (per track, [`intent::keys_by_track`]): each track's
@@ -470,11 +456,14 @@ pub(super) fn delete_keys(ctx: &egui::Context, state: &mut AppState) {
 }
 
 /// `Key > Handle type` of every selected key: at once for a small selection, else on a worker.
-pub(super) fn set_handle_types(ctx: &egui::Context, state: &mut AppState, sides: HandleSides) {
+/// Ends an open gesture first (a handle type is a step of its own); returns `true` (the
+/// status changes).
+pub(super) fn set_handle_types(ctx: &egui::Context, state: &mut AppState, sides: HandleSides) -> bool {
+    run::end_gesture(state);
     if keys_of_selected_tracks(state) < state.ui.key_jobs.background_keys {
         let s = state.doc.set_handle_types(sides);
         state.set_status(s);
-        return;
+        return true;
     }
     let tracks = crate::edit::intent::keys_by_track(state.project(), &state.doc.selection);
     let keys = tracks.iter().map(|(_, k)| k.len()).sum();
@@ -485,6 +474,7 @@ pub(super) fn set_handle_types(ctx: &egui::Context, state: &mut AppState, sides:
         n => super::doc_edits::handles_set(n, sides),
     });
     state.ui.key_jobs.start_work(ctx, (state.doc.document.shared_project(), of), ("Set handle type".to_owned(), true, keys), work, Some(describe));
+    true
 }
 
 #[cfg(test)]

@@ -76,11 +76,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
         AppCommand::Edit(e) => edit(state, e),
         AppCommand::EditTracks(e) => edit_tracks(state, e),
         AppCommand::ChangeKeys(c) => super::key_jobs::change_keys(ctx, state, c),
-        AppCommand::SetHandleSides(sides) => {
-            end_gesture(state);
-            super::key_jobs::set_handle_types(ctx, state, sides);
-            true
-        }
+        AppCommand::SetHandleSides(sides) => super::key_jobs::set_handle_types(ctx, state, sides),
         AppCommand::InsertKey { track, t } => {
             end_gesture(state);
             state.doc.active_track = Some(track);
@@ -225,7 +221,7 @@ fn is_noop(project: &crate::Project, edit: &crate::Edit) -> bool {
 }
 
 /// Closes an open gesture before an edit of its own; the rest of that gesture is dropped.
-fn end_gesture(state: &mut AppState) {
+pub(super) fn end_gesture(state: &mut AppState) {
     if state.doc.document.in_gesture() {
         state.doc.document.end_gesture();
         state.ui.gesture_interrupted = true;
@@ -353,10 +349,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels
                 panels.handle_menu.open = true;
             }
         }
-        Command::SetHandleType(kind) => {
-            end_gesture(state);
-            super::key_jobs::set_handle_types(ctx, state, super::doc_edits::HandleSides::both(kind));
-        }
+        Command::SetHandleType(kind) => _ = super::key_jobs::set_handle_types(ctx, state, super::doc_edits::HandleSides::both(kind)),
         Command::FrameAll => panels.graph.frame_all = true,
         Command::FrameSelected => panels.graph.frame_selected = true,
         Command::ToggleNormalize => {
