@@ -133,6 +133,7 @@ impl FileJob {
         let (tx, rx) = mpsc::channel();
         let file = path.clone();
         std::thread::spawn(move || {
+            let project = crate::io::released(project);
             let outcome = match save_project(&file, &project) {
                 Ok(()) => Outcome::Saved(disk_stamp(&file)),
                 Err(e) => Outcome::Failed(format!("Could not save: {e}")),

@@ -249,6 +249,7 @@ impl Recovery {
         let origin = state.doc.path.as_ref().map_or_else(|| "untitled".to_owned(), |p| p.display().to_string());
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
+            let project = crate::io::released(project);
             let r = (|| {
                 if let Some(dir) = file.parent() {
                     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
