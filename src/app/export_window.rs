@@ -183,6 +183,9 @@ impl ExportWindow {
         let (tx, rx) = mpsc::channel();
         let (d, c) = (done.clone(), cancel.clone());
         std::thread::spawn(move || {
+            // Its own copy, the share let go (`io::released`): an edit during the export then
+            // does not copy the whole project on the UI thread.
+            let project = crate::io::released(project);
             let result = export_to_file(&path, &project, format, &options, &|n, _| {
                 d.store(n, Ordering::Relaxed);
                 !c.load(Ordering::Relaxed)
