@@ -92,6 +92,22 @@ impl DocState {
         self.put_keys(label, edits.into_iter().map(|KeyEdit { track, edit, selected }| (track, NewKeys::Edit(edit), selected)))
     }
 
+    /// Applies splices that each reach a small part of their track (a key drag's frame), one
+    /// at a time, each track's curve recompiled where the splice reaches
+    /// ([`Self::apply`], `TrackCurve::respliced`, bit for bit a full compile) and its selected
+    /// keys moved. A refused one leaves its track as it was; the others still apply, and the
+    /// first refusal is returned.
+    pub fn apply_local_splices(&mut self, label: &str, edits: Vec<KeyEdit>) -> Result<(), Status> {
+        let mut refused = None;
+        for KeyEdit { track, edit, selected } in edits {
+            match self.apply(label, edit) {
+                Ok(()) => self.reselect_track(track, selected),
+                Err(s) => _ = refused.get_or_insert(s),
+            }
+        }
+        refused.map_or(Ok(()), Err)
+    }
+
     /// Puts in place keys a worker changed and compiled (`key_jobs.rs`), as
     /// [`Self::apply_key_edits`] does, but nothing is checked or compiled again here. A track
     /// whose new keys did not compile is left as it was.

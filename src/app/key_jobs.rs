@@ -424,9 +424,21 @@ pub(super) fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChang
 fn move_keys(ctx: &egui::Context, state: &mut AppState, label: String, gesture: bool, m: Arc<KeyMove>) -> bool {
     let keys = m.keys();
     if keys < state.ui.key_jobs.background_keys {
-        let edits = intent::move_keys(&m.origins, m.dt, m.dv, m.comp, m.snap);
+        let project = state.project();
+        let edits = intent::move_keys(&m.origins, m.dt, m.dv, m.comp, m.snap).into_iter().filter(|e| !run::is_noop(project, &e.edit));
+        // A splice that reaches a small part of its track is recompiled where it reaches (one
+        // key dragged on a 100,000-key track); the others are compiled whole, on every core.
+        let local = |e: &KeyEdit| match &e.edit {
+            Edit::SpliceKeys { track, remove, keys, .. } => project.tracks.get(*track).is_some_and(|t| 2 * (remove + keys.len()) <= t.keys.len()),
+            _ => false,
+        };
+        let (local, wide): (Vec<KeyEdit>, Vec<KeyEdit>) = edits.partition(local);
         let status = std::mem::replace(&mut state.ui.status, Status::message(m.message.clone()));
-        let changed = run::edit_tracks(state, TrackEdits { label, edits, gesture });
+        let changed = !local.is_empty();
+        if let Err(s) = state.doc.apply_local_splices(&label, local) {
+            state.set_status(s);
+        }
+        let changed = run::edit_tracks(state, TrackEdits { label, edits: wide, gesture }) || changed;
         return changed || state.ui.status != status;
     }
     let of = project_id(state.project(), state.doc.document.revision());

@@ -208,7 +208,7 @@ fn replace<T: PartialEq>(slot: &mut T, value: T) -> bool {
 }
 
 /// Whether `edit` would leave the project as it is.
-fn is_noop(project: &crate::Project, edit: &crate::Edit) -> bool {
+pub(super) fn is_noop(project: &crate::Project, edit: &crate::Edit) -> bool {
     match edit {
         crate::Edit::SetKeys { track, keys } => project.tracks.get(*track).is_some_and(|t| &t.keys == keys),
         crate::Edit::SpliceKeys { track, at, remove, keys } => {
