@@ -247,7 +247,7 @@ impl DocState {
         let compiled = std::sync::Arc::unwrap_or_clone(compiled);
         let mut curves: std::collections::HashMap<usize, _> = compiled.tracks.into_iter().zip(compiled.ranges).map(|((i, _, c), r)| (i, (c, r))).collect();
         let compiled_now = self.curves_revision_is_current();
-        let mut installed = Vec::new();
+        let (mut installed, mut applied, mut refused) = (Vec::new(), Vec::new(), None);
         self.document.begin_gesture("Simplify");
         for r in reports {
             let Ok(reduced) = &r.result else { continue };
@@ -261,11 +261,12 @@ impl DocState {
                     .map(|()| installed.push((r.index, Ready::new(Ok(curve), ranges)))),
                 None => self.document.apply("Simplify", Edit::SetTrack { index: r.index, track: reduced.track.clone() }).map(|_| ()),
             };
+            // A refused track (locked, say) stays as it was; the others still go in.
             if let Err(e) = result {
-                self.document.end_gesture();
-                self.refresh();
-                return Status::error(format!("Simplify: {e}"));
+                refused = Some(format!("{e}, left as it was"));
+                continue;
             }
+            applied.push(r.index);
             (done, before, after) = (done + 1, before + reduced.keys_before, after + reduced.keys_after);
         }
         self.document.end_gesture();
@@ -276,14 +277,16 @@ impl DocState {
             self.refresh();
         }
         let mut gone = vec![false; self.project().tracks.len()];
-        reports.iter().filter(|r| r.result.as_ref().is_ok_and(|x| x.kept.is_none())).for_each(|r| gone[r.index] = true);
+        applied.iter().for_each(|&t| gone[t] = true);
         self.selection.retain(|k| !gone.get(k.track).copied().unwrap_or(false));
         if done == 0 {
-            return Status::message("Simplify: no track could be made smaller within the tolerance");
+            return refused
+                .map_or_else(|| Status::message("Simplify: no track could be made smaller within the tolerance"), |e| Status::error(format!("Simplify: {e}")));
         }
         let worst = reports.iter().filter_map(|r| r.result.as_ref().ok()).filter(|x| x.kept.is_none()).map(|x| x.max_error).fold(0.0, f64::max);
         let tracks = if done == 1 { "track" } else { "tracks" };
-        Status::message(format!("Simplified {done} {tracks}: {before} -> {after} keys, largest error {worst:.2e}"))
+        let text = format!("Simplified {done} {tracks}: {before} -> {after} keys, largest error {worst:.2e}");
+        refused.map_or_else(|| Status::message(text.clone()), |e| Status::error(format!("{text}; {e}")))
     }
 
     /// Adds the tracks of an imported project to the open one, as one undo step; names that are
@@ -441,6 +444,33 @@ mod tests {
         let bezier = Track::new("b", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys.clone());
         let linear = Track::new("l", TrackKind::Scalar, Interpolation::Linear).with_keys(keys);
         DocState::new(Project { tracks: vec![bezier, linear], ..Project::default() }, None)
+    }
+
+    /// Simplify of two dense tracks, the second locked: the first is reduced with the curve
+    /// the worker compiled, the locked one stays and says so, only the reduced track's keys
+    /// leave the selection, and one undo brings the first back.
+    #[test]
+    fn simplify_skips_a_locked_track_and_applies_the_rest() {
+        let dense = |name: &str| {
+            Track::new(name, TrackKind::Scalar, Interpolation::Linear)
+                .with_keys((0..=120).map(|i| Key::new(f64::from(i) / 60.0, vec![f64::from(i) / 60.0])).collect())
+        };
+        let mut locked = dense("locked");
+        locked.locked = true;
+        let mut d = DocState::new(Project { tracks: vec![dense("free"), locked], ..Project::default() }, None);
+        let before = d.project().clone();
+        d.selection = BTreeSet::from([KeyRef { track: 0, key: 100 }, KeyRef { track: 1, key: 100 }]).into();
+        let tol = crate::reduce::Tolerance::new(1e-6, 1.0).unwrap();
+        let reports = crate::reduce::project::reduce_tracks(d.project(), &[0, 1], tol, &|_, _| {});
+        let preview = std::sync::Arc::new(super::super::simplify::Preview::of(1e-6, &reports));
+        let s = d.apply_simplify(&reports, preview);
+        assert!(s.text.starts_with("Simplified 1 track: 121 -> 2 keys") && s.text.ends_with("track \"locked\" is locked, left as it was"), "{}", s.text);
+        assert_eq!(d.project().tracks[0].keys.len(), 2, "a line needs two keys");
+        assert_eq!(d.project().tracks[1], before.tracks[1]);
+        assert_eq!(d.selection.iter().copied().collect::<Vec<_>>(), [KeyRef { track: 1, key: 100 }]);
+        assert!((d.curve(0).unwrap().as_ref().unwrap().evaluator().value_at(1.5)[0] - 1.5).abs() <= 1e-6, "the reduced line's curve is in place");
+        d.undo();
+        assert_eq!(d.project(), &before);
     }
 
     #[test]

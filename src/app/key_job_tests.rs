@@ -374,3 +374,29 @@ fn delete_on_big_tracks_matches_the_ui_thread() {
     h.run();
     assert_eq!(h.state().state.project(), &before, "one undo brings every key back");
 }
+
+/// While a change is being made (or commands wait for one), a key cannot be grabbed: a drag
+/// made from the keys on screen would put back what the change is replacing. The status bar
+/// says why, and nothing moves.
+#[test]
+fn no_key_drag_starts_while_a_change_is_made() {
+    let before = project_of(2, 40);
+    let mut h = harness(before.clone());
+    // Something waiting for a change keeps the queue busy as long as the test needs.
+    h.state_mut().state.ui.key_jobs.defer(AppCommand::Ui(Command::SelectAll));
+    assert!(h.state().state.ui.key_jobs.is_busy());
+    let key = &before.tracks[0].keys[20];
+    let start = h.state().panels.graph.transform.expect("the graph was drawn").position_from_point(&egui_plot::PlotPoint::new(key.time, key.value[0]));
+    h.hover_at(start);
+    h.step();
+    h.drag_at(start);
+    h.step();
+    for i in 1..=4u8 {
+        h.hover_at(start + eframe::egui::vec2(10.0 * f32::from(i), -8.0 * f32::from(i)));
+        h.step();
+    }
+    h.drop_at(start + eframe::egui::vec2(40.0, -32.0));
+    h.step();
+    assert_eq!(h.state().state.project(), &before, "nothing moved");
+    assert!(h.state().state.ui.status.text.starts_with("Drag again once it is in place"), "{}", h.state().state.ui.status.text);
+}

@@ -35,8 +35,9 @@ type CachedTable = (TableKey, Result<ArcLengthTable, ArcLengthError>);
 /// thread, every frame of a drag).
 pub const TABLE_ON_WORKER_KEYS: usize = 20_000;
 
-/// The key markers drawn, for (track, curve stamp, axes, plot bounds).
-type CachedKeys = ((usize, u64, (usize, usize), [f64; 4]), Vec<[f64; 2]>);
+/// The key markers drawn, for (track, curve stamp, axes, plot bounds), and whether there
+/// were too many in view to mark.
+type CachedKeys = ((usize, u64, (usize, usize), [f64; 4]), Vec<[f64; 2]>, bool);
 
 /// The path view: the drag in progress, the arc-length table, the key markers, and the last
 /// plot transform.
@@ -61,18 +62,19 @@ fn key_marks<'c>(
     (ti, track): (usize, &Track),
     (a, b): (usize, usize),
     bounds: [f64; 4],
-) -> &'c [[f64; 2]] {
+) -> (&'c [[f64; 2]], bool) {
     let key = (ti, cx.doc.curve_stamp(ti).unwrap_or(0), (a, b), bounds);
-    if cache.as_ref().is_none_or(|(k, _)| *k != key) {
+    if cache.as_ref().is_none_or(|(k, _, _)| *k != key) {
         let inside = |k: &&crate::Key| (bounds[0]..=bounds[2]).contains(&k.value[a]) && (bounds[1]..=bounds[3]).contains(&k.value[b]);
         let in_view = track.keys.iter().filter(inside).take(MAX_DOTS + 1);
         let mut marks: Vec<[f64; 2]> = in_view.map(|k| [k.value[a], k.value[b]]).collect();
-        if marks.len() > MAX_DOTS {
+        let dense = marks.len() > MAX_DOTS;
+        if dense {
             marks.clear();
         }
-        *cache = Some((key, marks));
+        *cache = Some((key, marks, dense));
     }
-    cache.as_ref().map_or(&[], |(_, marks)| marks)
+    cache.as_ref().map_or((&[], false), |(_, marks, dense)| (marks, *dense))
 }
 
 /// The track the path view shows: the active track if it is a Vec2/Vec3, else the first
@@ -87,7 +89,7 @@ impl PathView {
     /// How many keys the last frame marked (tests).
     #[must_use]
     pub fn marked_keys(&self) -> usize {
-        self.keys.as_ref().map_or(0, |(_, marks)| marks.len())
+        self.keys.as_ref().map_or(0, |(_, marks, _)| marks.len())
     }
 
     /// Whether a table is being built on a worker (the view repaints until it is in).
@@ -211,7 +213,7 @@ fn draw_path(
     (ti, track): (usize, &Track),
     curve: &TrackCurve,
     (a, b): (usize, usize),
-    keys: &[[f64; 2]],
+    (keys, dense): (&[[f64; 2]], bool),
 ) {
     let color = track_color(track, ti);
     let (t0, t1) = curve.domain();
@@ -228,7 +230,7 @@ fn draw_path(
     let n = ((t1 - t0) / step).floor() as usize;
     let dots: Vec<[f64; 2]> = (0..=n).map(|i| at(t0 + i as f64 * step)).collect();
     plot_ui.points(Points::new(format!("every {step:.3} s"), PlotPoints::from(dots)).radius(1.8).color(color.gamma_multiply(0.8)));
-    let name = if keys.is_empty() && track.keys.len() > MAX_DOTS { "keys (too dense to mark)" } else { "keys" };
+    let name = if dense { "keys (too dense to mark)" } else { "keys" };
     plot_ui.points(Points::new(name, PlotPoints::from(keys.to_vec())).shape(MarkerShape::Diamond).radius(5.0).color(Color32::WHITE).filled(true));
     if track.interpolation == Interpolation::Tcb && track.keys.len() <= MAX_ARROWS {
         let (mut f, mut t, mut f2, mut t2) = (vec![], vec![], vec![], vec![]);
@@ -297,7 +299,10 @@ impl PathView {
     ) {
         let (press, pointer, modifiers) = ui.input(|i| (i.pointer.press_origin(), i.pointer.interact_pos(), i.modifiers));
         let track = &cx.project().tracks[ti];
-        if response.drag_started_by(egui::PointerButton::Primary) {
+        if response.drag_started_by(egui::PointerButton::Primary) && cx.ui.key_jobs.is_busy() {
+            // (As in the graph: no drag from keys that a change being made will replace.)
+            out.push(AppCommand::Status(super::graph::busy_status(cx)));
+        } else if response.drag_started_by(egui::PointerButton::Primary) {
             if let Some(origin) = press {
                 self.drag = hit_key(track, (a, b), transform, origin).map(|k| (ti, k, track.keys[k].value.clone(), transform.value_from_position(origin)));
                 if self.drag.is_some() {

@@ -171,7 +171,6 @@ pub struct DocState {
     /// Per track, a number that changes whenever its curve is recompiled, so views can cache
     /// what they derive from one track.
     curve_stamps: Vec<u64>,
-    next_stamp: u64,
     /// The document revision the curves were compiled at.
     curves_revision: u64,
     pub selection: super::selection::Selection,
@@ -207,7 +206,6 @@ impl DocState {
             curves: Vec::new(),
             key_ranges: Vec::new(),
             curve_stamps: Vec::new(),
-            next_stamp: 0,
             curves_revision: u64::MAX,
             selection: super::selection::Selection::default(),
             selection_memo: Default::default(),
@@ -241,9 +239,12 @@ impl DocState {
         self.curve_stamps.get(i).copied()
     }
 
+    /// A stamp no curve of any document of this process has had: caches keyed by (track,
+    /// stamp) cannot mistake a newly opened document's curve for the last one's.
+    #[allow(clippy::unused_self)]
     fn stamp(&mut self) -> u64 {
-        self.next_stamp += 1;
-        self.next_stamp
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Whether the curves are compiled from the document as it is.

@@ -19,6 +19,12 @@ use crate::edit::intent::{self, KeyEdit, KeyRef, Snap};
 use crate::handles::{self, Side};
 use crate::TrackKind;
 
+/// What a drag refused while a change is being made on a worker says.
+pub(crate) fn busy_status(cx: &PanelContext<'_>) -> Status {
+    let what = cx.ui.key_jobs.busy_text().unwrap_or_else(|| "a change".to_owned());
+    Status::message(format!("Drag again once it is in place: {what}"))
+}
+
 fn adds(m: Modifiers) -> bool {
     m.shift || m.command
 }
@@ -76,7 +82,15 @@ impl Graph {
     /// What the press grabbed: keys (selecting them), a handle, the playhead, or empty space.
     fn start_drag(&mut self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, origin: Pos2, modifiers: Modifiers) {
         let plot_origin = transform.value_from_position(origin);
-        self.drag = match hit_test(cx, transform, origin) {
+        let target = hit_test(cx, transform, origin);
+        if cx.ui.key_jobs.is_busy() && target.is_some_and(|t| !matches!(t, Target::Playhead)) {
+            // A drag made from the keys on screen while a change of them is being made would
+            // undo that change when it lands: no editing drag until it is in place.
+            out.push(AppCommand::Status(busy_status(cx)));
+            self.drag = None;
+            return;
+        }
+        self.drag = match target {
             Some(Target::Key(k, comp)) => {
                 let mut selection: BTreeSet<KeyRef> = (*cx.doc.selection).clone();
                 if !selection.contains(&k) {

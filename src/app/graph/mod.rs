@@ -25,6 +25,7 @@ use super::style::AXIS_WIDTH;
 use super::{Panel, PanelContext};
 use crate::edit::intent::{KeyRef, MoveOrigin};
 pub use hit::Target;
+pub(crate) use interact::busy_status;
 
 /// A drag in progress.
 #[derive(Clone, Debug)]
