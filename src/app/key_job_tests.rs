@@ -398,5 +398,5 @@ fn no_key_drag_starts_while_a_change_is_made() {
     h.drop_at(start + eframe::egui::vec2(40.0, -32.0));
     h.step();
     assert_eq!(h.state().state.project(), &before, "nothing moved");
-    assert!(h.state().state.ui.status.text.starts_with("Drag again once it is in place"), "{}", h.state().state.ui.status.text);
+    assert!(h.state().state.ui.status.text.starts_with("Try again once it is in place"), "{}", h.state().state.ui.status.text);
 }

@@ -19,10 +19,11 @@ use crate::edit::intent::{self, KeyEdit, KeyRef, Snap};
 use crate::handles::{self, Side};
 use crate::TrackKind;
 
-/// What a drag refused while a change is being made on a worker says.
+/// What an edit made from the keys on screen (a drag, a handle offset field) says when it is
+/// refused because a change of them is being made on a worker.
 pub(crate) fn busy_status(cx: &PanelContext<'_>) -> Status {
     let what = cx.ui.key_jobs.busy_text().unwrap_or_else(|| "a change".to_owned());
-    Status::message(format!("Drag again once it is in place: {what}"))
+    Status::message(format!("Try again once it is in place: {what}"))
 }
 
 fn adds(m: Modifiers) -> bool {
