@@ -154,6 +154,13 @@ impl DocState {
         refused.map_or(Ok(()), Err)
     }
 
+    /// Takes the keys of `tracks` out of the selection, in one pass over it.
+    fn deselect_tracks(&mut self, tracks: &[usize]) {
+        let mut gone = vec![false; self.project().tracks.len()];
+        tracks.iter().for_each(|&t| gone[t] = true);
+        self.selection.retain(|k| !gone.get(k.track).copied().unwrap_or(false));
+    }
+
     /// Makes `selected` the selected keys of `track`, leaving the selection (and its
     /// generation) as it is when they already are.
     fn reselect_track(&mut self, track: usize, selected: Vec<KeyRef>) {
@@ -225,9 +232,7 @@ impl DocState {
             self.refresh();
         }
         // The converted tracks' keys leave the selection.
-        let mut gone = vec![false; self.project().tracks.len()];
-        converted.iter().for_each(|&t| gone[t] = true);
-        self.selection.retain(|k| !gone.get(k.track).copied().unwrap_or(false));
+        self.deselect_tracks(&converted);
         match (converted.len(), refused) {
             (0, Some(s)) => s,
             (0, None) => Status::message("Convert to Bézier: the tracks are Bezier already"),
@@ -276,9 +281,7 @@ impl DocState {
         } else {
             self.refresh();
         }
-        let mut gone = vec![false; self.project().tracks.len()];
-        applied.iter().for_each(|&t| gone[t] = true);
-        self.selection.retain(|k| !gone.get(k.track).copied().unwrap_or(false));
+        self.deselect_tracks(&applied);
         if done == 0 {
             return refused
                 .map_or_else(|| Status::message("Simplify: no track could be made smaller within the tolerance"), |e| Status::error(format!("Simplify: {e}")));

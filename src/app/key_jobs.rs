@@ -175,9 +175,7 @@ pub fn prepare_deletion(project: &Project, tracks: Vec<(usize, Vec<usize>)>) -> 
             // `gone` is ascending: one pass beside it.
             let mut next = gone.iter().peekable();
             let keys: Vec<Key> = track.keys.iter().enumerate().filter(|(i, _)| next.next_if_eq(&i).is_none()).map(|(_, k)| k.clone()).collect();
-            let new = track.with_other_keys(keys);
-            let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
-            Some(Prepared { track: ti, keys: new.keys, curve, ranges, selected: Vec::new() })
+            prepared(project, KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected: Vec::new() })
         })
         .collect()
 }
@@ -195,12 +193,8 @@ pub fn prepare_handle_types(project: &Project, tracks: Vec<(usize, Vec<usize>)>,
             let track = project.tracks.get(ti).filter(|t| t.interpolation == Interpolation::Bezier)?;
             let curve = TrackCurve::new(track).ok()?;
             let keys = crate::handles::set_handle_types(track, &curve, &which, sides.left, sides.right);
-            if keys == track.keys {
-                return None;
-            }
-            let new = track.with_other_keys(keys);
-            let (curve, ranges) = (TrackCurve::new(&new), KeyRanges::new(&new));
-            Some(Prepared { track: ti, keys: new.keys, curve, ranges, selected: which.into_iter().map(|key| KeyRef { track: ti, key }).collect() })
+            let selected = which.into_iter().map(|key| KeyRef { track: ti, key }).collect();
+            prepared(project, KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected })
         })
         .collect()
 }
