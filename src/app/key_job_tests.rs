@@ -277,6 +277,22 @@ fn undo_and_redo_frames_reuse_the_polylines_of_both_states() {
     assert_eq!(builds(&h), drawn, "no polyline built again");
 }
 
+/// The pointer pressed on `key` (first component) in the graph, a frame each to hover and
+/// press, then moved `moves` times by `step`, a frame each: where it was pressed.
+fn press_and_move(h: &mut Harness<'static, TangentApp>, key: &Key, moves: u8, step: eframe::egui::Vec2) -> eframe::egui::Pos2 {
+    let transform = h.state().panels.graph.transform.expect("the graph was drawn");
+    let start = transform.position_from_point(&egui_plot::PlotPoint::new(key.time, key.value[0]));
+    h.hover_at(start);
+    h.step();
+    h.drag_at(start);
+    h.step();
+    for i in 1..=moves {
+        h.hover_at(start + step * f32::from(i));
+        h.step();
+    }
+    start
+}
+
 /// Every key of 4 tracks × 40 selected, then a key dragged in the graph across its
 /// neighbours and up in eight moves, then dropped: the project it leaves, the project before,
 /// and how many changes went to the worker.
@@ -286,17 +302,7 @@ fn drag_selected_keys(background_keys: usize) -> (Harness<'static, TangentApp>, 
     h.state_mut().state.ui.key_jobs.background_keys = background_keys;
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
-    let key = &before.tracks[0].keys[20];
-    let transform = h.state().panels.graph.transform.expect("the graph was drawn");
-    let start = transform.position_from_point(&egui_plot::PlotPoint::new(key.time, key.value[0]));
-    h.hover_at(start);
-    h.step();
-    h.drag_at(start);
-    h.step();
-    for i in 1..=8u8 {
-        h.hover_at(start + eframe::egui::vec2(9.0 * f32::from(i), -4.0 * f32::from(i)));
-        h.step();
-    }
+    let start = press_and_move(&mut h, &before.tracks[0].keys[20], 8, eframe::egui::vec2(9.0, -4.0));
     // The pointer held still: the last move is not made again (on the worker it would keep
     // moving and compiling every track, and never settle).
     settle(&mut h);
@@ -385,16 +391,7 @@ fn no_key_drag_starts_while_a_change_is_made() {
     // Something waiting for a change keeps the queue busy as long as the test needs.
     h.state_mut().state.ui.key_jobs.defer(AppCommand::Ui(Command::SelectAll));
     assert!(h.state().state.ui.key_jobs.is_busy());
-    let key = &before.tracks[0].keys[20];
-    let start = h.state().panels.graph.transform.expect("the graph was drawn").position_from_point(&egui_plot::PlotPoint::new(key.time, key.value[0]));
-    h.hover_at(start);
-    h.step();
-    h.drag_at(start);
-    h.step();
-    for i in 1..=4u8 {
-        h.hover_at(start + eframe::egui::vec2(10.0 * f32::from(i), -8.0 * f32::from(i)));
-        h.step();
-    }
+    let start = press_and_move(&mut h, &before.tracks[0].keys[20], 4, eframe::egui::vec2(10.0, -8.0));
     h.drop_at(start + eframe::egui::vec2(40.0, -32.0));
     h.step();
     assert_eq!(h.state().state.project(), &before, "nothing moved");
