@@ -2,8 +2,10 @@
 //! three.js' `slerpFlat`, shortest-arc nlerp, and numpy-quaternion's time-aware `squad`.
 
 mod squad;
+mod squad_poly;
 
 pub use squad::{SquadSegment, SQUAD_TOLERANCE};
+pub use squad_poly::{SquadPolys, SQUAD_FIT_TOLERANCE};
 
 /// A quaternion `[x, y, z, w]`.
 pub type Quat = [f64; 4];

@@ -4,7 +4,7 @@
 //! local time; rotations have no acceleration as positions do.
 
 use super::keys::KeyTable;
-use crate::quat::{self, Quat, SlerpPair, SquadSegment};
+use crate::quat::{self, Quat, SlerpPair, SquadPolys, SquadSegment};
 
 /// Which rotation interpolation, with what it precomputes.
 #[derive(Clone, Debug)]
@@ -14,12 +14,16 @@ pub(crate) enum Rotation {
     /// whose local time is divided out instead).
     Slerp(Vec<(SlerpPair, f64)>),
     Nlerp,
-    /// Control points `a_i`, `b_i` per key, and per segment its [`SquadSegment`] (the inner
-    /// slerps prepared, no library call per sample) and `1/Δt` as for Slerp.
+    /// Control points `a_i`, `b_i` per key; per segment its [`SquadSegment`] (the inner
+    /// slerps prepared, no library call per sample), `1/Δt` as for Slerp (apart: a sample in
+    /// random order reads it, and the segments only where they are not fitted), and the
+    /// segments' fitted polynomials ([`SquadPolys`]), which samples use where they exist.
     Squad {
         a: Vec<Quat>,
         b: Vec<Quat>,
-        segments: Vec<(SquadSegment, f64)>,
+        segments: Vec<SquadSegment>,
+        inv_dt: Vec<f64>,
+        polys: SquadPolys,
     },
 }
 
@@ -77,8 +81,9 @@ impl Rotation {
             b[lo..=hi].copy_from_slice(&rb);
             lo = hi + 1;
         }
-        let segments = (0..n.saturating_sub(1)).map(|s| (SquadSegment::new(&qs[s], &qs[s + 1], &a[s], &b[s]), inv_dt(keys, s))).collect();
-        Self::Squad { a, b, segments }
+        let segments: Vec<SquadSegment> = (0..n.saturating_sub(1)).map(|s| SquadSegment::new(&qs[s], &qs[s + 1], &a[s], &b[s])).collect();
+        let polys = SquadPolys::new(&segments);
+        Self::Squad { a, b, segments, inv_dt: (0..n.saturating_sub(1)).map(|s| inv_dt(keys, s)).collect(), polys }
     }
 
     /// The rotation at global time `t` inside segment `seg`.
@@ -90,7 +95,7 @@ impl Rotation {
         let q = match self {
             Self::Slerp(pairs) => pairs[seg].0.at(local(pairs[seg].1)),
             Self::Nlerp => quat::nlerp(&as_quat(keys.value(seg)), &as_quat(keys.value(seg + 1)), divided()),
-            Self::Squad { segments, .. } => segments[seg].0.at(local(segments[seg].1)),
+            Self::Squad { segments, inv_dt, polys, .. } => polys.at(seg, &segments[seg], local(inv_dt[seg])),
         };
         out.copy_from_slice(&q);
     }

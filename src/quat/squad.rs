@@ -3,7 +3,7 @@
 //! log/exp form) and within a few ulps of it.
 
 use super::{conj, dot, log, mul, Quat};
-use crate::trig::{low_angle, sin_cos, sin_cos2};
+use crate::trig::{low_angle, sin_cos, sin_cos2, unit_angle};
 
 /// One squad segment `slerp(slerp(R_i, R_{i+1}, τ), slerp(A_i, B_i, τ), 2τ(1 − τ))` with what
 /// does not depend on `τ` done once.
@@ -87,6 +87,44 @@ impl SquadSegment {
     }
 }
 
+/// What [`super::SquadPolys`] fits a segment from: the outer slerp with a chosen target sign,
+/// where it is analytic in `τ`.
+impl SquadSegment {
+    /// The inner slerps `P(τ)` (keys) and `Q(τ)` (control points).
+    fn inner(&self, tau: f64) -> (Quat, Quat) {
+        let (s, c) = sin_cos2([tau * self.keys.angle, tau * self.controls.angle]);
+        (self.keys.at((s[0], c[0])), self.controls.at((s[1], c[1])))
+    }
+
+    /// `P(τ)·Q(τ)`: where it changes sign, [`Self::at`] changes hemisphere (and jumps).
+    pub(crate) fn outer_cos(&self, tau: f64) -> f64 {
+        let (p, q) = self.inner(tau);
+        dot(&p, &q)
+    }
+
+    /// A bound on `|d²(P·Q)/dτ²|`: `(a + b)²` for inner angular speeds `a` and `b` (each inner
+    /// slerp is a great-circle arc, `|P′| = a`, `|P″| = a²`).
+    pub(crate) fn outer_cos_curvature(&self) -> f64 {
+        (self.keys.angle + self.controls.angle).powi(2)
+    }
+
+    /// [`Self::at`] with the outer slerp aimed at `sign·Q` whatever the sign of `P·Q`: the
+    /// same rotation where `sign·P·Q ≥ 0`, and its analytic continuation a little beyond
+    /// (the angle `φ = 2·atan2(|sQ − P|, |sQ + P|)` may pass `π/2`; `hφ ≤ π/2` still).
+    pub(crate) fn at_signed(&self, tau: f64, sign: f64) -> Quat {
+        let (p, q) = self.inner(tau);
+        let q = q.map(|v| sign * v);
+        let (minus, plus): (Quat, Quat) = (std::array::from_fn(|i| q[i] - p[i]), std::array::from_fn(|i| q[i] + p[i]));
+        let (half_sin, half_cos) = (0.5 * dot(&minus, &minus).sqrt(), 0.5 * dot(&plus, &plus).sqrt());
+        let (sin, cos) = (2.0 * half_sin * half_cos, dot(&p, &q));
+        let e: Quat = std::array::from_fn(|i| q[i] - cos * p[i]);
+        let inv = if sin > 0.0 { 1.0 / sin } else { 0.0 };
+        let (s, c) = sin_cos(2.0 * tau * (1.0 - tau) * (2.0 * unit_angle(half_sin, half_cos)));
+        let f = s * inv;
+        std::array::from_fn(|i| c * p[i] + f * e[i])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::{from_euler, normalize, squad, squad_controls, EulerOrder, IDENTITY};
@@ -135,6 +173,23 @@ mod tests {
             let want = squad(&r0, &r1, &a, &b, tau);
             for c in 0..4 {
                 prop_assert!((got[c] - want[c]).abs() <= SQUAD_TOLERANCE, "{got:?} vs {want:?}");
+            }
+        }
+
+        /// With the sign of `P·Q` where it is, the signed form is the segment (what the fitted
+        /// polynomials are checked against, `super::super::squad_poly`): within 2 ulps of 1.
+        #[test]
+        fn the_signed_form_is_the_segment_on_its_side(
+            r0 in prop::array::uniform4(-1.0f64..1.0), r1 in prop::array::uniform4(-1.0f64..1.0),
+            a in prop::array::uniform4(-1.0f64..1.0), b in prop::array::uniform4(-1.0f64..1.0),
+            tau in 0.0f64..=1.0,
+        ) {
+            prop_assume!([r0, r1, a, b].iter().all(|q| dot(q, q) > 1e-3));
+            let seg = SquadSegment::new(&unit(r0), &unit(r1), &unit(a), &unit(b));
+            let sign = if seg.outer_cos(tau) < 0.0 { -1.0 } else { 1.0 };
+            let (got, want) = (seg.at_signed(tau, sign), seg.at(tau));
+            for c in 0..4 {
+                prop_assert!((got[c] - want[c]).abs() <= 2.0 * f64::EPSILON, "{got:?} vs {want:?}");
             }
         }
 
