@@ -96,6 +96,13 @@ impl TrackCurve {
     /// except on Bezier tracks, which interpolate the stored components with their handles
     /// and normalise the result (SPEC §3, as glTF plays CUBICSPLINE rotations).
     pub fn new(track: &Track) -> Result<Self, TrackError> {
+        Self::compile(track, None)
+    }
+
+    /// [`Self::new`], reusing what `previous` (the curve of the track before an edit) computed
+    /// for parts that did not change, where that is costly: a Squad segment's polynomial.
+    /// The result is the same.
+    fn compile(track: &Track, previous: Option<&TrackCurve>) -> Result<Self, TrackError> {
         validate(track)?;
         let kind = track.kind;
         let dim = kind.dim();
@@ -121,7 +128,10 @@ impl TrackCurve {
             }
             Interpolation::Slerp => Segments::Rotation(Rotation::slerp(&keys)),
             Interpolation::Nlerp => Segments::Rotation(Rotation::Nlerp),
-            Interpolation::Squad => Segments::Rotation(Rotation::squad(&mut keys)),
+            Interpolation::Squad => {
+                let previous = previous.and_then(|c| if let Segments::Rotation(r) = &c.segments { Some(r) } else { None });
+                Segments::Rotation(Rotation::squad(&mut keys, previous))
+            }
             Interpolation::Bezier => Segments::Bezier(Bezier::compile(track, &keys)),
         };
         let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };

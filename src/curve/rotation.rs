@@ -55,8 +55,9 @@ impl Rotation {
 
     /// Squad: sign-align the keys to one hemisphere (each key flipped to have a non-negative
     /// dot with the previous one, in `keys`), then compute control points per strictly
-    /// increasing run of times.
-    pub fn squad(keys: &mut KeyTable) -> Self {
+    /// increasing run of times; the segments' polynomials reuse those of `previous` (the
+    /// track before an edit) where a segment is unchanged ([`SquadPolys::reusing`]).
+    pub fn squad(keys: &mut KeyTable, previous: Option<&Rotation>) -> Self {
         let n = keys.len();
         let mut qs: Vec<Quat> = keys.values.chunks_exact(4).map(as_quat).collect();
         for i in 1..n {
@@ -82,7 +83,11 @@ impl Rotation {
             lo = hi + 1;
         }
         let segments: Vec<SquadSegment> = (0..n.saturating_sub(1)).map(|s| SquadSegment::new(&qs[s], &qs[s + 1], &a[s], &b[s])).collect();
-        let polys = SquadPolys::new(&segments);
+        let previous = match previous {
+            Some(Self::Squad { segments, polys, .. }) => Some((segments.as_slice(), polys)),
+            _ => None,
+        };
+        let polys = SquadPolys::reusing(&segments, previous);
         Self::Squad { a, b, segments, inv_dt: (0..n.saturating_sub(1)).map(|s| inv_dt(keys, s)).collect(), polys }
     }
 

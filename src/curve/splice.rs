@@ -11,7 +11,8 @@
 //! taken from the keys `at − 5 .. at + added + 5` compiled as a track of their own by
 //! [`TrackCurve::new`] — the same code — where they see the same keys as in the whole track,
 //! so the result is bit for bit the whole track compiled anew (proptest below). Other modes,
-//! and anything unusual, compile the whole track.
+//! and anything unusual, compile the whole track (a Squad track reusing the fitted
+//! polynomials of its unchanged segments, `crate::quat::SquadPolys::reusing`).
 
 use super::{Segments, TrackCurve};
 use crate::error::TrackError;
@@ -33,7 +34,7 @@ impl TrackCurve {
             Interpolation::Cubic => track.ending_start != Ending::WrapAround && track.ending_end != Ending::WrapAround,
             _ => false,
         };
-        let Some(added) = (n + removed).checked_sub(old_n) else { return TrackCurve::new(track) };
+        let Some(added) = (n + removed).checked_sub(old_n) else { return TrackCurve::compile(track, Some(&self)) };
         if !local
             || track.kind == TrackKind::Quat
             || track.kind != self.kind
@@ -42,7 +43,7 @@ impl TrackCurve {
             || n < 2 * CONTEXT
             || at + removed > old_n
         {
-            return TrackCurve::new(track);
+            return TrackCurve::compile(track, Some(&self));
         }
         let lo = at.saturating_sub(CONTEXT);
         let hi = (at + added + CONTEXT).min(n);
@@ -137,6 +138,38 @@ mod tests {
                 Key::new(t, vec![v, v * p]).with_tcb(p * 0.9, -p * 0.5, p * 0.3).with_ease(p.abs() * 0.4, (1.0 - p.abs()) * 0.3)
             })
             .collect()
+    }
+
+    /// A Squad track respliced is compiled whole, but refits only the segments whose keys
+    /// or control points changed, and is the same curve, bit for bit. A key's control points
+    /// depend on its neighbours, and segment `s` on keys `s`, `s + 1` and their control
+    /// points: turning key 20 changes segments 18–21 (4); a key inserted as key 41 changes
+    /// 39–42 (4); removing key 10 changes 8–10 (3).
+    #[test]
+    fn a_respliced_squad_track_refits_only_what_changed() {
+        let rotation = |i: usize, turn: f64| {
+            let (a, b) = (0.3 * i as f64 + turn, 0.17 * i as f64);
+            crate::quat::normalize(&[a.sin() * 0.4, b.cos() * 0.3, (a + b).sin() * 0.2, 1.0]).to_vec()
+        };
+        let old = Track::new("r", TrackKind::Quat, Interpolation::Squad).with_keys((0..60).map(|i| Key::new(0.1 * i as f64, rotation(i, 0.0))).collect());
+        let fitted = |c: &TrackCurve| match &c.segments {
+            super::Segments::Rotation(super::super::rotation::Rotation::Squad { polys, .. }) => polys.fitted_anew(),
+            _ => unreachable!(),
+        };
+        let before = TrackCurve::new(&old).unwrap();
+        assert_eq!(fitted(&before), 59);
+        // Key 20 turned; then a key inserted after key 40; then key 10 removed.
+        let mut turned = old.clone();
+        turned.keys[20].value = rotation(20, 0.5);
+        let mut inserted = old.clone();
+        inserted.keys.insert(41, Key::new(4.05, rotation(40, 0.2)));
+        let mut removed = old.clone();
+        removed.keys.remove(10);
+        for (now, at, gone, refits) in [(&turned, 20, 1, 4), (&inserted, 41, 0, 4), (&removed, 10, 1, 3)] {
+            let spliced = before.clone().respliced(now, at, gone).unwrap();
+            assert_same(&spliced, &TrackCurve::new(now).unwrap());
+            assert_eq!(fitted(&spliced), refits);
+        }
     }
 
     proptest! {

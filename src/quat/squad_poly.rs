@@ -76,6 +76,8 @@ pub struct SquadPolys {
     coeffs: Vec<Quat>,
     /// Whether the processor has AVX2 and FMA, for [`evaluate_fma`].
     fma: bool,
+    /// How many segments were fitted in this build (not reused).
+    fitted_anew: usize,
 }
 
 /// A fitted segment: its split and, per piece, its `τ` range and coefficients.
@@ -85,37 +87,117 @@ pub struct SegmentFit {
     pub pieces: Vec<(f64, f64, Vec<Quat>)>,
 }
 
+/// A segment's fit and its pieces, `(split, [(from, to, coefficients)])`, the second piece
+/// `None` for a segment in one piece.
+type Stored<'a> = (f64, [Option<(f64, f64, &'a [Quat])>; 2]);
+
+/// Where a segment's fit comes from: made now (`None`: it has none), or an old segment's.
+enum Source {
+    New(Option<SegmentFit>),
+    Old(usize),
+}
+
+impl Source {
+    fn view<'a>(&'a self, old: Option<&'a SquadPolys>) -> Option<Stored<'a>> {
+        match self {
+            Self::New(f) => {
+                let f = f.as_ref()?;
+                let mut pieces = [None, None];
+                for (out, (a, b, c)) in pieces.iter_mut().zip(&f.pieces) {
+                    *out = Some((*a, *b, c.as_slice()));
+                }
+                Some((f.split, pieces))
+            }
+            Self::Old(o) => old?.stored(*o),
+        }
+    }
+}
+
+/// The coefficients up to the last that is not zero in every lane: a fit's own, without
+/// padding (a fit ends at a coefficient above the floor, [`truncation`]).
+fn used(c: &[Quat]) -> usize {
+    c.iter().rposition(|q| *q != [0.0; 4]).map_or(1, |i| i + 1)
+}
+
+/// The length [`fit`] gives coefficients `c` (padded or not): [`used`] to a multiple of 4.
+fn fit_length(c: &[Quat]) -> usize {
+    used(c).next_multiple_of(4)
+}
+
 impl SquadPolys {
     /// Fits every segment (on all cores: a few microseconds each).
     #[must_use]
     pub fn new(segments: &[SquadSegment]) -> Self {
-        let fits: Vec<Option<SegmentFit>> = segments.par_iter().with_min_len(64).map(|s| fit(s, SQUAD_FIT_TOLERANCE)).collect();
+        Self::reusing(segments, None)
+    }
+
+    /// [`Self::new`], taking the fit of a segment equal to one of `previous` (the segments and
+    /// polynomials of the track before an edit) at the same index or as far from the end,
+    /// instead of fitting it again: the same result, at the cost of the segments the edit
+    /// changed (a fit is deterministic, and a reused one is read back as it was made).
+    #[must_use]
+    pub fn reusing(segments: &[SquadSegment], previous: Option<(&[SquadSegment], &SquadPolys)>) -> Self {
+        let old_index = |s: usize, seg: &SquadSegment| -> Option<usize> {
+            let (old, _) = previous?;
+            let from_end = (s + old.len()).checked_sub(segments.len());
+            [Some(s), from_end].into_iter().flatten().find(|&o| old.get(o) == Some(seg))
+        };
+        let sources: Vec<Source> = segments
+            .par_iter()
+            .enumerate()
+            .with_min_len(64)
+            .map(|(s, seg)| old_index(s, seg).map_or_else(|| Source::New(fit(seg, SQUAD_FIT_TOLERANCE)), Source::Old))
+            .collect();
+        let old = previous.map(|p| p.1);
+        let views: Vec<Option<Stored>> = sources.iter().map(|src| src.view(old)).collect();
         #[cfg(target_arch = "x86_64")]
         let fma = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
         #[cfg(not(target_arch = "x86_64"))]
         let fma = false;
-        let mut polys = Self { spans: Vec::with_capacity(fits.len()), coeffs: Vec::new(), fma };
-        let lengths = || fits.iter().flatten().flat_map(|f| f.pieces.iter().map(|p| p.2.len()));
+        let fitted_anew = sources.iter().filter(|s| matches!(s, Source::New(_))).count();
+        let mut polys = Self { spans: Vec::with_capacity(views.len()), coeffs: Vec::new(), fma, fitted_anew };
+        let lengths = || views.iter().flatten().flat_map(|v| v.1.iter().flatten().map(|p| fit_length(p.2)));
         let (count, total, longest) = lengths().fold((0, 0, 0), |(n, sum, max), l| (n + 1, sum + l, max.max(l)));
         // Pieces padded to one length (zeros on top change no result), so that the loop of
         // `evaluate` runs as many times for every sample and random order predicts its end:
         // when that costs at most a quarter more; else to a multiple of 4.
-        let padded = |len: usize| if 4 * longest * count <= 5 * total { longest } else { len }.next_multiple_of(4);
-        for f in fits {
+        let padded = |c: &[Quat]| if 4 * longest * count <= 5 * total { longest } else { fit_length(c) };
+        for view in views {
             let mut span = Span::default();
-            let room = |c: &Vec<Quat>, f: &SegmentFit| c.len() + f.pieces.iter().map(|p| padded(p.2.len())).sum::<usize>() <= u32::MAX as usize;
-            if let Some(f) = f.filter(|f| room(&polys.coeffs, f)) {
-                span.split = f.split;
-                for (piece, (a, b, mut c)) in span.pieces.iter_mut().zip(f.pieces) {
-                    c.resize(padded(c.len()), [0.0; 4]);
-                    let width = b - a;
-                    *piece = Piece { start: polys.coeffs.len() as u32, len: c.len() as u32, k0: (a + b) / width, k1: 2.0 / width };
-                    polys.coeffs.extend(c);
+            let room = |c: &Vec<Quat>, v: &Stored| c.len() + v.1.iter().flatten().map(|p| padded(p.2)).sum::<usize>() <= u32::MAX as usize;
+            if let Some((split, pieces)) = view.filter(|v| room(&polys.coeffs, v)) {
+                span.split = split;
+                for (piece, (a, b, c)) in span.pieces.iter_mut().zip(pieces.into_iter().flatten()) {
+                    let (start, width) = (polys.coeffs.len(), b - a);
+                    polys.coeffs.extend_from_slice(&c[..used(c)]);
+                    polys.coeffs.resize(start + padded(c), [0.0; 4]);
+                    *piece = Piece { start: start as u32, len: (polys.coeffs.len() - start) as u32, k0: (a + b) / width, k1: 2.0 / width };
                 }
             }
             polys.spans.push(span);
         }
         polys
+    }
+
+    /// How many segments this build fitted, the others reused ([`Self::reusing`]).
+    #[must_use]
+    pub fn fitted_anew(&self) -> usize {
+        self.fitted_anew
+    }
+
+    /// Segment `seg`'s fit as stored: its split and its pieces' ranges (which follow from the
+    /// split) and coefficients (padded).
+    fn stored(&self, seg: usize) -> Option<Stored<'_>> {
+        let span = self.spans.get(seg)?;
+        let ranges = if span.split.is_finite() { [Some((0.0, span.split)), Some((span.split, 1.0))] } else { [Some((0.0, 1.0)), None] };
+        let mut pieces = [None, None];
+        for ((out, range), p) in pieces.iter_mut().zip(ranges).zip(&span.pieces) {
+            if let Some((a, b)) = range {
+                let c = self.coeffs.get(p.start as usize..(p.start + p.len) as usize).filter(|c| !c.is_empty())?;
+                *out = Some((a, b, c));
+            }
+        }
+        Some((span.split, pieces))
     }
 
     /// Segment `seg` at `τ ∈ [0, 1]`: its polynomial, or `exact` (the segment itself) where it
