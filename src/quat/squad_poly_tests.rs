@@ -146,6 +146,26 @@ proptest! {
         prop_assert!(close(&got, &want, SQUAD_FIT_TOLERANCE + SQUAD_TOLERANCE), "{got:?} vs {want:?}");
     }
 
+    /// Both evaluations, with fused multiply-adds where the processor has them and without:
+    /// each within the contract of the log/exp form, and within a few ulps of each other.
+    #[test]
+    fn both_evaluations_agree(
+        r0 in prop::array::uniform4(-1.0f64..1.0), r1 in prop::array::uniform4(-1.0f64..1.0),
+        a in prop::array::uniform4(-1.0f64..1.0), b in prop::array::uniform4(-1.0f64..1.0),
+        tau in 0.0f64..=1.0,
+    ) {
+        prop_assume!([r0, r1, a, b].iter().all(|q| super::super::dot(q, q) > 1e-3));
+        let (r0, r1, a, b) = (unit(r0), unit(r1), unit(a), unit(b));
+        let seg = SquadSegment::new(&r0, &r1, &a, &b);
+        let detected = SquadPolys::new(&[seg]);
+        let plain = SquadPolys { fma: false, ..detected.clone() };
+        let want = squad(&r0, &r1, &a, &b, tau);
+        for polys in [&detected, &plain] {
+            prop_assert!(close(&polys.at(0, &seg, tau), &want, SQUAD_FIT_TOLERANCE + SQUAD_TOLERANCE));
+        }
+        prop_assert!(close(&detected.at(0, &seg, tau), &plain.at(0, &seg, tau), 16.0 * f64::EPSILON));
+    }
+
     /// Small steps (control points near the keys): the same, and fitted.
     #[test]
     fn agrees_for_small_angles(e in prop::array::uniform3(-1e-4f64..1e-4), tau in 0.0f64..=1.0) {
