@@ -4,7 +4,7 @@
 //! **Pieces.** A segment's rotation is an analytic function of `τ` while its outer slerp stays
 //! in one hemisphere (`P·Q`, its endpoints' dot product, keeps its sign: the outer slerp
 //! aimed at `sign·Q`, [`SquadSegment::at_signed`]). Where `P·Q` changes sign, squad jumps
-//! (it turns to `−Q`); that point is found on a grid of [`SIGN_GRID`] and by bisection, and
+//! (it turns to `−Q`); that point is found on a grid of up to [`SIGN_GRID`] points and by bisection, and
 //! the segment is fitted in two pieces, one per side. `P·Q` changing sign twice, or coming so
 //! near 0 between grid points that it might, leaves the segment exact.
 //!
@@ -267,7 +267,8 @@ fn evaluate_fma(c: &[Quat], x: f64) -> Quat {
     out
 }
 
-/// Points per segment at which `P·Q` is looked at for a change of sign.
+/// Points per segment at which `P·Q` is looked at for a change of sign, at the largest
+/// angular speeds.
 const SIGN_GRID: usize = 64;
 
 /// `seg` in one or two pieces, each within `tol` of it at its check points, or `None` when a
@@ -292,15 +293,19 @@ pub fn fit(seg: &SquadSegment, tol: f64) -> Option<SegmentFit> {
 /// `δ` apart it can dip at most `Mδ²/8` below them, `M` the curvature bound
 /// ([`SquadSegment::outer_cos_curvature`]).
 fn hemispheres(seg: &SquadSegment) -> Option<(f64, [f64; 2])> {
-    let at = |i: usize| i as f64 / SIGN_GRID as f64;
-    let d: Vec<f64> = (0..=SIGN_GRID).map(|i| seg.outer_cos(at(i))).collect();
+    // Points in proportion to the angular speeds `a + b ≤ π` (at least 4), so that the
+    // margin is at most what the full grid gives at `a + b = π`: small steps look at few.
+    let curvature = seg.outer_cos_curvature();
+    let grid = ((SIGN_GRID as f64 * curvature.sqrt() / std::f64::consts::PI).ceil() as usize).clamp(4, SIGN_GRID);
+    let at = |i: usize| i as f64 / grid as f64;
+    let d: Vec<f64> = (0..=grid).map(|i| seg.outer_cos(at(i))).collect();
     if !d.iter().all(|v| v.is_finite()) {
         return None;
     }
-    let margin = 2.0 * seg.outer_cos_curvature() / (8.0 * (SIGN_GRID * SIGN_GRID) as f64);
+    let margin = 2.0 * curvature / (8.0 * (grid * grid) as f64);
     let sign = |v: f64| if v < 0.0 { -1.0 } else { 1.0 };
     let mut change = None;
-    for i in 0..SIGN_GRID {
+    for i in 0..grid {
         if sign(d[i]) != sign(d[i + 1]) {
             if change.replace(i).is_some() {
                 return None;
@@ -322,7 +327,7 @@ fn hemispheres(seg: &SquadSegment) -> Option<(f64, [f64; 2])> {
             hi = mid;
         }
     }
-    Some((hi, [sign(d[0]), sign(d[SIGN_GRID])]))
+    Some((hi, [sign(d[0]), sign(d[grid])]))
 }
 
 /// The coefficients (powers of `x`, a multiple of 4) of `f` on `[−1, 1]`, within `tol` of it
