@@ -239,7 +239,8 @@ pub fn squad_controls(r: &[Quat], times: &[f64]) -> (Vec<Quat>, Vec<Quat>) {
 
 /// One squad segment: `slerp(slerp(R_i, R_{i+1}, τ), slerp(A_i, B_i, τ), 2τ(1 − τ))` by the
 /// log/exp form of each slerp ([`slerp_exact`]), with the C library's `atan2`, `sin` and `cos`:
-/// the reference that [`SquadSegment`], which tracks evaluate, is tested against.
+/// the reference that [`SquadSegment`] and the fitted [`SquadPolys`], which tracks evaluate,
+/// are tested against.
 #[must_use]
 pub fn squad(r0: &Quat, r1: &Quat, a: &Quat, b: &Quat, tau: f64) -> Quat {
     slerp_exact(&slerp_exact(r0, r1, tau), &slerp_exact(a, b, tau), 2.0 * tau * (1.0 - tau))

@@ -1,5 +1,6 @@
 //! Inline trigonometric kernels for bounded arguments, where a call into the C library costs
-//! more than the sample it serves (Squad's per-sample angles, [`crate::quat::SquadSegment`]).
+//! more than the sample it serves (Squad's exact form, [`crate::quat::SquadSegment`], which
+//! Squad's fit is made from; Slerp's weights).
 //! Each is a short polynomial with no branch on the argument, accurate to a few ulps on its
 //! stated range (the tests below check them against the standard library).
 

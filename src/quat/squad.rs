@@ -1,6 +1,7 @@
-//! Squad per segment without library calls per sample: [`SquadSegment`], the form the Squad
-//! tracks evaluate ([`crate::curve`]), algebraically the same as [`super::squad`] (the
-//! log/exp form) and within a few ulps of it.
+//! Squad per segment without library calls per sample: [`SquadSegment`], the exact form,
+//! algebraically the same as [`super::squad`] (the log/exp form) and within a few ulps of it.
+//! Tracks sample its fitted polynomial ([`super::SquadPolys`]) where it has one, and it
+//! where it has none; the fit is made and checked from it.
 
 use super::{conj, dot, log, mul, Quat};
 use crate::trig::{low_angle, sin_cos, sin_cos2, unit_angle};

@@ -27,9 +27,11 @@
 //! of a track is padded with zeros to one length when that costs at most a quarter more, so
 //! that samples in random order all run the same loop (its end then predicts).
 //!
-//! **Accuracy contract**: a fitted piece is within [`SQUAD_FIT_TOLERANCE`] per component of
-//! [`SquadSegment::at_signed`] at every check point, which is [`SquadSegment::at`] there
-//! (within rounding, tested). The tests check random points against the log/exp form
+//! **Accuracy contract**: a fitted piece, evaluated as samples evaluate it on this processor,
+//! is within [`SQUAD_FIT_TOLERANCE`] per component of [`SquadSegment::at_signed`] at every
+//! check point, which is [`SquadSegment::at`] there (within rounding, tested); at `τ = 0` a
+//! sample is the exact form, so a key is itself bit for bit. The last bits of a sample
+//! differ between processors with and without FMA (tested within 16 ulps of each other). The tests check random points against the log/exp form
 //! ([`super::squad`]) at the tolerance plus [`super::SQUAD_TOLERANCE`], and
 //! `tests/reference.rs` against numpy-quaternion at 1e-12.
 
@@ -69,14 +71,14 @@ impl Default for Span {
 }
 
 /// The fitted polynomials of a track's Squad segments, by segment.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct SquadPolys {
     spans: Vec<Span>,
     /// Per fitted piece, the coefficients of `x⁰, x¹, …` (a multiple of 4: zeros on top).
     coeffs: Vec<Quat>,
     /// Whether the processor has AVX2 and FMA, for [`evaluate_fma`].
     fma: bool,
-    /// How many segments were fitted in this build (not reused).
+    /// How many segments this build tried to fit (the others reused a previous fit).
     fitted_anew: usize,
 }
 
@@ -150,10 +152,7 @@ impl SquadPolys {
             .collect();
         let old = previous.map(|p| p.1);
         let views: Vec<Option<Stored>> = sources.iter().map(|src| src.view(old)).collect();
-        #[cfg(target_arch = "x86_64")]
-        let fma = is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
-        #[cfg(not(target_arch = "x86_64"))]
-        let fma = false;
+        let fma = has_fma();
         let fitted_anew = sources.iter().filter(|s| matches!(s, Source::New(_))).count();
         let mut polys = Self { spans: Vec::with_capacity(views.len()), coeffs: Vec::new(), fma, fitted_anew };
         let lengths = || views.iter().flatten().flat_map(|v| v.1.iter().flatten().map(|p| fit_length(p.2)));
@@ -179,7 +178,8 @@ impl SquadPolys {
         polys
     }
 
-    /// How many segments this build fitted, the others reused ([`Self::reusing`]).
+    /// How many segments this build tried to fit, the others reusing a previous fit
+    /// ([`Self::reusing`]).
     #[must_use]
     pub fn fitted_anew(&self) -> usize {
         self.fitted_anew
@@ -201,11 +201,12 @@ impl SquadPolys {
     }
 
     /// Segment `seg` at `τ ∈ [0, 1]`: its polynomial, or `exact` (the segment itself) where it
-    /// has none.
+    /// has none and at `τ = 0`.
     #[inline]
     #[must_use]
     pub fn at(&self, seg: usize, exact: &SquadSegment, tau: f64) -> Quat {
-        if let Some(span) = self.spans.get(seg) {
+        // At the key the exact form is the key itself, bit for bit.
+        if let Some(span) = self.spans.get(seg).filter(|_| tau != 0.0) {
             let piece = &span.pieces[usize::from(tau >= span.split)];
             if let Some(c) = self.coeffs.get(piece.start as usize..(piece.start + piece.len) as usize) {
                 if !c.is_empty() {
@@ -247,6 +248,25 @@ fn evaluate(c: &[Quat], x: f64) -> Quat {
     std::array::from_fn(|i| (acc[0][i] + x * acc[1][i]) + x2 * (acc[2][i] + x * acc[3][i]))
 }
 
+/// Whether this processor has AVX2 and FMA, for [`evaluate_fma`].
+fn has_fma() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return is_x86_feature_detected!("avx2") && is_x86_feature_detected!("fma");
+    #[cfg(not(target_arch = "x86_64"))]
+    false
+}
+
+/// The evaluation samples use on this processor ([`SquadPolys::at`]): what a fit is checked
+/// with.
+fn evaluate_here(c: &[Quat], x: f64) -> Quat {
+    #[cfg(target_arch = "x86_64")]
+    if has_fma() {
+        // SAFETY: the processor has AVX2 and FMA.
+        return unsafe { evaluate_fma(c, x) };
+    }
+    evaluate(c, x)
+}
+
 /// [`evaluate`] with fused multiply-adds on 256-bit lanes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
@@ -276,6 +296,9 @@ const SIGN_GRID: usize = 64;
 #[must_use]
 pub fn fit(seg: &SquadSegment, tol: f64) -> Option<SegmentFit> {
     let (split, signs) = hemispheres(seg)?;
+    if split.is_finite() && (!(2.0 / split).is_finite() || !(2.0 / (1.0 - split)).is_finite()) {
+        return None;
+    }
     let ranges: Vec<(f64, f64)> = if split.is_finite() { vec![(0.0, split), (split, 1.0)] } else { vec![(0.0, 1.0)] };
     let pieces = ranges
         .into_iter()
@@ -289,9 +312,9 @@ pub fn fit(seg: &SquadSegment, tol: f64) -> Option<SegmentFit> {
 }
 
 /// Where `P·Q` changes sign (`+∞`: nowhere) and its sign before and after, or `None` when it
-/// changes more than once or comes too near 0 between grid points to tell: between points
-/// `δ` apart it can dip at most `Mδ²/8` below them, `M` the curvature bound
-/// ([`SquadSegment::outer_cos_curvature`]).
+/// changes more than once or comes too near 0 at a grid point to tell: between points `δ`
+/// apart it can dip at most `Mδ²/8` below their chord, `M` the curvature bound
+/// ([`SquadSegment::outer_cos_curvature`]), and the margin is twice that.
 fn hemispheres(seg: &SquadSegment) -> Option<(f64, [f64; 2])> {
     // Points in proportion to the angular speeds `a + b ≤ π` (at least 4), so that the
     // margin is at most what the full grid gives at `a + b = π`: small steps look at few.
@@ -302,15 +325,18 @@ fn hemispheres(seg: &SquadSegment) -> Option<(f64, [f64; 2])> {
     if !d.iter().all(|v| v.is_finite()) {
         return None;
     }
+    // Every grid value at least the margin from 0: between two of one sign `P·Q` then keeps
+    // it, and between two of opposite signs it is monotone (its chord's slope, above `Mδ/2`,
+    // exceeds what its derivative can change by there), so it changes sign exactly once, and
+    // not at an end (where a piece would be too narrow to map).
     let margin = 2.0 * curvature / (8.0 * (grid * grid) as f64);
+    if !d.iter().all(|v| v.abs() > margin) {
+        return None;
+    }
     let sign = |v: f64| if v < 0.0 { -1.0 } else { 1.0 };
     let mut change = None;
     for i in 0..grid {
-        if sign(d[i]) != sign(d[i + 1]) {
-            if change.replace(i).is_some() {
-                return None;
-            }
-        } else if d[i].abs().min(d[i + 1].abs()) <= margin {
+        if sign(d[i]) != sign(d[i + 1]) && change.replace(i).is_some() {
             return None;
         }
     }
@@ -343,7 +369,7 @@ fn fit_piece(f: impl Fn(f64) -> Quat, tol: f64) -> Option<Vec<Quat>> {
             let mut mono = monomial(&cheb[..=degree]);
             mono.resize(mono.len().next_multiple_of(4), [0.0; 4]);
             let fits = between.iter().all(|(x, want)| {
-                let got = evaluate(&mono, *x);
+                let got = evaluate_here(&mono, *x);
                 (0..4).all(|i| (got[i] - want[i]).abs() <= tol)
             });
             if fits {
