@@ -45,8 +45,11 @@ type CachedKeys = ((usize, u64, (usize, usize), [f64; 4]), Vec<[f64; 2]>, bool);
 pub struct PathView {
     drag: Option<PathDrag>,
     table: Option<CachedTable>,
-    /// The table being built on a worker (one at a time), and what it is of.
-    building: Option<(TableKey, std::sync::mpsc::Receiver<Result<ArcLengthTable, ArcLengthError>>)>,
+    /// The table being built on a worker (one at a time), what it is of, and the frame that
+    /// started it (a later frame takes it in).
+    building: Option<(TableKey, std::sync::mpsc::Receiver<Result<ArcLengthTable, ArcLengthError>>, u64)>,
+    /// The frame being drawn (`egui::Context::cumulative_frame_nr`).
+    frame: u64,
     keys: Option<CachedKeys>,
     pub transform: Option<PlotTransform>,
 }
@@ -107,7 +110,9 @@ impl PathView {
         let key = (track, cx.doc.curve_stamp(track)?, cx.view.arclen_tolerance);
         let build =
             |curve: &TrackCurve, tolerance: f64| PathCurve::new(curve).map_err(ArcLengthError::from).and_then(|path| ArcLengthTable::new(path, tolerance));
-        if let Some((of, rx)) = &self.building {
+        // Not in the frame that started it, even if it is done (a frame that shows the view
+        // draws it measuring, whatever the worker's speed; tests rely on it).
+        if let Some((of, rx, _)) = self.building.as_ref().filter(|b| b.2 < self.frame) {
             match rx.try_recv() {
                 Ok(table) => (self.table, self.building) = (Some((*of, table)), None),
                 Err(std::sync::mpsc::TryRecvError::Disconnected) => self.building = None,
@@ -121,7 +126,7 @@ impl PathView {
             } else if self.building.is_none() {
                 let (curve, (tx, rx)) = (curve.clone(), std::sync::mpsc::channel());
                 std::thread::spawn(move || _ = tx.send(build(&curve, key.2)));
-                self.building = Some((key, rx));
+                self.building = Some((key, rx, self.frame));
             }
         }
         self.table.as_ref().filter(|(k, _)| k.0 == key.0 && k.2 == key.2).map(|(_, t)| t)
@@ -142,6 +147,7 @@ impl PathView {
 
 impl Panel for PathView {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        self.frame = ui.ctx().cumulative_frame_nr();
         let Some(ti) = path_track(cx) else {
             ui.label("The path view shows Vec2 and Vec3 tracks: add one (Tracks > + Add) or click one.");
             return;
