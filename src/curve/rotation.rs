@@ -91,6 +91,26 @@ impl Rotation {
         Self::Squad { a, b, segments, inv_dt: (0..n.saturating_sub(1)).map(|s| inv_dt(keys, s)).collect(), polys }
     }
 
+    /// Squad: control points of keys `from..to_old` and segments `from..to_old` of `self`
+    /// replaced by those of `part` (a Squad track of the keys from `lo`) at `from..to_new`
+    /// (`(from, to_old, to_new)` for keys, then for segments). `false`, changing nothing,
+    /// when either is not Squad or the polynomials do not fit.
+    pub fn squad_splice(&mut self, part: &Rotation, lo: usize, keys: (usize, usize, usize), segs: (usize, usize, usize)) -> bool {
+        let (Self::Squad { a, b, segments, inv_dt, polys }, Self::Squad { a: pa, b: pb, segments: ps, inv_dt: pi, polys: pp }) = (self, part) else {
+            return false;
+        };
+        let (range, new) = (segs.0..segs.1, segs.0 - lo..segs.2 - lo);
+        if !polys.splice(range.clone(), pp, new.clone()) {
+            return false;
+        }
+        segments.splice(range.clone(), ps[new.clone()].iter().copied());
+        inv_dt.splice(range, pi[new].iter().copied());
+        let (range, new) = (keys.0..keys.1, keys.0 - lo..keys.2 - lo);
+        a.splice(range.clone(), pa[new.clone()].iter().copied());
+        b.splice(range, pb[new].iter().copied());
+        true
+    }
+
     /// The rotation at global time `t` inside segment `seg`.
     #[inline]
     pub fn value(&self, keys: &KeyTable, seg: usize, t: f64, out: &mut [f64]) {

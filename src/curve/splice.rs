@@ -35,6 +35,12 @@ impl TrackCurve {
             _ => false,
         };
         let Some(added) = (n + removed).checked_sub(old_n) else { return TrackCurve::compile(track, Some(&self)) };
+        if track.interpolation == Interpolation::Squad && self.interpolation == Interpolation::Squad {
+            return match self.squad_spliced(track, at, removed, added) {
+                Ok(curve) => Ok(curve),
+                Err(old) => TrackCurve::compile(track, Some(&old)),
+            };
+        }
         if !local
             || track.kind == TrackKind::Quat
             || track.kind != self.kind
@@ -67,13 +73,65 @@ impl TrackCurve {
             tg.incoming.splice(from * dim..to_old * dim, p.incoming[range.clone()].iter().copied());
             tg.outgoing.splice(from * dim..to_old * dim, p.outgoing[range].iter().copied());
         }
-        // The index by time: updated where keys moved, or built anew when the count changed.
+        self.reindexed(at, removed, added);
+        Ok(self)
+    }
+
+    /// The index by time updated where keys moved (or built anew when the count changed),
+    /// and the end slopes, after keys `at..at + removed` became `at..at + added`.
+    fn reindexed(&mut self, at: usize, removed: usize, added: usize) {
+        let n = self.keys.len();
         let moved_in_place = removed == added && self.index.respliced(&self.keys.times, at..at + added);
         if !moved_in_place {
             self.index = if n >= super::INDEX_MIN_KEYS { crate::search::BucketIndex::new(&self.keys.times) } else { crate::search::BucketIndex::default() };
         }
         self.extension.start_slope = self.end_slope(false);
         self.extension.end_slope = self.end_slope(true);
+    }
+
+    /// [`Self::respliced`] for a Squad track, locally: keys `lo..hi` (the replaced ones and
+    /// [`CONTEXT`] on each side) compiled as a track of their own, its first key negated
+    /// first when the whole track's sign alignment turned it (negation is exact, so the part
+    /// aligns every key as the whole does). A Squad segment `s` depends on keys `s − 1 ..
+    /// s + 2` and the control points of keys `s` and `s + 1` on their neighbours, so the
+    /// part's segments, control points and aligned values near the change are the whole's,
+    /// and are spliced in; its polynomials are appended ([`crate::quat::SquadPolys::splice`]).
+    /// Gives `self` back (for a whole compile) when the change turned the alignment of the
+    /// keys after it, or anything else is unusual.
+    fn squad_spliced(mut self, track: &Track, at: usize, removed: usize, added: usize) -> Result<TrackCurve, TrackCurve> {
+        let (old_n, n) = (self.keys.len(), track.keys.len());
+        if track.kind != TrackKind::Quat || self.kind != TrackKind::Quat || old_n < 2 * CONTEXT || n < 2 * CONTEXT || at + removed > old_n {
+            return Err(self);
+        }
+        let (lo, hi) = (at.saturating_sub(CONTEXT), (at + added + CONTEXT).min(n));
+        let mut part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys[lo..hi].to_vec(), ..*track };
+        if lo > 0 {
+            // The whole track's aligned key `lo` (unchanged: before the change) is the raw
+            // key normalised, or its negation.
+            let raw = crate::quat::normalize(&[part.keys[0].value[0], part.keys[0].value[1], part.keys[0].value[2], part.keys[0].value[3]]);
+            let aligned = self.keys.value(lo);
+            if aligned == crate::quat::neg(&raw) {
+                part.keys[0].value.iter_mut().for_each(|v| *v = -*v);
+            } else if aligned != raw {
+                return Err(self);
+            }
+        }
+        let Ok(part) = TrackCurve::new(&part) else { return Err(self) };
+        // The first key after the change aligned as before, so every later key is too.
+        if at + added < n && part.keys.value(hi - 1 - lo) != self.keys.value(hi - 1 - added + removed) {
+            return Err(self);
+        }
+        let (Segments::Rotation(whole), Segments::Rotation(local)) = (&mut self.segments, &part.segments) else { return Err(self) };
+        // Control points of keys at − 2 .. at + added + 2 and segments at − 3 .. at + added + 2
+        // (clamped; old and new numbering), inside the part's own ends.
+        let keys = (at.saturating_sub(2), (at + removed + 2).min(old_n), (at + added + 2).min(n));
+        let segments = (at.saturating_sub(3), (at + removed + 2).min(old_n - 1), (at + added + 2).min(n - 1));
+        if !whole.squad_splice(local, lo, keys, segments) {
+            return Err(self);
+        }
+        self.keys.times.splice(at..at + removed, track.keys[at..at + added].iter().map(|k| k.time));
+        self.keys.values.splice(at * 4..(at + removed) * 4, part.keys.values[(at - lo) * 4..(at + added - lo) * 4].iter().copied());
+        self.reindexed(at, removed, added);
         Ok(self)
     }
 }
@@ -140,36 +198,95 @@ mod tests {
             .collect()
     }
 
-    /// A Squad track respliced is compiled whole, but refits only the segments whose keys
-    /// or control points changed, and is the same curve, bit for bit. A key's control points
-    /// depend on its neighbours, and segment `s` on keys `s`, `s + 1` and their control
-    /// points: turning key 20 changes segments 18–21 (4); a key inserted as key 41 changes
-    /// 39–42 (4); removing key 10 changes 8–10 (3).
-    #[test]
-    fn a_respliced_squad_track_refits_only_what_changed() {
-        let rotation = |i: usize, turn: f64| {
-            let (a, b) = (0.3 * i as f64 + turn, 0.17 * i as f64);
-            crate::quat::normalize(&[a.sin() * 0.4, b.cos() * 0.3, (a + b).sin() * 0.2, 1.0]).to_vec()
-        };
-        let old = Track::new("r", TrackKind::Quat, Interpolation::Squad).with_keys((0..60).map(|i| Key::new(0.1 * i as f64, rotation(i, 0.0))).collect());
-        let fitted = |c: &TrackCurve| match &c.segments {
+    /// A rotation of a smooth turn, `turn` added to one of its angles; `flip` negates it
+    /// (the same rotation, the other hemisphere).
+    fn rotation(i: usize, turn: f64, flip: bool) -> Vec<f64> {
+        let (a, b) = (0.3 * i as f64 + turn, 0.17 * i as f64);
+        let q = crate::quat::normalize(&[a.sin() * 0.4, b.cos() * 0.3, (a + b).sin() * 0.2, 1.0]);
+        (if flip { crate::quat::neg(&q) } else { q }).to_vec()
+    }
+
+    fn squad_track(flip_odd: bool) -> Track {
+        Track::new("r", TrackKind::Quat, Interpolation::Squad)
+            .with_keys((0..60).map(|i| Key::new(0.1 * i as f64, rotation(i, 0.0, flip_odd && i % 2 == 1))).collect())
+    }
+
+    /// How many segments the curve's last build fitted.
+    fn fitted(c: &TrackCurve) -> usize {
+        match &c.segments {
             super::Segments::Rotation(super::super::rotation::Rotation::Squad { polys, .. }) => polys.fitted_anew(),
             _ => unreachable!(),
-        };
-        let before = TrackCurve::new(&old).unwrap();
-        assert_eq!(fitted(&before), 59);
-        // Key 20 turned; then a key inserted after key 40; then key 10 removed.
+        }
+    }
+
+    /// Key 20 turned, a key inserted after key 40, key 10 removed: `(track, at, removed)`.
+    fn squad_edits(old: &Track) -> [(Track, usize, usize); 3] {
         let mut turned = old.clone();
-        turned.keys[20].value = rotation(20, 0.5);
+        turned.keys[20].value = rotation(20, 0.5, false);
         let mut inserted = old.clone();
-        inserted.keys.insert(41, Key::new(4.05, rotation(40, 0.2)));
+        inserted.keys.insert(41, Key::new(4.05, rotation(40, 0.2, false)));
         let mut removed = old.clone();
         removed.keys.remove(10);
-        for (now, at, gone, refits) in [(&turned, 20, 1, 4), (&inserted, 41, 0, 4), (&removed, 10, 1, 3)] {
-            let spliced = before.clone().respliced(now, at, gone).unwrap();
-            assert_same(&spliced, &TrackCurve::new(now).unwrap());
-            assert_eq!(fitted(&spliced), refits);
+        [(turned, 20, 1), (inserted, 41, 0), (removed, 10, 1)]
+    }
+
+    /// A Squad track compiled anew from its previous curve refits only the segments whose
+    /// keys or control points changed, and is the same curve, bit for bit. A key's control
+    /// points depend on its neighbours, and segment `s` on keys `s`, `s + 1` and their
+    /// control points: turning key 20 changes segments 18–21 (4); a key inserted as key 41
+    /// changes 39–42 (4); removing key 10 changes 8–10 (3).
+    #[test]
+    fn a_squad_track_compiled_from_its_previous_curve_refits_only_what_changed() {
+        let old = squad_track(false);
+        let before = TrackCurve::new(&old).unwrap();
+        assert_eq!(fitted(&before), 59);
+        for ((now, ..), refits) in squad_edits(&old).iter().zip([4, 4, 3]) {
+            let again = TrackCurve::compile(now, Some(&before)).unwrap();
+            assert_same(&again, &TrackCurve::new(now).unwrap());
+            assert_eq!(fitted(&again), refits);
         }
+    }
+
+    /// A Squad track respliced locally (the keys around the change compiled as a track of
+    /// their own, whose segments are all that is fitted) is the track compiled whole, bit
+    /// for bit: keys all in one hemisphere, and every other key stored in the other (so that
+    /// the part's first key is negated to align as the whole track aligns it).
+    #[test]
+    fn a_squad_track_is_respliced_locally_as_compiled_whole() {
+        for flip_odd in [false, true] {
+            let old = squad_track(flip_odd);
+            let before = TrackCurve::new(&old).unwrap();
+            for (now, at, gone) in squad_edits(&old) {
+                let spliced = before.clone().respliced(&now, at, gone).unwrap();
+                assert_same(&spliced, &TrackCurve::new(&now).unwrap());
+                // The part's segments: keys at − CONTEXT .. at + added + CONTEXT.
+                let added = now.keys.len() + gone - old.keys.len();
+                assert_eq!(fitted(&spliced), added + 2 * super::CONTEXT - 1);
+            }
+        }
+    }
+
+    /// A key turned into the other hemisphere of its successor turns the alignment of every
+    /// key after it: the track is compiled whole (reusing what it can), the same curve.
+    #[test]
+    fn a_squad_edit_that_turns_the_alignment_compiles_the_track_whole() {
+        let old = squad_track(false);
+        let before = TrackCurve::new(&old).unwrap();
+        // Rotations on a coarse grid of the unit sphere of quaternions, until one aligns
+        // with key 19 but not with key 21.
+        let grid = |i: usize| [-0.9, -0.3, 0.3, 0.9][i % 4];
+        let flipped = (0..256usize)
+            .map(|i| [grid(i), grid(i / 4), grid(i / 16), grid(i / 64)])
+            .map(|q| {
+                let mut now = old.clone();
+                now.keys[20].value = crate::quat::normalize(&q).to_vec();
+                now
+            })
+            .find(|now| TrackCurve::new(now).unwrap().key_value(30) != before.key_value(30))
+            .expect("some turn of key 20 turns the alignment of the keys after it");
+        let spliced = before.clone().respliced(&flipped, 20, 1).unwrap();
+        assert_same(&spliced, &TrackCurve::new(&flipped).unwrap());
+        assert!(fitted(&spliced) > 2 * super::CONTEXT + 1, "{} fitted", fitted(&spliced));
     }
 
     proptest! {

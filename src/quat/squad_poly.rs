@@ -80,6 +80,8 @@ pub struct SquadPolys {
     fma: bool,
     /// How many segments this build tried to fit (the others reused a previous fit).
     fitted_anew: usize,
+    /// Coefficients no span uses any more ([`Self::splice`]).
+    unused: usize,
 }
 
 /// A fitted segment: its split and, per piece, its `τ` range and coefficients.
@@ -154,7 +156,7 @@ impl SquadPolys {
         let views: Vec<Option<Stored>> = sources.iter().map(|src| src.view(old)).collect();
         let fma = has_fma();
         let fitted_anew = sources.iter().filter(|s| matches!(s, Source::New(_))).count();
-        let mut polys = Self { spans: Vec::with_capacity(views.len()), coeffs: Vec::new(), fma, fitted_anew };
+        let mut polys = Self { spans: Vec::with_capacity(views.len()), coeffs: Vec::new(), fma, fitted_anew, unused: 0 };
         let lengths = || views.iter().flatten().flat_map(|v| v.1.iter().flatten().map(|p| fit_length(p.2)));
         let (count, total, longest) = lengths().fold((0, 0, 0), |(n, sum, max), l| (n + 1, sum + l, max.max(l)));
         // Pieces padded to one length (zeros on top change no result), so that the loop of
@@ -176,6 +178,37 @@ impl SquadPolys {
             polys.spans.push(span);
         }
         polys
+    }
+
+    /// Segments `range` replaced by `part`'s segments `from` (a drag's local recompile): their
+    /// coefficients are appended, and the pool is compacted when more than half of it is
+    /// no longer used. Padding aside (which changes no value), the same as fitting the
+    /// spliced segments anew. `false`, changing nothing, when the pool would overflow.
+    pub fn splice(&mut self, range: std::ops::Range<usize>, part: &SquadPolys, from: std::ops::Range<usize>) -> bool {
+        let (Some(old), Some(new)) = (self.spans.get(range.clone()), part.spans.get(from)) else { return false };
+        let lengths = |spans: &[Span]| spans.iter().flat_map(|s| s.pieces.iter().map(|p| p.len as usize)).sum::<usize>();
+        if self.coeffs.len() + lengths(new) > u32::MAX as usize {
+            return false;
+        }
+        self.unused += lengths(old);
+        let mut spans = new.to_vec();
+        for piece in spans.iter_mut().flat_map(|s| s.pieces.iter_mut()).filter(|p| p.len > 0) {
+            let start = self.coeffs.len();
+            self.coeffs.extend_from_slice(&part.coeffs[piece.start as usize..(piece.start + piece.len) as usize]);
+            piece.start = start as u32;
+        }
+        self.spans.splice(range, spans);
+        self.fitted_anew = part.fitted_anew;
+        if 2 * self.unused > self.coeffs.len() {
+            let coeffs = std::mem::take(&mut self.coeffs);
+            for piece in self.spans.iter_mut().flat_map(|s| s.pieces.iter_mut()).filter(|p| p.len > 0) {
+                let start = self.coeffs.len();
+                self.coeffs.extend_from_slice(&coeffs[piece.start as usize..(piece.start + piece.len) as usize]);
+                piece.start = start as u32;
+            }
+            self.unused = 0;
+        }
+        true
     }
 
     /// How many segments this build tried to fit, the others reusing a previous fit
