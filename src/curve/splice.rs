@@ -290,6 +290,40 @@ mod tests {
     }
 
     proptest! {
+        #![proptest_config(ProptestConfig::with_cases(120))]
+
+        /// Random Squad tracks (rotations in either hemisphere, a few keys at one time) with
+        /// keys `at..at + removed` replaced by new ones: respliced, the track compiled whole.
+        #[test]
+        fn a_respliced_squad_track_is_the_track_compiled_anew(
+            spec in prop::collection::vec((prop::bool::weighted(0.05), prop::array::uniform4(-1.0f64..1.0)), 10..40),
+            at_frac in 0.0f64..1.0,
+            removed in 0usize..3,
+            new in prop::collection::vec(prop::array::uniform4(-1.0f64..1.0), 0..3),
+        ) {
+            prop_assume!(spec.iter().map(|s| s.1).chain(new.iter().copied()).all(|q| q.iter().map(|v| v * v).sum::<f64>() > 0.05));
+            let mut t = 0.0;
+            let keys = spec.iter().map(|&(jump, q)| {
+                t += if jump { 0.0 } else { 0.3 };
+                Key::new(t, q.to_vec())
+            });
+            let old = Track::new("r", TrackKind::Quat, Interpolation::Squad).with_keys(keys.collect());
+            let n = old.keys.len();
+            let at = ((at_frac * n as f64) as usize).min(n);
+            let removed = removed.min(n - at);
+            let t_lo = if at == 0 { old.keys[0].time - 1.0 } else { old.keys[at - 1].time };
+            let t_hi = if at + removed == n { old.keys[n - 1].time + 1.0 } else { old.keys[at + removed].time };
+            prop_assume!(t_hi > t_lo);
+            let added: Vec<Key> = new.iter().enumerate().map(|(i, q)| Key::new(t_lo + (t_hi - t_lo) * (i + 1) as f64 / (new.len() + 1) as f64, q.to_vec())).collect();
+            let mut now = old.clone();
+            now.keys.splice(at..at + removed, added);
+            prop_assume!(crate::curve::validate(&now).is_ok() && now.keys.len() >= 2);
+            let spliced = TrackCurve::new(&old).unwrap().respliced(&now, at, removed).unwrap();
+            assert_same(&spliced, &TrackCurve::new(&now).unwrap());
+        }
+    }
+
+    proptest! {
         #![proptest_config(ProptestConfig::with_cases(300))]
 
         /// Keys `at..at + removed` of a random track replaced by `added` new keys fitting in
