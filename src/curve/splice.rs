@@ -5,14 +5,17 @@
 //! A TCB key's tangents depend on the keys up to two away (a run's end tangent uses its
 //! neighbour's, and whether a run ends depends on the next gap), a TCB segment on its two
 //! keys' tangents, a three.js Cubic segment on the keys one before and after (unless an end
-//! wraps around), Step and Linear segments on their keys alone. So when keys
+//! wraps around), Step and Linear segments on their keys alone, a Squad segment on the keys
+//! one before to two after its start (through its control points). So when keys
 //! `at..at + removed` become `at..at + added`, only the tangents of keys
 //! `at − 2 .. at + added + 2` and the segments `at − 3 .. at + added + 2` change. They are
 //! taken from the keys `at − 5 .. at + added + 5` compiled as a track of their own by
 //! [`TrackCurve::new`] — the same code — where they see the same keys as in the whole track,
-//! so the result is bit for bit the whole track compiled anew (proptest below). Other modes,
-//! and anything unusual, compile the whole track (a Squad track reusing the fitted
-//! polynomials of its unchanged segments, `crate::quat::SquadPolys::reusing`).
+//! so the result is bit for bit the whole track compiled anew (proptests below). A Squad
+//! part's first key is negated first when the whole track's sign alignment turned it; a
+//! change that turns the alignment of the keys after it compiles the whole track, reusing
+//! the fitted polynomials of its unchanged segments (`crate::quat::SquadPolys::reusing`).
+//! Other modes, and anything unusual, compile the whole track.
 
 use super::{Segments, TrackCurve};
 use crate::error::TrackError;
@@ -25,8 +28,9 @@ impl TrackCurve {
     /// The curve of `track`, given `self` compiled from `track` as it was before its keys
     /// `at..at + removed` were replaced by `track.keys[at..at + added]`: bit for bit what
     /// [`TrackCurve::new`]`(track)` returns, at a cost proportional to the keys replaced for
-    /// Step, Linear, TCB and Cubic tracks (except Cubic with a `WrapAround` end), and to the
-    /// track otherwise. Nothing but the keys may have changed.
+    /// Step, Linear, TCB, Cubic (except with a `WrapAround` end) and Squad tracks (except when
+    /// the change turns the sign alignment of the keys after it), and to the track otherwise.
+    /// Nothing but the keys may have changed.
     pub fn respliced(mut self, track: &Track, at: usize, removed: usize) -> Result<TrackCurve, TrackError> {
         let (old_n, n) = (self.keys.len(), track.keys.len());
         let local = match track.interpolation {
