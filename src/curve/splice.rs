@@ -191,6 +191,18 @@ mod tests {
         t
     }
 
+    /// Where a random replacement goes: `at` (a fraction of the keys) and `removed`, clamped
+    /// to the track, and the time of new key `i` of `count`, spread evenly strictly between
+    /// the neighbours' times; `None` when they leave no room.
+    fn replaced(old: &Track, at_frac: f64, removed: usize) -> Option<(usize, usize, impl Fn(usize, usize) -> f64)> {
+        let n = old.keys.len();
+        let at = ((at_frac * n as f64) as usize).min(n);
+        let removed = removed.min(n - at);
+        let t_lo = if at == 0 { old.keys[0].time - 1.0 } else { old.keys[at - 1].time };
+        let t_hi = if at + removed == n { old.keys[n - 1].time + 1.0 } else { old.keys[at + removed].time };
+        (t_hi > t_lo).then_some((at, removed, move |i: usize, count: usize| t_lo + (t_hi - t_lo) * (i + 1) as f64 / (count + 1) as f64))
+    }
+
     /// Keys 0.5 s (or, with `jump`, 0 s) apart from `t`, with TCB parameters and ease.
     fn keys(start: f64, spec: &[(bool, f64, f64)]) -> Vec<Key> {
         let mut t = start;
@@ -312,13 +324,10 @@ mod tests {
                 Key::new(t, q.to_vec())
             });
             let old = Track::new("r", TrackKind::Quat, Interpolation::Squad).with_keys(keys.collect());
-            let n = old.keys.len();
-            let at = ((at_frac * n as f64) as usize).min(n);
-            let removed = removed.min(n - at);
-            let t_lo = if at == 0 { old.keys[0].time - 1.0 } else { old.keys[at - 1].time };
-            let t_hi = if at + removed == n { old.keys[n - 1].time + 1.0 } else { old.keys[at + removed].time };
-            prop_assume!(t_hi > t_lo);
-            let added: Vec<Key> = new.iter().enumerate().map(|(i, q)| Key::new(t_lo + (t_hi - t_lo) * (i + 1) as f64 / (new.len() + 1) as f64, q.to_vec())).collect();
+            let place = replaced(&old, at_frac, removed);
+            prop_assume!(place.is_some());
+            let (at, removed, time) = place.unwrap();
+            let added: Vec<Key> = new.iter().enumerate().map(|(i, q)| Key::new(time(i, new.len()), q.to_vec())).collect();
             let mut now = old.clone();
             now.keys.splice(at..at + removed, added);
             prop_assume!(crate::curve::validate(&now).is_ok() && now.keys.len() >= 2);
@@ -341,15 +350,11 @@ mod tests {
             new in prop::collection::vec((-3.0f64..3.0, -1.0f64..1.0), 0..4),
         ) {
             let old = track(mode, keys(0.0, &spec));
-            let n = old.keys.len();
-            let at = ((at_frac * n as f64) as usize).min(n);
-            let removed = removed.min(n - at);
-            // New keys spread evenly strictly between the neighbours' times.
-            let t_lo = if at == 0 { old.keys[0].time - 1.0 } else { old.keys[at - 1].time };
-            let t_hi = if at + removed == n { old.keys[n - 1].time + 1.0 } else { old.keys[at + removed].time };
-            prop_assume!(t_hi > t_lo);
+            let place = replaced(&old, at_frac, removed);
+            prop_assume!(place.is_some());
+            let (at, removed, time) = place.unwrap();
             let added: Vec<Key> = new.iter().enumerate().map(|(i, &(v, p))| {
-                let t = t_lo + (t_hi - t_lo) * (i + 1) as f64 / (new.len() + 1) as f64;
+                let t = time(i, new.len());
                 Key::new(t, vec![v, p]).with_tcb(p, 0.2 * p, -0.3 * p).with_ease(0.1, 0.2)
             }).collect();
             let mut now = old.clone();
