@@ -70,8 +70,7 @@ impl SquadSegment {
     #[inline]
     #[must_use]
     pub fn at(&self, tau: f64) -> Quat {
-        let (s, c) = sin_cos2([tau * self.keys.angle, tau * self.controls.angle]);
-        let (p, q) = (self.keys.at((s[0], c[0])), self.controls.at((s[1], c[1])));
+        let (p, q) = self.inner(tau);
         // Half-chords: |Q′ − P|/2 = sin(φ/2) and |Q′ + P|/2 = cos(φ/2), whichever sign of Q
         // is nearer P (no need to wait for P·Q).
         let (minus, plus): (Quat, Quat) = (std::array::from_fn(|i| q[i] - p[i]), std::array::from_fn(|i| q[i] + p[i]));
@@ -92,6 +91,7 @@ impl SquadSegment {
 /// where it is analytic in `τ`.
 impl SquadSegment {
     /// The inner slerps `P(τ)` (keys) and `Q(τ)` (control points).
+    #[inline(always)]
     fn inner(&self, tau: f64) -> (Quat, Quat) {
         let (s, c) = sin_cos2([tau * self.keys.angle, tau * self.controls.angle]);
         (self.keys.at((s[0], c[0])), self.controls.at((s[1], c[1])))

@@ -56,6 +56,18 @@ struct Piece {
     k1: f64,
 }
 
+impl Piece {
+    /// Copies this piece's coefficients from the pool `from` to the end of the pool `to`, and
+    /// points it there (a piece not fitted stays as it is).
+    fn move_to(&mut self, from: &[Quat], to: &mut Vec<Quat>) {
+        if self.len > 0 {
+            let start = to.len();
+            to.extend_from_slice(&from[self.start as usize..(self.start + self.len) as usize]);
+            self.start = start as u32;
+        }
+    }
+}
+
 /// A segment's pieces: the first before `split`, the second from it (where the outer slerp
 /// changes hemisphere; `+∞` for a segment in one piece).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -192,19 +204,15 @@ impl SquadPolys {
         }
         self.unused += lengths(old);
         let mut spans = new.to_vec();
-        for piece in spans.iter_mut().flat_map(|s| s.pieces.iter_mut()).filter(|p| p.len > 0) {
-            let start = self.coeffs.len();
-            self.coeffs.extend_from_slice(&part.coeffs[piece.start as usize..(piece.start + piece.len) as usize]);
-            piece.start = start as u32;
+        for piece in spans.iter_mut().flat_map(|s| s.pieces.iter_mut()) {
+            piece.move_to(&part.coeffs, &mut self.coeffs);
         }
         self.spans.splice(range, spans);
         self.fitted_anew = part.fitted_anew;
         if 2 * self.unused > self.coeffs.len() {
             let coeffs = std::mem::take(&mut self.coeffs);
-            for piece in self.spans.iter_mut().flat_map(|s| s.pieces.iter_mut()).filter(|p| p.len > 0) {
-                let start = self.coeffs.len();
-                self.coeffs.extend_from_slice(&coeffs[piece.start as usize..(piece.start + piece.len) as usize]);
-                piece.start = start as u32;
+            for piece in self.spans.iter_mut().flat_map(|s| s.pieces.iter_mut()) {
+                piece.move_to(&coeffs, &mut self.coeffs);
             }
             self.unused = 0;
         }
