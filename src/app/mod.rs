@@ -8,6 +8,8 @@
 mod bezier_tests;
 mod bezier_windows;
 mod commands;
+#[cfg(test)]
+mod currency_tests;
 mod dialogs;
 mod doc_edits;
 mod export_window;
@@ -125,15 +127,7 @@ pub struct Panels {
 
 /// Opens the editor on `file`, or on the demo project.
 pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
-    let state = match file {
-        // A big file loads on a worker thread while the window paints (`files.rs`).
-        Some(path) if std::fs::metadata(&path).is_ok_and(|m| m.len() > files::BACKGROUND_BYTES) => AppState::opening(path),
-        Some(path) => {
-            let project = load_project(&path)?;
-            AppState::new(project, Some(path))
-        }
-        None => AppState::new(demo_project(), None),
-    };
+    let state = initial_state(file)?;
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_inner_size([1360.0, 860.0])
@@ -156,6 +150,19 @@ pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
         }),
     )
     .map_err(|e| anyhow!("could not open a window: {e}"))
+}
+
+/// The editor's state on start: `file` opened (a big one on a worker thread while the window
+/// paints, `files.rs`), or the demo project.
+pub fn initial_state(file: Option<PathBuf>) -> anyhow::Result<AppState> {
+    Ok(match file {
+        Some(path) if std::fs::metadata(&path).is_ok_and(|m| m.len() > files::BACKGROUND_BYTES) => AppState::opening(path),
+        Some(path) => {
+            let project = load_project(&path)?;
+            AppState::new(project, Some(path))
+        }
+        None => AppState::new(demo_project(), None),
+    })
 }
 
 /// The eframe application: state, the panels that draw it, the command queue and autosave.

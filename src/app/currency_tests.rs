@@ -1,0 +1,136 @@
+//! A result made off the UI thread, or by a window for what it saw, is applied only while the
+//! document, its revision and the selection it was made for still hold (issue 28's three bugs
+//! found by reading, each driven as a user meets it).
+
+use eframe::egui::Modifiers;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+
+use super::tests::{app, click_at, harness, key_pos};
+use super::TangentApp;
+use crate::io::demo_project;
+use crate::{Interpolation, Key, Project, Track, TrackKind};
+
+/// 60 dense Scalar keys on a track `b0` (Simplify offers fewer).
+fn dense_b0() -> Project {
+    let keys = (0..60).map(|i| {
+        let t = f64::from(i) / 30.0;
+        Key::new(t, vec![(3.0 * t).sin()])
+    });
+    Project { tracks: vec![Track::new("b0", TrackKind::Scalar, Interpolation::Linear).with_keys(keys.collect())], ..Project::default() }
+}
+
+/// Steps frames until `done` holds (a worker's result arrives), at most about 4 s.
+fn step_until(h: &mut Harness<'static, TangentApp>, done: impl Fn(&Harness<'static, TangentApp>) -> bool) {
+    for _ in 0..400 {
+        h.step();
+        if done(h) {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    panic!("the worker's result did not arrive");
+}
+
+/// Bug 1: Simplify's reduction was keyed by (tolerance, angle, revision), and every opened
+/// document starts at revision 0: open another project with the window open, press Apply, and
+/// the first document's reduced track replaced the new one's first track.
+#[test]
+fn simplify_apply_after_opening_another_project_leaves_it_as_it_was() {
+    let dir = std::env::temp_dir().join(format!("tangent-currency-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let demo_path = dir.join("demo.ron");
+    crate::io::save_project(&demo_path, &demo_project()).unwrap();
+    let mut h = harness(dense_b0());
+    h.state_mut().state.doc.active_track = Some(0);
+    h.state_mut().panels.simplify.open = true;
+    step_until(&mut h, |h| app(h).ui.preview.as_ref().is_some_and(|p| p.tracks.len() == 1));
+    h.run_ok();
+    // Ctrl+Shift+O (File > Open path…), the path typed, Open.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, eframe::egui::Key::O);
+    h.run_ok();
+    h.get_by_label("Project file").click();
+    h.run_ok();
+    h.get_by_label("Project file").type_text(&demo_path.display().to_string());
+    h.run_ok();
+    h.get_by_label("Open").click();
+    h.step();
+    let opened = app(&h).project().clone();
+    assert_eq!(opened, demo_project(), "the demo is open");
+    assert!(!app(&h).doc.document.is_dirty());
+    // The window is still open: Apply at once, and again once the window has had time to
+    // measure the demo. Whatever it applies must be made from the demo, never b0's keys.
+    for wait in [0, 50] {
+        for _ in 0..wait {
+            h.step();
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        h.get_by_label("Apply").click();
+        h.step();
+        h.step();
+        let after = app(&h).project();
+        let names: Vec<_> = after.tracks.iter().map(|t| (&t.name, t.kind)).collect();
+        let demo: Vec<_> = opened.tracks.iter().map(|t| (&t.name, t.kind)).collect();
+        assert_eq!(names, demo, "the other project's track came in");
+        if app(&h).doc.document.is_dirty() {
+            assert!(app(&h).ui.status.text.starts_with("Simplified"), "{}", app(&h).ui.status.text);
+        }
+        if h.query_by_label("Apply").is_none() {
+            break;
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Two TCB tracks `a` and `b`.
+fn two_tcb() -> Project {
+    let track = |name: &str, base: f64| {
+        Track::new(name, TrackKind::Scalar, Interpolation::Tcb)
+            .with_keys([0.0, 1.0, 3.0, 2.0, 5.0].iter().enumerate().map(|(i, v)| Key::new(i as f64, vec![base + v])).collect())
+    };
+    Project { tracks: vec![track("a", 0.0), track("b", 8.0)], ..Project::default() }
+}
+
+/// Bug 2: Convert to Bézier kept its preview by (bound, revision), not the selection: select a
+/// key of `a`, open Convert, click a key of `b` instead, press Convert — `a` was converted.
+#[test]
+fn convert_converts_the_tracks_selected_when_it_is_pressed() {
+    let mut h = harness(two_tcb());
+    let a = key_pos(&h, 0, 2);
+    click_at(&mut h, a, Modifiers::NONE);
+    h.run_ok();
+    assert!(app(&h).doc.selection.iter().all(|k| k.track == 0) && !app(&h).doc.selection.is_empty());
+    h.state_mut().panels.convert.open = true;
+    h.run_ok();
+    let b = key_pos(&h, 1, 2);
+    click_at(&mut h, b, Modifiers::NONE);
+    h.run_ok();
+    assert!(app(&h).doc.selection.iter().all(|k| k.track == 1) && !app(&h).doc.selection.is_empty(), "b's key selected");
+    h.get_by_label("Convert").click();
+    h.run_ok();
+    let p = app(&h).project();
+    assert_eq!(p.tracks[0].interpolation, Interpolation::Tcb, "a was not selected when Convert was pressed");
+    assert_eq!(p.tracks[1].interpolation, Interpolation::Bezier, "b was: {}", app(&h).ui.status.text);
+}
+
+/// Bug 3: a small project opened from the command line (`tangent FILE`) never recorded its
+/// disk stamp, so Save overwrote a file another program had changed since.
+#[test]
+fn a_file_opened_from_the_command_line_knows_when_it_changed_on_disk() {
+    let dir = std::env::temp_dir().join(format!("tangent-cli-stamp-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("small.ron");
+    crate::io::save_project(&path, &two_tcb()).unwrap();
+    let state = super::initial_state(Some(path.clone())).unwrap();
+    assert!(state.doc.disk_stamp.is_some(), "the opened file's stamp is recorded");
+    let mut state = state;
+    // Another program writes the file (a different size, so the stamp differs at once).
+    let mut other = two_tcb();
+    other.tracks.pop();
+    crate::io::save_project(&path, &other).unwrap();
+    let saving = state.save(&path);
+    assert_eq!(saving, super::files::Saving::Done(false), "Save asks before overwriting");
+    assert_eq!(state.ui.confirm_overwrite.as_deref(), Some(path.as_path()));
+    assert_eq!(crate::io::load_project(&path).unwrap(), other, "the other program's file is intact");
+    let _ = std::fs::remove_dir_all(&dir);
+}
