@@ -91,7 +91,14 @@ fn eased_segments_get_the_fewest_keys_within_the_bound() {
         let scale = track.keys.iter().flat_map(|k| k.value.iter()).fold(1.0f64, |m, v| m.max(v.abs()));
         let d = relative_difference(&track, &c.track) * scale;
         assert!(d <= bound, "bound {bound:e}: measured {d:e}");
-        assert!(c.max_difference <= bound && c.max_difference >= 0.9 * d.min(c.max_difference), "reported {:e} vs measured {d:e}", c.max_difference);
+        // The report is the converter's own measurement at 10,001 times over the keys; `d` is
+        // measured here at 10,001 times over a slightly wider span (a grid offset from its
+        // one). Both sample the same difference curve, whose lobes are as wide as a fitted
+        // piece (many grid steps), so each grid lands near each peak and the two agree to
+        // about 1e-5 relative here; 1% is the stated tolerance. A report that understates
+        // (half, or 0) or overstates the difference fails.
+        assert!(c.max_difference <= bound, "reported {:e} above the bound {bound:e}", c.max_difference);
+        assert!((c.max_difference - d).abs() <= 0.01 * d, "reported {:e} vs measured {d:e}", c.max_difference);
         assert!(c.added_keys > 0, "eased segments need keys");
         assert!(c.added_keys <= last, "looser bounds need no more keys");
         last = c.added_keys;
