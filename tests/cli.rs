@@ -211,7 +211,11 @@ fn reduce_reports_each_track_and_writes_a_project_within_the_bound() {
     let times: Vec<String> = samples.iter().map(|(t, _)| format!("{t:?}")).collect();
     let eval = tangent(&["eval", &output, "--track", "sig"], &times.join("\n"));
     assert!(eval.status.success(), "{}", text(&eval.stderr));
-    for ((_, want), got) in samples.iter().zip(text(&eval.stdout).lines()) {
+    let values = text(&eval.stdout);
+    // One line per sample: the zip below stops at the shorter side, so a short (or empty)
+    // output would otherwise check fewer samples (or none).
+    assert_eq!(values.lines().count(), samples.len(), "one value per sample time");
+    for ((_, want), got) in samples.iter().zip(values.lines()) {
         let got: f64 = got.parse().unwrap();
         assert!((got - want).abs() <= 1e-3, "{got} vs {want}");
     }
@@ -295,6 +299,13 @@ fn import_errors_name_the_file_and_write_nothing() {
     assert!(!o.status.success() && o.stdout.is_empty());
     assert_eq!(text(&o.stderr).trim(), format!("tangent: {bad}: row 3, column 3 (\"b\"): the row has 2 cells, the header 3"));
     assert!(!PathBuf::from(bad.replace(".csv", ".ron")).exists());
-    let o = tangent(&["import", &import_sample("mixed_interp.gltf").display().to_string(), "-o", "/tmp/x.ron", "--animation", "Nope"], "");
+    // An unknown animation: a failure, and the -o path (in this test's scratch directory, not
+    // a path other runs share) is never written.
+    let out = PathBuf::from(scratch("unwritten.ron", ""));
+    std::fs::remove_file(&out).unwrap();
+    let o = tangent(&["import", &import_sample("mixed_interp.gltf").display().to_string(), "-o", &out.display().to_string(), "--animation", "Nope"], "");
+    assert!(!o.status.success(), "an unknown animation is a failure");
+    assert!(o.stdout.is_empty(), "{}", text(&o.stdout));
     assert!(text(&o.stderr).contains("no animation named \"Nope\""), "{}", text(&o.stderr));
+    assert!(!out.exists(), "nothing written to {}", out.display());
 }
