@@ -146,7 +146,7 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     // costs the UI thread what drawing and putting finished changes in place cost, and the
     // change lands a few frames later.
     let settle = |h: &mut Harness<'static, TangentApp>| {
-        while h.state().state.ui.key_jobs.is_busy() {
+        while h.state().state.ui.key_queue.is_busy() {
             std::thread::sleep(std::time::Duration::from_micros(200));
             h.step();
         }

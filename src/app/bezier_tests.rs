@@ -45,10 +45,10 @@ fn drag_a_handle_set_a_type_with_v_and_undo_both() {
     // V opens the handle-type menu at the pointer; Vector points each side at its neighbour.
     h.key_press(K::V);
     h.run();
-    assert!(h.state().panels.handle_menu.open, "V opens the menu");
+    assert!(app(&h).ui.windows.is_open(crate::app::Window::HandleTypeMenu), "V opens the menu");
     h.get_by_label("Vector").click();
     h.run();
-    assert!(!h.state().panels.handle_menu.open, "choosing closes it");
+    assert!(!app(&h).ui.windows.is_open(crate::app::Window::HandleTypeMenu), "choosing closes it");
     let vector = app(&h).project().clone();
     assert_eq!(vector.tracks[0].keys[1].handles, (HandleType::Vector, HandleType::Vector));
     let (left, right) = handles_of(&vector, 1);
@@ -169,7 +169,7 @@ fn simplify_previews_then_applies_as_one_step() {
     }
     // The curve in place is the one the reduction's worker compiled with the preview.
     let in_place = app(&h).doc.curve(0).unwrap().as_ref().unwrap().clone();
-    assert_eq!(in_place.times(), preview.tracks[0].2.times());
+    assert_eq!(in_place.times(), preview.tracks[0].2.curve.as_ref().unwrap().times());
     let (mut a, mut b) = (in_place.evaluator(), curve.evaluator());
     assert!((0..=100).all(|i| a.value_at(f64::from(i) * 0.05) == b.value_at(f64::from(i) * 0.05)), "the reduced keys' curve");
     assert!(app(&h).ui.status.text.starts_with("Simplified 1 track: 301 ->"), "{}", app(&h).ui.status.text);
@@ -202,7 +202,7 @@ fn a_dropped_glb_is_imported_into_the_open_project_as_one_step() {
     let glb = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import-samples/bezier_mover.glb");
     h.input_mut().dropped_files.push(std::sync::Arc::new(Dropped(glb)));
     h.run();
-    assert!(h.state().panels.import.open, "the drop opens the Import window");
+    assert!(app(&h).ui.windows.is_open(crate::app::Window::Import), "the drop opens the Import window");
     h.get_by_label("add to this project").click();
     h.run();
     h.get_by_label("Import").click();
@@ -352,7 +352,7 @@ fn convert_of_many_keys_previews_on_a_worker_then_converts_as_one_step() {
     let mut h = harness(original.clone());
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
-    h.state_mut().panels.convert.open = true;
+    h.state_mut().state.ui.windows.open(crate::app::Window::ConvertToBezier);
     h.step();
     assert!(h.state().panels.convert.is_converting(), "converting on a worker");
     for _ in 0..500 {

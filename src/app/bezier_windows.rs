@@ -2,25 +2,26 @@
 //! (Blender's), and Convert to Bézier, which asks for the bound eased segments must keep and
 //! previews, per track, the keys it will make and the largest difference it measured.
 
+use std::sync::Arc;
+
 use eframe::egui;
 
-use std::sync::{mpsc, Arc};
-
 use super::commands::{AppCommand, Command};
-use super::doc_edits::{convert_tracks, Conversions, ConvertPreview};
-use super::{Panel, PanelContext};
+use super::document::edits::convert_tracks;
+use super::jobs::Job;
+use super::panel::{Panel, PanelContext};
+use super::payload::{Basis, Conversions, ConvertPreview, Window};
 
 /// The `V` menu: open until a type is chosen, Escape is pressed or the pointer clicks
 /// elsewhere.
 #[derive(Default)]
 pub struct HandleMenu {
-    pub open: bool,
     at: Option<egui::Pos2>,
 }
 
 impl Panel for HandleMenu {
-    fn ui(&mut self, ui: &mut egui::Ui, _cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
-        if !self.open {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        if !cx.ui.windows.is_open(Window::HandleTypeMenu) {
             self.at = None;
             return;
         }
@@ -33,13 +34,13 @@ impl Panel for HandleMenu {
                 for c in Command::HANDLE_TYPES {
                     if ui.button(c.text()).on_hover_text(c.tooltip()).clicked() {
                         out.push(AppCommand::Ui(c));
-                        self.open = false;
+                        out.push(AppCommand::CloseWindow(Window::HandleTypeMenu));
                     }
                 }
             });
         });
         if ctx.input(|i| i.key_pressed(egui::Key::Escape)) || shown.response.clicked_elsewhere() {
-            self.open = false;
+            out.push(AppCommand::CloseWindow(Window::HandleTypeMenu));
         }
     }
 }
@@ -48,16 +49,16 @@ impl Panel for HandleMenu {
 /// the window stays responsive: converting a million keys takes about a second.
 const WORKER_KEYS: usize = 20_000;
 
-/// Key > Convert to Bézier…: the bound, a preview computed again whenever the bound or the
-/// document changes (on a worker for many keys), Convert and Cancel. Convert puts the
-/// previewed conversion in place without making it again.
+/// Key > Convert to Bézier…: the bound, a preview computed again whenever the bound, the
+/// document or the selection changes (on a worker for many keys), Convert and Cancel. Convert
+/// puts the previewed conversion in place without making it again, if what it was made for
+/// still holds (`DocState::convert_to_bezier`).
 #[derive(Default)]
 pub struct ConvertWindow {
-    pub open: bool,
     bound: Option<f64>,
     preview: Option<Arc<Conversions>>,
-    /// A conversion under way on a worker: what it is for, and where it arrives.
-    job: Option<((f64, u64), mpsc::Receiver<Conversions>)>,
+    /// A conversion under way on a worker (its label says the bound, its basis the rest).
+    job: Option<Job<Conversions>>,
 }
 
 impl ConvertWindow {
@@ -66,42 +67,44 @@ impl ConvertWindow {
         self.job.is_some()
     }
 
-    /// The preview for `of` = (bound, revision): kept, arrived from the worker, or started.
-    fn preview(&mut self, cx: &PanelContext<'_>, of: (f64, u64), ctx: &egui::Context) -> Option<Arc<Conversions>> {
-        if let Some((job_of, rx)) = &self.job {
-            match rx.try_recv() {
-                Ok(done) => {
-                    self.preview = Some(Arc::new(done));
-                    self.job = None;
-                }
-                Err(mpsc::TryRecvError::Empty) if *job_of == of => return None,
-                Err(_) => self.job = None,
-            }
+    /// The preview for `bound` and `basis`: kept, arrived from the worker, or started.
+    fn preview(&mut self, cx: &PanelContext<'_>, (bound, basis): (f64, Basis), ctx: &egui::Context) -> Option<Arc<Conversions>> {
+        if let Some((_, made)) = Job::finished(&mut self.job) {
+            self.preview = made.map(Arc::new);
         }
-        if let Some(p) = self.preview.as_ref().filter(|p| p.of == of) {
+        if let Some(p) = self.preview.as_ref().filter(|p| p.bound == bound && p.made_for == basis) {
             return Some(p.clone());
+        }
+        if self.job.as_ref().is_some_and(|j| j.basis() == Some(basis) && j.label() == label(bound)) {
+            return None;
         }
         let targets: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
         let keys: usize = targets.iter().filter_map(|&i| cx.project().tracks.get(i)).map(|t| t.keys.len()).sum();
         if keys <= WORKER_KEYS {
-            self.preview = Some(Arc::new(convert_tracks(cx.project(), &targets, of)));
+            self.preview = Some(Arc::new(convert_tracks(cx.project(), &targets, bound, basis)));
             return self.preview.clone();
         }
-        let (tx, rx) = mpsc::channel();
-        let (project, ctx) = (cx.doc.document.shared_project(), ctx.clone());
-        std::thread::spawn(move || {
-            let _ = tx.send(convert_tracks(&project, &targets, of));
-            ctx.request_repaint();
-        });
-        self.job = Some((of, rx));
+        let project = cx.doc.document.shared_project();
+        let job = Job::spawn(label(bound), Some(ctx), move |_| Some(convert_tracks(&project, &targets, bound, basis)));
+        if let Some(old) = self.job.replace(job.made_for(basis)) {
+            old.cancel();
+        }
         None
     }
 }
 
+/// A conversion job's label: its bound.
+fn label(bound: f64) -> String {
+    format!("Convert to Bézier within {bound:e}")
+}
+
 impl Panel for ConvertWindow {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
-        if !self.open {
-            (self.preview, self.job) = (None, None);
+        if !cx.ui.windows.is_open(Window::ConvertToBezier) {
+            if let Some(job) = self.job.take() {
+                job.cancel();
+            }
+            self.preview = None;
             return;
         }
         let mut open = true;
@@ -117,7 +120,7 @@ impl Panel for ConvertWindow {
                     .on_hover_text("The largest difference allowed between the eased TCB curve and its Bézier keys, in value units")
                     .accessible_name("bound");
             });
-            let preview = self.preview(cx, (bound, cx.doc.document.revision()), &ctx);
+            let preview = self.preview(cx, (bound, cx.doc.basis()), &ctx);
             match &preview {
                 Some(p) => preview_table(ui, &p.rows),
                 None => {
@@ -142,7 +145,7 @@ impl Panel for ConvertWindow {
         });
         self.bound = Some(bound);
         if !open || close {
-            self.open = false;
+            out.push(AppCommand::CloseWindow(Window::ConvertToBezier));
         }
     }
 }

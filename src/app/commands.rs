@@ -4,11 +4,13 @@
 
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::payload::{CompiledTake, Conversions, HandleSides, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
 use super::playback::TransportCommand;
-use super::state::{KeyRef, Status, ViewSettings};
+use super::settings::ViewSettings;
 use crate::edit::intent::KeyEdit;
 use crate::Edit;
 
@@ -26,27 +28,27 @@ pub enum AppCommand {
     EditTracks(TrackEdits),
     /// A field set to a value on every selected key: made here, or on a worker for a big
     /// selection (`key_jobs.rs`).
-    ChangeKeys(super::key_jobs::KeyChange),
+    ChangeKeys(KeyChange),
     /// The handles of one or both sides of every selected Bézier key given a type (the
     /// inspector's combo boxes; `V` is [`Command::SetHandleType`]): made here, or on a worker
     /// for big tracks.
-    SetHandleSides(super::doc_edits::HandleSides),
+    SetHandleSides(HandleSides),
     /// Insert a key on a track's curve at a time.
     InsertKey {
         track: usize,
         t: f64,
     },
     /// What Key > Simplify… previews in the graph (`None` when it closes).
-    SetPreview(Option<std::sync::Arc<super::simplify::Preview>>),
-    /// Put the reduced tracks of Simplify in place, as one undo step.
-    /// The reduced tracks come compiled with the preview (`Preview::of`, on the worker).
-    ApplySimplify(Vec<crate::reduce::project::TrackReport>, std::sync::Arc<super::simplify::Preview>),
+    SetPreview(Option<Arc<Simplified>>),
+    /// Put the reduced tracks of Simplify in place, as one undo step, if what they were
+    /// measured for still holds (the reduced tracks come compiled from the worker).
+    ApplySimplify(Arc<Simplified>),
     /// Convert the tracks of the selection (or the active track) to Bezier keys, eased
     /// segments within `bound` (the Convert to Bézier window).
     ConvertToBezier {
         bound: f64,
-        /// The conversion the window already made (used if it is of this document revision).
-        done: Option<std::sync::Arc<super::doc_edits::Conversions>>,
+        /// The conversion the window already made (used if its basis holds).
+        done: Option<Arc<Conversions>>,
     },
     Select(BTreeSet<KeyRef>),
     /// Add a key to the selection, or take it out if it is in.
@@ -61,15 +63,15 @@ pub enum AppCommand {
     /// Replace the document's tracks with recovered ones, compiled by the recovery worker (one
     /// undo step); `origin` is the file they were edited from, which Save then writes.
     Restore {
-        take: Box<super::state::CompiledTake>,
+        take: Box<CompiledTake>,
         origin: Option<PathBuf>,
     },
     /// Show the Import window on this file (a dropped `.glb`, `.gltf`, `.json`, `.csv`).
     ImportPath(PathBuf),
     /// An import finished: open it as a new project or add its tracks.
     Imported {
-        imported: Box<super::import_window::ImportResult>,
-        mode: super::import_window::ImportMode,
+        imported: Box<ImportResult>,
+        mode: ImportMode,
     },
     /// Save to a typed path (the Save as window).
     SaveTo(PathBuf),
@@ -79,8 +81,10 @@ pub enum AppCommand {
     Overwrite(Option<PathBuf>),
     CloseOpenPath,
     CloseSavePath,
-    /// Stop opening a big file (`files.rs`); the open document stays.
+    /// Stop opening a big file (`file_job.rs`); the open document stays.
     CancelFileJob,
+    /// A window was closed (its close button, Cancel, or done).
+    CloseWindow(Window),
 }
 
 /// The answer to "Unsaved changes".

@@ -43,7 +43,7 @@ fn simplify_apply_after_opening_another_project_leaves_it_as_it_was() {
     crate::io::save_project(&demo_path, &demo_project()).unwrap();
     let mut h = harness(dense_b0());
     h.state_mut().state.doc.active_track = Some(0);
-    h.state_mut().panels.simplify.open = true;
+    h.state_mut().state.ui.windows.open(crate::app::Window::Simplify);
     step_until(&mut h, |h| app(h).ui.preview.as_ref().is_some_and(|p| p.tracks.len() == 1));
     h.run_ok();
     // Ctrl+Shift+O (File > Open path…), the path typed, Open.
@@ -100,7 +100,7 @@ fn convert_converts_the_tracks_selected_when_it_is_pressed() {
     click_at(&mut h, a, Modifiers::NONE);
     h.run_ok();
     assert!(app(&h).doc.selection.iter().all(|k| k.track == 0) && !app(&h).doc.selection.is_empty());
-    h.state_mut().panels.convert.open = true;
+    h.state_mut().state.ui.windows.open(crate::app::Window::ConvertToBezier);
     h.run_ok();
     let b = key_pos(&h, 1, 2);
     click_at(&mut h, b, Modifiers::NONE);
@@ -129,8 +129,52 @@ fn a_file_opened_from_the_command_line_knows_when_it_changed_on_disk() {
     other.tracks.pop();
     crate::io::save_project(&path, &other).unwrap();
     let saving = state.save(&path);
-    assert_eq!(saving, super::files::Saving::Done(false), "Save asks before overwriting");
+    assert_eq!(saving, super::Saving::Done(false), "Save asks before overwriting");
     assert_eq!(state.ui.confirm_overwrite.as_deref(), Some(path.as_path()));
     assert_eq!(crate::io::load_project(&path).unwrap(), other, "the other program's file is intact");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The dispatcher's own check, without a window in front of it: a Simplify result made for
+/// another document is refused and says so; one made for this document, revision and
+/// selection is applied.
+#[test]
+fn the_dispatcher_applies_a_simplify_result_only_for_its_own_document() {
+    use super::payload::Simplified;
+    let ctx = eframe::egui::Context::default();
+    let tol = crate::reduce::Tolerance::new(1e-3, 1.0).unwrap();
+    let mut first = super::AppState::new(dense_b0(), None);
+    let reports = crate::reduce::project::reduce_tracks(first.project(), &[0], tol, &|_, _| {});
+    let made = std::sync::Arc::new(Simplified::new(1e-3, 1.0, first.doc.basis(), reports.clone()));
+    // Another document at the same revision (0) with the same kind of selection.
+    let mut other = super::AppState::new(demo_project(), None);
+    assert_eq!(other.doc.document.revision(), first.doc.document.revision());
+    let before = other.project().clone();
+    super::dispatch::run_command(&ctx, &mut other, super::AppCommand::ApplySimplify(made.clone()));
+    assert_eq!(other.project(), &before, "nothing of b0 came in");
+    assert!(other.ui.status.is_error && other.ui.status.text.contains("another document is open"), "{}", other.ui.status.text);
+    // The same document, once its selection changed: refused too.
+    first.doc.selection.insert(super::KeyRef { track: 0, key: 3 });
+    super::dispatch::run_command(&ctx, &mut first, super::AppCommand::ApplySimplify(made));
+    assert_eq!(first.project(), &dense_b0());
+    assert!(first.ui.status.text.contains("the document or the selection changed"), "{}", first.ui.status.text);
+    // Made for the document as it is: applied.
+    let made = std::sync::Arc::new(Simplified::new(1e-3, 1.0, first.doc.basis(), reports));
+    super::dispatch::run_command(&ctx, &mut first, super::AppCommand::ApplySimplify(made));
+    assert!(first.project().tracks[0].keys.len() < 60, "{}", first.ui.status.text);
+}
+
+/// Convert's kept conversion is used only while its basis holds: made when `a` was selected,
+/// pressed once `b` is, it converts `b` (made again for the selection as it is).
+#[test]
+fn a_kept_conversion_of_another_selection_is_not_put_in_place() {
+    let ctx = eframe::egui::Context::default();
+    let mut state = super::AppState::new(two_tcb(), None);
+    state.doc.selection = std::collections::BTreeSet::from([super::KeyRef { track: 0, key: 1 }]).into();
+    let done = super::document::edits::convert_tracks(state.project(), &[0], 1e-6, state.doc.basis());
+    state.doc.selection = std::collections::BTreeSet::from([super::KeyRef { track: 1, key: 1 }]).into();
+    let command = super::AppCommand::ConvertToBezier { bound: 1e-6, done: Some(std::sync::Arc::new(done)) };
+    super::dispatch::run_command(&ctx, &mut state, command);
+    let p = state.project();
+    assert_eq!((p.tracks[0].interpolation, p.tracks[1].interpolation), (Interpolation::Tcb, Interpolation::Bezier), "{}", state.ui.status.text);
 }

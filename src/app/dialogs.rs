@@ -1,12 +1,13 @@
 //! Modal questions: what to do with unsaved changes, and the typed-path fallback for opening
-//! and saving a file where no native dialog can open.
+//! and saving a file where no native dialog can open; and the progress window of a big file
+//! being opened or saved on a worker (with Cancel for opens).
 
 use std::path::PathBuf;
 
 use eframe::egui;
 
 use super::commands::{AppCommand, Decision};
-use super::{Panel, PanelContext};
+use super::panel::{Panel, PanelContext};
 
 /// The dialogs, and the path typed so far.
 #[derive(Default)]
@@ -17,6 +18,7 @@ pub struct Dialogs {
 impl Panel for Dialogs {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         let ctx = ui.ctx().clone();
+        progress_window(&ctx, cx, out);
         if cx.ui.confirm_discard.is_some() {
             unsaved_changes(&ctx, cx, out);
         }
@@ -106,4 +108,28 @@ fn path_prompt(ctx: &egui::Context, typed: &mut String, title: &str, field: &str
         (None, false) => Prompt::Closed,
         (None, true) => Prompt::Open,
     }
+}
+
+/// The progress window of a running open or save: phase, amount, time, and Cancel for opens.
+fn progress_window(ctx: &egui::Context, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+    let Some(job) = &cx.ui.file_job else { return };
+    ctx.request_repaint_after(std::time::Duration::from_millis(50));
+    let title = if job.opening { "Opening" } else { "Saving" };
+    egui::Window::new(title).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_CENTER, egui::Vec2::ZERO).show(ctx, |ui| {
+        ui.label(job.path.display().to_string());
+        let (phase, fraction) = job.job.progress();
+        let bar = match fraction {
+            Some(f) => egui::ProgressBar::new(f).show_percentage(),
+            None => egui::ProgressBar::new(0.0).animate(true),
+        };
+        ui.add(bar.text(format!("{phase}… {:.1} s", job.job.elapsed().as_secs_f64())));
+        if job.opening {
+            ui.label("The open document stays as it is until the file has loaded.");
+            if ui.button("Cancel").on_hover_text("Stop reading; keep the open document").clicked() {
+                out.push(AppCommand::CancelFileJob);
+            }
+        } else {
+            ui.label("You can keep working: what you change now stays unsaved.");
+        }
+    });
 }

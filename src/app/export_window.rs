@@ -3,21 +3,19 @@
 //! be cancelled. The file is written atomically, so a cancelled or failed export leaves none.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
 
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::state::Status;
-use super::{Panel, PanelContext};
+use super::jobs::Job;
+use super::panel::{Panel, PanelContext};
+use super::payload::{Status, Window};
 use crate::bake::{Bound, Fps};
 use crate::export::{export_to_file, ExportError, ExportOptions, Form, Format, Target, TrackReport};
 use crate::Project;
 
 /// The dialog's settings and the export in flight.
 pub struct ExportWindow {
-    pub open: bool,
     pub format: Format,
     pub fps: f64,
     pub adaptive: bool,
@@ -27,20 +25,12 @@ pub struct ExportWindow {
     pub constant_speed: bool,
     pub targets: std::collections::BTreeMap<String, Target>,
     pub path: String,
-    running: Option<Running>,
-}
-
-struct Running {
-    done: Arc<AtomicUsize>,
-    total: usize,
-    cancel: Arc<AtomicBool>,
-    result: mpsc::Receiver<Result<Vec<TrackReport>, ExportError>>,
+    running: Option<Job<Result<Vec<TrackReport>, ExportError>>>,
 }
 
 impl Default for ExportWindow {
     fn default() -> Self {
         Self {
-            open: false,
             format: Format::Glb,
             fps: crate::DEFAULT_FPS,
             adaptive: false,
@@ -66,7 +56,7 @@ impl Panel for ExportWindow {
         if let Some(status) = self.poll() {
             out.push(AppCommand::Status(status));
         }
-        if !self.open {
+        if !cx.ui.windows.is_open(Window::Export) {
             return;
         }
         let mut open = true;
@@ -75,11 +65,11 @@ impl Panel for ExportWindow {
             let busy = self.running.is_some();
             ui.add_enabled_ui(!busy, |ui| self.settings(ui, cx.project()));
             match &self.running {
-                Some(r) => {
-                    let done = r.done.load(Ordering::Relaxed);
-                    ui.add(egui::ProgressBar::new(done as f32 / r.total.max(1) as f32).text(format!("{done}/{} tracks", r.total)));
+                Some(job) => {
+                    let (_, fraction) = job.progress();
+                    ui.add(egui::ProgressBar::new(fraction.unwrap_or(0.0)).show_percentage());
                     if ui.button("Cancel").on_hover_text("Stop the export; no file is written").clicked() {
-                        r.cancel.store(true, Ordering::Relaxed);
+                        job.cancel();
                     }
                     ctx.request_repaint();
                 }
@@ -92,7 +82,7 @@ impl Panel for ExportWindow {
             out.push(AppCommand::Status(self.begin(cx.doc.document.shared_project())));
         }
         if !open && !self.is_running() {
-            self.open = false;
+            out.push(AppCommand::CloseWindow(Window::Export));
         }
     }
 }
@@ -178,30 +168,25 @@ impl ExportWindow {
         let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::for_track(t, self.format));
         let total = project.tracks.iter().filter(|t| target(t) != Target::Skip).count();
         let format = self.format;
-        let done = Arc::new(AtomicUsize::new(0));
-        let cancel = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::channel();
-        let (d, c) = (done.clone(), cancel.clone());
-        std::thread::spawn(move || {
+        let job = Job::spawn(format!("Exporting {}", path.display()), None, move |w| {
             // Its own copy, the share let go (`io::released`): an edit during the export then
             // does not copy the whole project on the UI thread.
             let project = crate::io::released(project);
-            let result = export_to_file(&path, &project, format, &options, &|n, _| {
-                d.store(n, Ordering::Relaxed);
-                !c.load(Ordering::Relaxed)
-            });
-            // The window may have been dropped (the app closed): nobody is left to tell.
-            tx.send(result).ok();
+            w.progress().set("Exporting", 0, total);
+            // A cancelled export says so (`ExportError::Cancelled`): the result is kept.
+            Some(export_to_file(&path, &project, format, &options, &|n, _| {
+                w.progress().advance(n);
+                !w.cancelled()
+            }))
         });
-        self.running = Some(Running { done, total, cancel, result: rx });
+        self.running = Some(job);
         Status::message("Exporting…")
     }
 
     /// A finished export's result, for the status line.
     fn poll(&mut self) -> Option<Status> {
-        let result = self.running.as_ref()?.result.try_recv().ok()?;
-        self.running = None;
-        Some(match result {
+        let (_, made) = Job::finished(&mut self.running)?;
+        Some(match made.unwrap_or(Err(ExportError::Cancelled)) {
             Ok(report) => {
                 let baked = report.iter().filter(|r| r.form == Form::Baked).count();
                 let worst = report.iter().map(|r| r.max_error).fold(0.0, f64::max);

@@ -6,106 +6,83 @@
 //! shows the report (one line per track, the warnings).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
 
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::{Panel, PanelContext};
-use crate::import::{import_path_with_progress, ImportError, ImportOptions, ImportReport};
-
-/// How the imported tracks arrive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ImportMode {
-    /// A new, untitled project (asks first about unsaved changes).
-    NewProject,
-    /// Added to the open project as one undo step (names made unique).
-    AddTracks,
-}
-
-struct Running {
-    done: Arc<AtomicUsize>,
-    total: Arc<AtomicUsize>,
-    cancel: Arc<AtomicBool>,
-    result: mpsc::Receiver<Result<ImportResult, ImportError>>,
-}
-
-/// A finished import, its tracks compiled on the worker
-/// ([`super::state::CompiledTake`]: the UI thread only puts them in place).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ImportResult {
-    pub report: ImportReport,
-    pub take: super::state::CompiledTake,
-}
+use super::jobs::Job;
+use super::panel::{Panel, PanelContext};
+use super::payload::{CompiledTake, ImportMode, ImportResult, Window};
+use crate::import::{import_path_with_progress, ImportError, ImportOptions};
 
 pub struct ImportWindow {
-    pub open: bool,
     pub path: String,
     pub mode: ImportMode,
     pub animation: String,
     /// The last import's report, shown until the next one.
     pub report: Option<String>,
-    running: Option<Running>,
+    running: Option<Job<Result<ImportResult, ImportError>>>,
 }
 
 impl Default for ImportWindow {
     fn default() -> Self {
-        Self { open: false, path: String::new(), mode: ImportMode::NewProject, animation: String::new(), report: None, running: None }
+        Self { path: String::new(), mode: ImportMode::NewProject, animation: String::new(), report: None, running: None }
     }
 }
 
-/// The extensions import reads.
-pub const EXTENSIONS: [&str; 4] = ["glb", "gltf", "json", "csv"];
+/// The extensions import reads, for the file dialog's filter.
+fn extensions() -> Vec<&'static str> {
+    crate::import::IMPORT_KINDS.iter().map(|k| k.extension).collect()
+}
 
 impl ImportWindow {
-    /// Opens the window on `path` (a dropped file, or one picked in the dialog).
-    pub fn show_path(&mut self, path: PathBuf) {
-        self.path = path.display().to_string();
-        self.open = true;
-        self.report = None;
+    /// The window is opened on `path` (a dropped file), or on no file yet: then the system's
+    /// dialog asks for one unless a path is typed already (File > Import…).
+    pub fn show(&mut self, path: Option<PathBuf>) {
+        let path = path.or_else(|| self.path.is_empty().then(|| rfd::FileDialog::new().add_filter("Animation", &extensions()).pick_file()).flatten());
+        if let Some(path) = path {
+            self.path = path.display().to_string();
+            self.report = None;
+        }
     }
 
     fn start(&mut self, ctx: &egui::Context) {
-        let (done, total, cancel) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)), Arc::new(AtomicBool::new(false)));
-        let (tx, rx) = mpsc::channel();
         let path = PathBuf::from(self.path.trim());
         let animation = Some(self.animation.trim().to_owned()).filter(|a| !a.is_empty());
-        let (d, t, c, ctx) = (done.clone(), total.clone(), cancel.clone(), ctx.clone());
-        std::thread::spawn(move || {
+        let job = Job::spawn(format!("Importing {}", path.display()), Some(ctx), move |w| {
             let result = import_path_with_progress(&path, &ImportOptions { animation, format: None }, &|n, of| {
-                d.store(n, Ordering::Relaxed);
-                t.store(of, Ordering::Relaxed);
-                ctx.request_repaint();
-                !c.load(Ordering::Relaxed)
+                w.progress().advance_of(n, of);
+                w.repaint();
+                !w.cancelled()
             })
-            .map(|imported| ImportResult { take: super::state::CompiledTake::new(imported.project), report: imported.report });
-            let _ = tx.send(result);
-            ctx.request_repaint();
+            .map(|imported| ImportResult { take: CompiledTake::new(imported.project), report: imported.report });
+            (!w.cancelled()).then_some(result)
         });
-        self.running = Some(Running { done, total, cancel, result: rx });
+        self.running = Some(job);
         self.report = None;
     }
 
     /// A finished import becomes a command; an error stays in the window.
     fn poll(&mut self, out: &mut Vec<AppCommand>) {
-        let Some(r) = &self.running else { return };
-        let Ok(result) = r.result.try_recv() else { return };
-        self.running = None;
-        match result {
-            Ok(imported) => {
+        let Some((_, made)) = Job::finished(&mut self.running) else { return };
+        match made {
+            Some(Ok(imported)) => {
                 self.report = Some(imported.report.to_string());
                 out.push(AppCommand::Imported { imported: Box::new(imported), mode: self.mode });
             }
-            Err(e) => self.report = Some(format!("Import failed: {e}")),
+            Some(Err(e)) => self.report = Some(format!("Import failed: {e}")),
+            None => self.report = Some("Import cancelled".to_owned()),
         }
     }
 }
 
 impl Panel for ImportWindow {
-    fn ui(&mut self, ui: &mut egui::Ui, _cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         self.poll(out);
-        if !self.open {
+        if !cx.ui.windows.is_open(Window::Import) {
+            if let Some(job) = &self.running {
+                job.cancel();
+            }
             return;
         }
         let ctx = ui.ctx().clone();
@@ -115,7 +92,7 @@ impl Panel for ImportWindow {
             ui.horizontal(|ui| {
                 ui.add(egui::TextEdit::singleline(&mut self.path).hint_text("file to import").desired_width(360.0)).accessible_name("import path");
                 if ui.button("Browse…").on_hover_text("Choose the file with the system's dialog").clicked() {
-                    if let Some(p) = rfd::FileDialog::new().add_filter("Animation", &EXTENSIONS).pick_file() {
+                    if let Some(p) = rfd::FileDialog::new().add_filter("Animation", &extensions()).pick_file() {
                         self.path = p.display().to_string();
                     }
                 }
@@ -133,12 +110,12 @@ impl Panel for ImportWindow {
                     .accessible_name("import animation");
             });
             match &self.running {
-                Some(r) => {
-                    let (done, total) = (r.done.load(Ordering::Relaxed), r.total.load(Ordering::Relaxed).max(1));
+                Some(job) => {
+                    let (_, fraction) = job.progress();
                     ui.horizontal(|ui| {
-                        ui.add(egui::ProgressBar::new(done as f32 / total as f32).show_percentage().desired_width(300.0));
-                        if ui.button("Cancel").clicked() {
-                            r.cancel.store(true, Ordering::Relaxed);
+                        ui.add(egui::ProgressBar::new(fraction.unwrap_or(0.0)).show_percentage().desired_width(300.0));
+                        if ui.button("Cancel").on_hover_text("Stop reading; the open project stays as it is").clicked() {
+                            job.cancel();
                         }
                     });
                 }
@@ -157,10 +134,7 @@ impl Panel for ImportWindow {
             }
         });
         if !open {
-            self.open = false;
-            if let Some(r) = &self.running {
-                r.cancel.store(true, Ordering::Relaxed);
-            }
+            out.push(AppCommand::CloseWindow(Window::Import));
         }
     }
 }

@@ -7,9 +7,9 @@
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::key_jobs::{Change, KeyChange};
+use super::panel::{Panel, PanelContext};
+use super::payload::{Change, KeyChange};
 use super::style::{fmt_vec, EASE, INCOMING, OUTGOING};
-use super::{Panel, PanelContext};
 use crate::edit::intent::KeyRef;
 use crate::quat::{self, EulerOrder};
 use crate::{Interpolation, Key, TrackKind};

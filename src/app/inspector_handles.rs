@@ -9,9 +9,9 @@
 use eframe::egui;
 
 use super::commands::{AppCommand, TrackEdits};
-use super::doc_edits::HandleSides;
+use super::panel::PanelContext;
+use super::payload::HandleSides;
 use super::style::handle_color;
-use super::PanelContext;
 use crate::edit::intent::{KeyEdit, KeyRef};
 use crate::handles::{self, Side};
 use crate::{Edit, HandleType};
@@ -125,10 +125,10 @@ fn offset_field(
             "The {side_name} handle's {what}, on every selected Bézier key; automatic handles become Aligned, as in Blender (* means the selected keys differ)"
         ))
         .accessible_name(format!("{side_name} handle {} component {c}", if coord == 0 { "dt" } else { "dv" }));
-    if r.changed() && v.is_finite() && cx.ui.key_jobs.is_busy() {
+    if r.changed() && v.is_finite() && cx.ui.key_queue.is_busy() {
         // Its edits would be made from the keys on screen, which the change being made
         // replaces (as a drag in the graph, `graph::busy_status`).
-        out.push(AppCommand::Status(super::graph::busy_status(cx)));
+        out.push(AppCommand::Status(cx.busy_status()));
     } else if r.changed() && v.is_finite() {
         let edits = per_track(cx, selection, |track, curve, which| {
             handles::set_handles(track, curve, which, side, c, |h| if coord == 0 { (v, h.1) } else { (h.0, v) })

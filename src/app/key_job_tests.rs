@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 use super::commands::{AppCommand, Command};
-use super::key_jobs::{Change, KeyChange};
+use super::payload::{Change, KeyChange};
 use super::tests::harness;
 use super::TangentApp;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
@@ -37,14 +37,14 @@ fn tensions(h: &Harness<'_, TangentApp>) -> Vec<f64> {
 fn settle(h: &mut Harness<'_, TangentApp>) -> usize {
     let mut busy = 0;
     for _ in 0..2000 {
-        if !h.state().state.ui.key_jobs.is_busy() {
+        if !h.state().state.ui.key_queue.is_busy() {
             break;
         }
         busy += 1;
         std::thread::sleep(std::time::Duration::from_millis(5));
         h.step();
     }
-    assert!(!h.state().state.ui.key_jobs.is_busy(), "the change never finished");
+    assert!(!h.state().state.ui.key_queue.is_busy(), "the change never finished");
     h.run();
     busy
 }
@@ -54,13 +54,13 @@ fn settle(h: &mut Harness<'_, TangentApp>) -> usize {
 /// whether the change was made on the worker.
 fn select_all_then(project: Project, background_keys: usize, act: impl FnOnce(&mut Harness<'static, TangentApp>)) -> (Harness<'static, TangentApp>, bool) {
     let mut h = harness(project);
-    h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+    h.state_mut().state.ui.key_queue.background_keys = background_keys;
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
     act(&mut h);
     h.step();
     settle(&mut h);
-    let on_worker = h.state().state.ui.key_jobs.started > 0;
+    let on_worker = h.state().state.ui.key_queue.started > 0;
     (h, on_worker)
 }
 
@@ -70,7 +70,7 @@ fn select_all_then(project: Project, background_keys: usize, act: impl FnOnce(&m
 /// so the drag's changes wait and merge, as in the real window.)
 fn drag_tension(background_keys: usize) -> (Harness<'static, TangentApp>, usize) {
     let mut h = harness(project_of(20, 1000));
-    h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+    h.state_mut().state.ui.key_queue.background_keys = background_keys;
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
     let slider = h.get_all_by_label("tension").next().expect("the tension slider").rect();
@@ -83,7 +83,7 @@ fn drag_tension(background_keys: usize) -> (Harness<'static, TangentApp>, usize)
     for i in 1..=6u8 {
         h.hover_at(at(0.5 + 0.05 * f32::from(i)));
         h.step();
-        busy += usize::from(h.state().state.ui.key_jobs.is_busy());
+        busy += usize::from(h.state().state.ui.key_queue.is_busy());
     }
     h.drop_at(at(0.8));
     h.step();
@@ -127,12 +127,12 @@ fn set_tension(tension: f64) -> AppCommand {
 #[test]
 fn commands_given_while_a_change_is_made_run_after_it_in_order() {
     let mut h = harness(project());
-    h.state_mut().state.ui.key_jobs.background_keys = 1;
+    h.state_mut().state.ui.key_queue.background_keys = 1;
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
     h.state_mut().queue.extend([set_tension(0.5), AppCommand::Ui(Command::Undo)]);
     h.step();
-    assert!(h.state().state.ui.key_jobs.is_busy(), "the change went to the worker");
+    assert!(h.state().state.ui.key_queue.is_busy(), "the change went to the worker");
     // The next frame draws before it puts the change in place: the status bar says it is made.
     h.step();
     assert!(h.query_by_label("Set tension: 120 keys…").is_some(), "the status bar shows the change being made");
@@ -154,12 +154,12 @@ fn commands_given_while_a_change_is_made_run_after_it_in_order() {
 #[test]
 fn a_change_made_for_a_document_since_replaced_is_dropped() {
     let mut h = harness(project());
-    h.state_mut().state.ui.key_jobs.background_keys = 1;
+    h.state_mut().state.ui.key_queue.background_keys = 1;
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
     h.state_mut().queue.push(set_tension(0.5));
     h.step();
-    assert!(h.state().state.ui.key_jobs.is_busy());
+    assert!(h.state().state.ui.key_queue.is_busy());
     h.state_mut().state.replace_document(project(), None);
     settle(&mut h);
     assert!(tensions(&h).iter().all(|&t| t == 0.0), "the new document is as it was opened");
@@ -202,15 +202,15 @@ fn the_time_field_on_a_big_selection_matches_the_ui_thread() {
     let set_time = |t: f64| AppCommand::ChangeKeys(KeyChange { label: "Set key time".to_owned(), gesture: false, change: Change::FirstKeyTo(t) });
     let run = |background_keys: usize| {
         let mut h = harness(project());
-        h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+        h.state_mut().state.ui.key_queue.background_keys = background_keys;
         // Keys 10..14 of tracks 1 and 2 (1/30 s apart): moved 0.25 s later they pass the four
         // unselected keys 14..18.
-        let picked = (1..3).flat_map(|track| (10..14).map(move |key| super::state::KeyRef { track, key }));
+        let picked = (1..3).flat_map(|track| (10..14).map(move |key| super::payload::KeyRef { track, key }));
         h.state_mut().state.doc.selection = picked.collect::<std::collections::BTreeSet<_>>().into();
         h.state_mut().queue.extend([set_time(10.0 / 30.0 + 0.2), set_time(10.0 / 30.0 + 0.25)]);
         h.step();
         settle(&mut h);
-        let started = h.state().state.ui.key_jobs.started;
+        let started = h.state().state.ui.key_queue.started;
         (h, started)
     };
     let ((h, started), (here, started_here)) = (run(1), run(usize::MAX));
@@ -299,22 +299,22 @@ fn press_and_move(h: &mut Harness<'static, TangentApp>, key: &Key, moves: u8, st
 fn drag_selected_keys(background_keys: usize) -> (Harness<'static, TangentApp>, Project, usize) {
     let before = project_of(4, 40);
     let mut h = harness(before.clone());
-    h.state_mut().state.ui.key_jobs.background_keys = background_keys;
+    h.state_mut().state.ui.key_queue.background_keys = background_keys;
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
     let start = press_and_move(&mut h, &before.tracks[0].keys[20], 8, eframe::egui::vec2(9.0, -4.0));
     // The pointer held still: the last move is not made again (on the worker it would keep
     // moving and compiling every track, and never settle).
     settle(&mut h);
-    let started = h.state().state.ui.key_jobs.started;
+    let started = h.state().state.ui.key_queue.started;
     for _ in 0..3 {
         h.step();
     }
-    assert!(!h.state().state.ui.key_jobs.is_busy() && h.state().state.ui.key_jobs.started == started, "a frame with the pointer still moved nothing");
+    assert!(!h.state().state.ui.key_queue.is_busy() && h.state().state.ui.key_queue.started == started, "a frame with the pointer still moved nothing");
     h.drop_at(start + eframe::egui::vec2(72.0, -32.0));
     h.step();
     settle(&mut h);
-    let started = h.state().state.ui.key_jobs.started;
+    let started = h.state().state.ui.key_queue.started;
     (h, before, started)
 }
 
@@ -349,14 +349,14 @@ fn a_graph_drag_of_a_big_selection_ends_as_on_the_ui_thread_in_one_step() {
 fn delete_some(background_keys: usize) -> (Harness<'static, TangentApp>, Project, bool) {
     let before = project_of(3, 40);
     let mut h = harness(before.clone());
-    h.state_mut().state.ui.key_jobs.background_keys = background_keys;
-    let picked = (0..2).flat_map(|track| (0..40).step_by(3).map(move |key| super::state::KeyRef { track, key }));
-    let all_of_2 = (0..40).map(|key| super::state::KeyRef { track: 2, key });
+    h.state_mut().state.ui.key_queue.background_keys = background_keys;
+    let picked = (0..2).flat_map(|track| (0..40).step_by(3).map(move |key| super::payload::KeyRef { track, key }));
+    let all_of_2 = (0..40).map(|key| super::payload::KeyRef { track: 2, key });
     h.state_mut().state.doc.selection.extend(picked.chain(all_of_2));
     h.key_press(K::Delete);
     h.step();
     settle(&mut h);
-    let on_worker = h.state().state.ui.key_jobs.started > 0;
+    let on_worker = h.state().state.ui.key_queue.started > 0;
     (h, before, on_worker)
 }
 
@@ -389,8 +389,8 @@ fn no_key_drag_starts_while_a_change_is_made() {
     let before = project_of(2, 40);
     let mut h = harness(before.clone());
     // Something waiting for a change keeps the queue busy as long as the test needs.
-    h.state_mut().state.ui.key_jobs.defer(AppCommand::Ui(Command::SelectAll));
-    assert!(h.state().state.ui.key_jobs.is_busy());
+    h.state_mut().state.ui.key_queue.defer(AppCommand::Ui(Command::SelectAll));
+    assert!(h.state().state.ui.key_queue.is_busy());
     let start = press_and_move(&mut h, &before.tracks[0].keys[20], 4, eframe::egui::vec2(10.0, -8.0));
     h.drop_at(start + eframe::egui::vec2(40.0, -32.0));
     h.step();

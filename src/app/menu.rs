@@ -4,7 +4,7 @@
 use eframe::egui;
 
 use super::commands::{AppCommand, Command};
-use super::{Panel, PanelContext};
+use super::panel::{Panel, PanelContext};
 
 #[derive(Default)]
 pub struct MenuBar;

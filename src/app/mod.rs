@@ -1,50 +1,64 @@
-//! The editor window (the `gui` feature). State (`state.rs`) is kept apart from drawing: the
-//! document side, the persisted view settings and the runtime UI state. Each panel is a type
-//! behind the one small [`Panel`] trait: it reads a [`PanelContext`] and pushes
-//! [`AppCommand`]s; the app runs the queue once per frame (`run.rs`), so menus, shortcuts,
-//! drags and tests all change the document through one door.
+//! The editor window (the `gui` feature), in layers that import only downward:
+//!
+//! ```text
+//! mod.rs (TangentApp, Panels)     the window: panels, then the dispatcher, once a frame
+//! panels (one file each)          read a PanelContext, push AppCommands   panel.rs
+//! dispatch.rs                     runs commands, owns deferral, applies results if current
+//! file_commands.rs planner.rs     open/save; where a change of keys is made
+//! state.rs                        AppState = DocState + ViewSettings + UiState
+//! file_job.rs key_queue.rs jobs.rs   work off the UI thread: one Job type
+//! commands.rs                     AppCommand, Command (menus, shortcuts, tooltips)
+//! document/                       DocState: edits, undo, selection, per-track caches
+//! payload.rs settings.rs key_ranges.rs playback.rs style.rs   plain data, no egui state
+//! ```
+//!
+//! Menus, shortcuts, drags and tests all change the document through one door: commands.
+//! `tools/check_cycles.py` fails on an import cycle among these files.
 
-#[cfg(test)]
-mod bezier_tests;
 mod bezier_windows;
 mod commands;
-#[cfg(test)]
-mod currency_tests;
 mod dialogs;
-mod doc_edits;
+mod dispatch;
+mod document;
 mod export_window;
-mod files;
+mod file_commands;
+mod file_job;
 mod graph;
 mod import_window;
 mod inspector;
 mod inspector_handles;
-#[cfg(test)]
-mod key_job_tests;
-pub mod key_jobs;
+mod jobs;
+pub mod key_queue;
 pub mod key_ranges;
 mod menu;
+mod panel;
 mod path_view;
+mod payload;
+pub mod planner;
 mod playback;
 mod recovery;
 mod rotation_view;
-mod run;
-mod selection;
-#[cfg(test)]
-mod selection_tests;
+mod settings;
 mod simplify;
-#[cfg(test)]
-mod snapshot_tests;
 mod speed;
 mod state;
-#[cfg(test)]
-mod state_tests;
 mod status;
 mod style;
-#[cfg(test)]
-mod tests;
 mod tracks;
 mod transport;
-mod undo_curves;
+
+#[cfg(test)]
+mod bezier_tests;
+#[cfg(test)]
+mod currency_tests;
+#[cfg(test)]
+mod key_job_tests;
+#[cfg(test)]
+mod selection_tests;
+#[cfg(test)]
+mod snapshot_tests;
+#[cfg(test)]
+mod tests;
 
 use std::path::PathBuf;
 
@@ -52,58 +66,15 @@ use anyhow::anyhow;
 use eframe::egui;
 
 pub use commands::{AppCommand, Command, Decision, EditCommand};
+pub use document::DocState;
+pub use file_commands::Saving;
+pub use panel::{Panel, PanelContext};
+pub use payload::{AfterDiscard, Basis, CompiledTake, CompiledTrack, KeyRef, PanelRequest, Status, Window};
 pub use playback::{Transport, TransportCommand};
-pub use state::{AfterDiscard, AppState, CentralView, CompiledTake, DocState, KeyRef, Plane, Status, UiState, ViewSettings};
+pub use settings::{CentralView, Plane, ViewSettings};
+pub use state::{AppState, UiState};
 
 use crate::io::{demo_project, load_project};
-
-/// What every panel sees: the document side, the view settings and the UI state, read-only.
-#[derive(Clone, Copy)]
-pub struct PanelContext<'a> {
-    pub doc: &'a DocState,
-    pub view: &'a ViewSettings,
-    pub ui: &'a UiState,
-}
-
-impl PanelContext<'_> {
-    pub fn project(&self) -> &crate::Project {
-        self.doc.project()
-    }
-
-    /// Whether track `ti`'s curve and keys are drawn (and can be picked) in the graph: visible,
-    /// and in a large document also active or holding selected keys (or all curves asked for).
-    pub fn curve_drawn(&self, ti: usize) -> bool {
-        let tracks = &self.project().tracks;
-        tracks.get(ti).is_some_and(|t| t.visible)
-            && (self.view.show_all_curves
-                || tracks.len() <= state::LARGE_DOCUMENT_TRACKS
-                || self.doc.active_track == Some(ti)
-                || self.doc.selection.of_track(ti).next().is_some())
-    }
-
-    /// How many visible tracks' curves a large document is not drawing.
-    pub fn hidden_curves(&self) -> usize {
-        let tracks = &self.project().tracks;
-        (0..tracks.len()).filter(|&ti| tracks[ti].visible && !self.curve_drawn(ti)).count()
-    }
-
-    pub fn playhead(&self) -> f64 {
-        self.ui.playhead
-    }
-
-    /// A copy of the view settings with `change` made, as a command (view settings are not
-    /// part of the document, so this is no undo step).
-    pub fn view_change(&self, change: impl FnOnce(&mut ViewSettings)) -> AppCommand {
-        let mut v = self.view.clone();
-        change(&mut v);
-        AppCommand::SetView(Box::new(v))
-    }
-}
-
-/// A part of the window: draws from the context, asks for changes through `out`.
-pub trait Panel {
-    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>);
-}
 
 /// Every panel of the window, each with the state only it needs.
 #[derive(Default)]
@@ -156,10 +127,13 @@ pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
 /// paints, `files.rs`), or the demo project.
 pub fn initial_state(file: Option<PathBuf>) -> anyhow::Result<AppState> {
     Ok(match file {
-        Some(path) if std::fs::metadata(&path).is_ok_and(|m| m.len() > files::BACKGROUND_BYTES) => AppState::opening(path),
+        Some(path) if std::fs::metadata(&path).is_ok_and(|m| m.len() > file_job::BACKGROUND_BYTES) => AppState::opening(path),
         Some(path) => {
             let project = load_project(&path)?;
-            AppState::new(project, Some(path))
+            let stamp = payload::disk_stamp(&path);
+            let mut state = AppState::new(project, Some(path));
+            state.doc.disk_stamp = stamp;
+            state
         }
         None => AppState::new(demo_project(), None),
     })
@@ -190,12 +164,23 @@ impl TangentApp {
         self.state.ui.file_job.as_ref().is_some_and(|j| j.opening)
     }
 
+    /// Hands the dispatcher's requests to the panels they are for.
+    fn take_requests(&mut self) {
+        for request in std::mem::take(&mut self.state.ui.requests) {
+            match request {
+                PanelRequest::FrameAll => self.panels.graph.frame_all = true,
+                PanelRequest::FrameSelected => self.panels.graph.frame_selected = true,
+                PanelRequest::Import(path) => self.panels.import.show(path),
+            }
+        }
+    }
+
     /// One frame: input, panels and dialogs, then the commands they queued. Separate from
     /// `eframe::App` so tests and benchmarks drive it headless.
     pub fn ui(&mut self, ui: &mut egui::Ui) {
         let ctx = ui.ctx().clone();
         let mut out = std::mem::take(&mut self.queue);
-        run::handle_input(&ctx, &self.state, &mut out);
+        dispatch::handle_input(&ctx, &self.state, &mut out);
         let state = &mut self.state;
         if let Some(t) = state.ui.transport.tick(f64::from(ctx.input(|i| i.stable_dt))) {
             state.ui.playhead = t;
@@ -219,12 +204,12 @@ impl TangentApp {
         p.simplify.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
         self.recovery.ui(ui, &cx, &mut out);
-        files::progress_window(&ctx, &cx, &mut out);
         let mut changed = self.state.poll_file_job();
-        changed |= key_jobs::poll_key_job(&ctx, &mut self.state, &mut self.panels);
+        changed |= dispatch::poll_key_job(&ctx, &mut self.state);
         for command in out.drain(..) {
-            changed |= key_jobs::run_or_defer(&ctx, &mut self.state, &mut self.panels, command);
+            changed |= dispatch::run_or_defer(&ctx, &mut self.state, command);
         }
+        self.take_requests();
         if changed && !ctx.will_discard() {
             // Panels drew the state from before the commands: draw it again (a pass that is
             // discarded is followed at once by another, which draws it).
@@ -233,7 +218,7 @@ impl TangentApp {
         self.queue = out;
         self.recovery.tick(&self.state, std::time::Instant::now(), &ctx);
         if let Some(after) = self.state.ui.pending_after.take() {
-            run::run_after_discard(&ctx, &mut self.state, after);
+            file_commands::run_after_discard(&ctx, &mut self.state, after);
         }
         if std::mem::take(&mut self.state.ui.document_replaced) {
             self.panels.graph.frame_all = true;

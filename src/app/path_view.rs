@@ -8,9 +8,11 @@ use eframe::egui::{self, Color32, Pos2};
 use egui_plot::{Arrows, Legend, Line, MarkerShape, Plot, PlotPoint, PlotPoints, PlotTransform, Points, VLine};
 
 use super::commands::{AppCommand, EditCommand};
-use super::state::{KeyRef, Plane};
+use super::jobs::Job;
+use super::panel::{Panel, PanelContext};
+use super::payload::KeyRef;
+use super::settings::Plane;
 use super::style::{track_color, INCOMING, OUTGOING, PLAYHEAD};
-use super::{Panel, PanelContext};
 use crate::analysis::max_deviation_percent;
 use crate::arclen::{speed_profile, ArcLengthError, ArcLengthTable, ConstantSpeed};
 use crate::{Interpolation, PathCurve, SegmentCursor, Track, TrackCurve, TrackKind};
@@ -47,7 +49,7 @@ pub struct PathView {
     table: Option<CachedTable>,
     /// The table being built on a worker (one at a time), what it is of, and the frame that
     /// started it (a later frame takes it in).
-    building: Option<(TableKey, std::sync::mpsc::Receiver<Result<ArcLengthTable, ArcLengthError>>, u64)>,
+    building: Option<(TableKey, Job<Result<ArcLengthTable, ArcLengthError>>, u64)>,
     /// The frame being drawn (`egui::Context::cumulative_frame_nr`).
     frame: u64,
     keys: Option<CachedKeys>,
@@ -112,11 +114,11 @@ impl PathView {
             |curve: &TrackCurve, tolerance: f64| PathCurve::new(curve).map_err(ArcLengthError::from).and_then(|path| ArcLengthTable::new(path, tolerance));
         // Not in the frame that started it, even if it is done (a frame that shows the view
         // draws it measuring, whatever the worker's speed; tests rely on it).
-        if let Some((of, rx, _)) = self.building.as_ref().filter(|b| b.2 < self.frame) {
-            match rx.try_recv() {
-                Ok(table) => (self.table, self.building) = (Some((*of, table)), None),
-                Err(std::sync::mpsc::TryRecvError::Disconnected) => self.building = None,
-                Err(std::sync::mpsc::TryRecvError::Empty) => {}
+        if let Some((of, job, _)) = self.building.as_mut().filter(|b| b.2 < self.frame) {
+            match job.poll() {
+                Some(Some(table)) => (self.table, self.building) = (Some((*of, table)), None),
+                Some(None) => self.building = None,
+                None => {}
             }
         }
         if self.table.as_ref().is_none_or(|(k, _)| *k != key) {
@@ -124,9 +126,9 @@ impl PathView {
             if curve.times().len() <= TABLE_ON_WORKER_KEYS {
                 self.table = Some((key, build(curve, key.2)));
             } else if self.building.is_none() {
-                let (curve, (tx, rx)) = (curve.clone(), std::sync::mpsc::channel());
-                std::thread::spawn(move || _ = tx.send(build(&curve, key.2)));
-                self.building = Some((key, rx, self.frame));
+                let curve = curve.clone();
+                let job = Job::spawn("Arc-length table", None, move |_| Some(build(&curve, key.2)));
+                self.building = Some((key, job, self.frame));
             }
         }
         self.table.as_ref().filter(|(k, _)| k.0 == key.0 && k.2 == key.2).map(|(_, t)| t)
@@ -305,9 +307,9 @@ impl PathView {
     ) {
         let (press, pointer, modifiers) = ui.input(|i| (i.pointer.press_origin(), i.pointer.interact_pos(), i.modifiers));
         let track = &cx.project().tracks[ti];
-        if response.drag_started_by(egui::PointerButton::Primary) && cx.ui.key_jobs.is_busy() {
+        if response.drag_started_by(egui::PointerButton::Primary) && cx.ui.key_queue.is_busy() {
             // (As in the graph: no drag from keys that a change being made will replace.)
-            out.push(AppCommand::Status(super::graph::busy_status(cx)));
+            out.push(AppCommand::Status(cx.busy_status()));
         } else if response.drag_started_by(egui::PointerButton::Primary) {
             if let Some(origin) = press {
                 self.drag = hit_key(track, (a, b), transform, origin).map(|k| (ti, k, track.keys[k].value.clone(), transform.value_from_position(origin)));

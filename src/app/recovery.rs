@@ -14,15 +14,17 @@
 //! with its error, to discard. The newest offer's Restore button gets keyboard focus once it
 //! is read, so Enter restores it (`tests/window_recovery.rs` drives the real window so).
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::state::{AppState, CompiledTake};
-use super::{Panel, PanelContext};
+use super::jobs::Job;
+use super::panel::{Panel, PanelContext};
+use super::payload::CompiledTake;
+use super::state::AppState;
 
 /// Without edits for this long, unsaved changes are written at once.
 pub const IDLE_PAUSE: Duration = Duration::from_secs(2);
@@ -69,12 +71,13 @@ pub struct Recovery {
     written: Option<(u64, Instant)>,
     /// The revision seen last frame and since when it has not changed.
     seen: Option<(u64, Instant)>,
-    writing: Option<mpsc::Receiver<Result<(), String>>>,
+    writing: Option<Job<Result<(), String>>>,
     /// The file last written (the name follows the document's, so Save as changes it).
     last_file: Option<PathBuf>,
     pub offers: Vec<Offer>,
-    /// The worker reading the offers: each file with what it holds, newest first.
-    reading: Option<mpsc::Receiver<(PathBuf, Content)>>,
+    /// The worker reading an offer (one at a time, newest first), and the offers it reads next.
+    reading: Option<(PathBuf, Job<Content>)>,
+    to_read: VecDeque<PathBuf>,
     /// The last write's failure, shown in the offer window's place.
     pub error: Option<String>,
     /// Whether the newest offer's Restore button has been given keyboard focus yet (it is,
@@ -163,40 +166,33 @@ impl Recovery {
     #[must_use]
     pub fn new(dir: Option<PathBuf>) -> Self {
         let offers = dir.as_deref().map(orphans).unwrap_or_default();
-        let reading = (!offers.is_empty()).then(|| {
-            let files: Vec<PathBuf> = offers.iter().map(|o| o.file.clone()).collect();
-            let (tx, rx) = mpsc::channel();
-            std::thread::spawn(move || {
-                for file in files {
-                    let content = read_offer(&file);
-                    if tx.send((file, content)).is_err() {
-                        return;
-                    }
-                }
-            });
-            rx
+        let to_read = offers.iter().map(|o| o.file.clone()).collect();
+        let mut r = Self { dir, written: None, seen: None, writing: None, last_file: None, offers, reading: None, to_read, error: None, focused: false };
+        r.read_next();
+        r
+    }
+
+    /// Starts reading the next offer on a worker.
+    fn read_next(&mut self) {
+        self.reading = self.to_read.pop_front().map(|file| {
+            let f = file.clone();
+            (file, Job::spawn(format!("Reading {}", f.display()), None, move |_| Some(read_offer(&f))))
         });
-        Self { dir, written: None, seen: None, writing: None, last_file: None, offers, reading, error: None, focused: false }
     }
 
     /// Takes what the worker has read since the last call; returns whether an offer is still
     /// being read.
     pub fn poll(&mut self) -> bool {
-        let Some(rx) = &self.reading else { return false };
-        loop {
-            match rx.try_recv() {
-                Ok((file, content)) => {
-                    if let Some(o) = self.offers.iter_mut().find(|o| o.file == file) {
-                        o.content = content;
-                    }
-                }
-                Err(mpsc::TryRecvError::Empty) => return true,
-                Err(mpsc::TryRecvError::Disconnected) => {
-                    self.reading = None;
-                    return false;
-                }
+        while let Some((file, job)) = &mut self.reading {
+            let Some(made) = job.poll() else { return true };
+            let content = made.unwrap_or_else(|| Content::Failed(format!("{}: the reader stopped", file.display())));
+            let file = file.clone();
+            if let Some(o) = self.offers.iter_mut().find(|o| o.file == file) {
+                o.content = content;
             }
+            self.read_next();
         }
+        false
     }
 
     /// This editor's recovery file for the open document.
@@ -209,14 +205,10 @@ impl Recovery {
     /// Called once a frame: writes the recovery copy when it is due, removes it once the
     /// document is clean.
     pub fn tick(&mut self, state: &AppState, now: Instant, ctx: &egui::Context) {
-        if let Some(rx) = &self.writing {
-            match rx.try_recv() {
-                Ok(r) => {
-                    self.error = r.err();
-                    self.writing = None;
-                }
-                Err(mpsc::TryRecvError::Empty) => return,
-                Err(mpsc::TryRecvError::Disconnected) => self.writing = None,
+        if self.writing.is_some() {
+            match Job::finished(&mut self.writing) {
+                Some((_, made)) => self.error = made.and_then(Result::err),
+                None => return,
             }
         }
         let Some(file) = self.file(state) else { return };
@@ -247,19 +239,17 @@ impl Recovery {
         }
         let project = state.doc.document.shared_project();
         let origin = state.doc.path.as_ref().map_or_else(|| "untitled".to_owned(), |p| p.display().to_string());
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
+        let job = Job::spawn("Autosave", None, move |_| {
             let project = crate::io::released(project);
-            let r = (|| {
+            Some((|| {
                 if let Some(dir) = file.parent() {
                     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
                 }
                 crate::io::save_project(&file, &project).map_err(|e| e.to_string())?;
                 std::fs::write(file.with_extension("origin"), origin).map_err(|e| e.to_string())
-            })();
-            let _ = tx.send(r);
+            })())
         });
-        self.writing = Some(rx);
+        self.writing = Some(job);
         self.written = Some((revision, now));
         self.last_file = self.file(state);
     }
@@ -342,7 +332,6 @@ impl Panel for Recovery {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::Panels;
     use crate::edit::intent::{self, KeyRef};
     use crate::io::demo_project;
 
@@ -433,9 +422,9 @@ mod tests {
         let take = r.offers[0].take().expect("read and compiled");
         assert_eq!(take.project, recovered);
         // The worker's curves sample as a fresh compile of the recovered tracks does.
-        for (track, (curve, _)) in recovered.tracks.iter().zip(&take.compiled) {
+        for (track, compiled) in recovered.tracks.iter().zip(&take.tracks) {
             let fresh = crate::TrackCurve::new(track).unwrap();
-            let (mut got, mut want) = (curve.as_ref().unwrap().evaluator(), fresh.evaluator());
+            let (mut got, mut want) = (compiled.curve.as_ref().unwrap().evaluator(), fresh.evaluator());
             for i in 0..=40 {
                 let t = f64::from(i) * 0.1;
                 assert_eq!(got.value_at(t), want.value_at(t), "{} at {t}", track.name);
@@ -445,14 +434,13 @@ mod tests {
         let ctx = egui::Context::default();
         let mut state = AppState::new(demo_project(), None);
         let before = state.project().clone();
-        let mut panels = Panels::default();
         let Content::Ready(take) = r.offers.remove(0).content else { unreachable!() };
         let restore = AppCommand::Restore { take, origin: Some(PathBuf::from("/tmp/walk.ron")) };
-        crate::app::run::run_command(&ctx, &mut state, &mut panels, restore);
+        crate::app::dispatch::run_command(&ctx, &mut state, restore);
         assert_eq!(state.project().tracks, recovered.tracks);
         assert_eq!(state.doc.path.as_deref(), Some(Path::new("/tmp/walk.ron")));
         assert!(state.ui.status.text.starts_with("Restored 2 tracks"), "{}", state.ui.status.text);
-        crate::app::run::run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(crate::app::Command::Undo));
+        crate::app::dispatch::run_command(&ctx, &mut state, AppCommand::Ui(crate::app::Command::Undo));
         assert_eq!(state.project(), &before, "one undo step");
         discard(&file);
         assert!(!file.exists() && !file.with_extension("origin").exists());

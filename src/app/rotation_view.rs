@@ -8,8 +8,8 @@ use eframe::egui::{self, Color32};
 use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, Text, VLine};
 
 use super::commands::AppCommand;
+use super::panel::{Panel, PanelContext};
 use super::style::PLAYHEAD;
-use super::{Panel, PanelContext};
 use crate::analysis::{angular_speed, curve_with_interpolation, hemisphere_flips};
 use crate::quat::{self, Quat};
 use crate::{Interpolation, SegmentCursor, TrackCurve, TrackKind};

@@ -2,141 +2,98 @@
 //! selected keys, or the active track) with a tolerance slider. The reduction runs on a worker
 //! thread whenever the tolerance or the document changes, so the window never freezes; while
 //! it is open the graph draws the reduced curve over the original inside the band ±E around
-//! it ([`Preview`], through [`AppCommand::SetPreview`]), and the table gives each track's key
-//! counts and measured error. Apply replaces the tracks as one undo step.
+//! it ([`Simplified`], through [`AppCommand::SetPreview`]), and the table gives each track's key
+//! counts and measured error. Apply replaces the tracks as one undo step — if the document,
+//! its revision and the selection are still those the reduction was made for.
 
-use std::sync::mpsc;
 use std::sync::Arc;
 
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::{Panel, PanelContext};
+use super::jobs::Job;
+use super::panel::{Panel, PanelContext};
+use super::payload::{Basis, Simplified, Window};
 use crate::reduce::project::{reduce_tracks, TrackReport};
 use crate::reduce::{Tolerance, DEFAULT_ANGLE_DEG};
-use crate::{Track, TrackCurve};
 
-/// What the graph draws while Simplify is open: for each track, the reduced track compiled,
-/// and the tolerance of the band. Made on the reduction's worker, with the key ranges Apply
-/// puts in place with the curves (nothing is compiled on the UI thread).
-#[derive(Clone)]
-pub struct Preview {
-    pub tolerance: f64,
-    pub tracks: Vec<(usize, Track, TrackCurve)>,
-    pub ranges: Vec<super::key_ranges::KeyRanges>,
-}
-
-impl Preview {
-    /// The reduced tracks of `reports` (those not kept as they were) compiled, on every core.
-    #[must_use]
-    pub fn of(tolerance: f64, reports: &[TrackReport]) -> Self {
-        use rayon::prelude::*;
-        let made: Vec<_> = reports
-            .par_iter()
-            .filter_map(|r| r.result.as_ref().ok().filter(|x| x.kept.is_none()).map(|x| (r.index, &x.track)))
-            .filter_map(|(i, t)| TrackCurve::new(t).ok().map(|c| ((i, t.clone(), c), super::key_ranges::KeyRanges::new(t))))
-            .collect();
-        let (tracks, ranges) = made.into_iter().unzip();
-        Self { tolerance, tracks, ranges }
-    }
-}
-
-impl std::fmt::Debug for Preview {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Preview({} tracks at {:e})", self.tracks.len(), self.tolerance)
-    }
-}
-
-impl PartialEq for Preview {
-    fn eq(&self, other: &Self) -> bool {
-        self.tolerance == other.tolerance && self.tracks.iter().map(|t| (t.0, &t.1)).eq(other.tracks.iter().map(|t| (t.0, &t.1)))
-    }
-}
-
-/// A reduction computed for one tolerance, angle and document revision.
-struct Computed {
-    key: (f64, f64, u64),
-    reports: Vec<TrackReport>,
-    preview: Arc<Preview>,
-}
-
-/// What the worker sends: the reports and the reduced tracks compiled.
-type Made = (Vec<TrackReport>, Arc<Preview>);
+/// What a reduction is made for: tolerance, angle, and the document, revision and selection
+/// (the tracks reduced are the selection's).
+type Asked = (f64, f64, Basis);
 
 pub struct SimplifyWindow {
-    pub open: bool,
     tolerance: f64,
     angle: f64,
-    computed: Option<Computed>,
-    /// The reduction in flight and what it was asked for.
-    running: Option<((f64, f64, u64), mpsc::Receiver<Made>)>,
+    /// The last reduction made, shown and applied while it is what is asked.
+    computed: Option<Arc<Simplified>>,
+    /// The reduction in flight.
+    running: Option<Job<Simplified>>,
 }
 
 impl Default for SimplifyWindow {
     fn default() -> Self {
-        Self { open: false, tolerance: 1e-3, angle: DEFAULT_ANGLE_DEG * 10.0, computed: None, running: None }
+        Self { tolerance: 1e-3, angle: DEFAULT_ANGLE_DEG * 10.0, computed: None, running: None }
     }
 }
 
+fn asked_of(s: &Simplified) -> Asked {
+    (s.tolerance, s.angle, s.made_for)
+}
+
 impl SimplifyWindow {
-    /// Starts the reduction for `key` on a worker thread unless it is already running.
-    fn start(&mut self, cx: &PanelContext<'_>, key: (f64, f64, u64), ctx: &egui::Context) {
-        if self.running.as_ref().is_some_and(|r| r.0 == key) {
+    /// Starts the reduction for `asked` on a worker thread unless it is already running.
+    fn start(&mut self, cx: &PanelContext<'_>, asked: Asked, ctx: &egui::Context) {
+        if self.running.as_ref().is_some_and(|j| j.basis() == Some(asked.2) && j.label() == label(asked)) {
             return;
         }
-        let Ok(tol) = Tolerance::new(key.0, key.1) else { return };
+        let Ok(tol) = Tolerance::new(asked.0, asked.1) else { return };
         // The document's project shared, not copied (a copy of a mocap take is 150 ms).
         let project = cx.doc.document.shared_project();
         let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
-        let (tx, rx) = mpsc::channel();
-        let ctx = ctx.clone();
-        std::thread::spawn(move || {
+        let job = Job::spawn(label(asked), Some(ctx), move |w| {
             let reports = reduce_tracks(&project, &which, tol, &|_, _| {});
             drop(project);
-            let preview = Arc::new(Preview::of(key.0, &reports));
-            let _ = tx.send((reports, preview));
-            ctx.request_repaint();
+            (!w.cancelled()).then(|| Simplified::new(asked.0, asked.1, asked.2, reports))
         });
-        self.running = Some((key, rx));
-    }
-
-    /// Takes a finished reduction, if any.
-    fn poll(&mut self) -> bool {
-        let Some((key, rx)) = &self.running else { return false };
-        match rx.try_recv() {
-            Ok((reports, preview)) => {
-                self.computed = Some(Computed { key: *key, reports, preview });
-                self.running = None;
-                true
-            }
-            Err(mpsc::TryRecvError::Empty) => false,
-            Err(mpsc::TryRecvError::Disconnected) => {
-                self.running = None;
-                false
-            }
+        if let Some(old) = self.running.replace(job.made_for(asked.2)) {
+            old.cancel();
         }
     }
 
-    fn preview(&self) -> Option<Arc<Preview>> {
-        self.computed.as_ref().map(|c| c.preview.clone())
+    /// Takes a finished reduction, if any; whether one arrived.
+    fn poll(&mut self) -> bool {
+        match Job::finished(&mut self.running) {
+            Some((_, Some(made))) => {
+                self.computed = Some(Arc::new(made));
+                true
+            }
+            _ => false,
+        }
     }
+}
+
+/// A reduction's job label: what it was asked (so a job for other parameters is told apart).
+fn label((tolerance, angle, _): Asked) -> String {
+    format!("Simplify within {tolerance:e} and {angle}°")
 }
 
 impl Panel for SimplifyWindow {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
-        if !self.open {
+        if !cx.ui.windows.is_open(Window::Simplify) {
             if self.computed.take().is_some() || cx.ui.preview.is_some() {
                 out.push(AppCommand::SetPreview(None));
             }
-            self.running = None;
+            if let Some(job) = self.running.take() {
+                job.cancel();
+            }
             return;
         }
-        let key = (self.tolerance, self.angle, cx.doc.document.revision());
+        let asked = (self.tolerance, self.angle, cx.doc.basis());
         if self.poll() {
-            out.push(AppCommand::SetPreview(self.preview()));
+            out.push(AppCommand::SetPreview(self.computed.clone()));
         }
-        if self.computed.as_ref().is_none_or(|c| c.key != key) {
-            self.start(cx, key, ui.ctx());
+        if self.computed.as_ref().is_none_or(|c| asked_of(c) != asked) {
+            self.start(cx, asked, ui.ctx());
         }
         let (mut open, mut close) = (true, false);
         egui::Window::new("Simplify").open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), |ui| {
@@ -153,7 +110,7 @@ impl Panel for SimplifyWindow {
                     .on_hover_text("Largest angle from the original rotation, for Quat tracks")
                     .accessible_name("simplify angle");
             });
-            let fresh = self.computed.as_ref().is_some_and(|c| c.key == key);
+            let fresh = self.computed.as_ref().is_some_and(|c| asked_of(c) == asked);
             match &self.computed {
                 None => {
                     ui.horizontal(|ui| {
@@ -164,11 +121,11 @@ impl Panel for SimplifyWindow {
                 Some(c) => report_table(ui, &c.reports, fresh),
             }
             ui.horizontal(|ui| {
-                let any = self.computed.as_ref().is_some_and(|c| c.reports.iter().any(|r| r.result.as_ref().is_ok_and(|x| x.kept.is_none())));
+                let any = self.computed.as_ref().is_some_and(|c| c.reduces_any());
                 let apply = ui.add_enabled(fresh && any, egui::Button::new("Apply")).on_hover_text("Replace these tracks' keys, as one undo step");
                 if apply.clicked() {
                     if let Some(c) = &self.computed {
-                        out.push(AppCommand::ApplySimplify(c.reports.clone(), c.preview.clone()));
+                        out.push(AppCommand::ApplySimplify(c.clone()));
                     }
                     close = true;
                 }
@@ -178,7 +135,7 @@ impl Panel for SimplifyWindow {
             });
         });
         if !open || close {
-            self.open = false;
+            out.push(AppCommand::CloseWindow(Window::Simplify));
         }
     }
 }

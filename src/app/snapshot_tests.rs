@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 use eframe::egui;
 use egui_kittest::Harness;
 
-use super::state::KeyRef;
+use super::payload::KeyRef;
 use super::{export_window, graph, inspector, path_view, rotation_view, speed, tracks, transport};
 use super::{AppState, Panel, PanelContext};
 use crate::io::demo_project;
@@ -105,7 +105,7 @@ fn transport_snapshot() {
 
 #[test]
 fn export_window_snapshot() {
-    let mut panel = export_window::ExportWindow::default();
-    panel.open = true;
-    snapshot("export_window", egui::vec2(560.0, 520.0), demo(), panel);
+    let mut app = demo();
+    app.ui.windows.open(crate::app::Window::Export);
+    snapshot("export_window", egui::vec2(560.0, 520.0), app, export_window::ExportWindow::default());
 }

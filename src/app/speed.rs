@@ -12,8 +12,8 @@ use eframe::egui;
 use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, VLine};
 
 use super::commands::AppCommand;
+use super::panel::{Panel, PanelContext};
 use super::style::{track_color, AXIS_WIDTH, PLAYHEAD};
-use super::{Panel, PanelContext};
 use crate::analysis::{other_tangents_between, speed_series_within};
 use crate::{Interpolation, Track, TrackCurve, TrackKind};
 

@@ -3,7 +3,7 @@
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::{Panel, PanelContext};
+use super::panel::{Panel, PanelContext};
 
 #[derive(Default)]
 pub struct StatusBar;
@@ -13,7 +13,7 @@ impl Panel for StatusBar {
         ui.horizontal(|ui| {
             let status = &cx.ui.status;
             let color = if status.is_error { ui.visuals().error_fg_color } else { ui.visuals().text_color() };
-            if let Some(busy) = cx.ui.key_jobs.busy_text() {
+            if let Some(busy) = cx.ui.key_queue.busy_text() {
                 ui.spinner();
                 ui.label(busy).on_hover_text("Changing the selected keys on a worker: the window stays usable, and edits wait until it is done");
                 ui.separator();

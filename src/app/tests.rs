@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use egui_plot::PlotPoint;
 
-use super::state::KeyRef;
+use super::payload::KeyRef;
 use super::style::track_color;
 use super::{AppState, PanelContext, TangentApp};
 
@@ -449,7 +449,7 @@ fn export_window_writes_a_gltf_in_the_background() {
     let mut h = harness(demo_project());
     h.key_press_modifiers(Modifiers::COMMAND, K::E);
     h.run();
-    assert!(h.state().panels.export.open);
+    assert!(app(&h).ui.windows.is_open(crate::app::Window::Export));
     h.get_by_label("export path").click();
     h.run();
     h.get_by_label("export path").type_text(&out.display().to_string());

@@ -10,8 +10,8 @@
 use eframe::egui;
 
 use super::commands::{AppCommand, EditCommand};
+use super::panel::{Panel, PanelContext};
 use super::style::{component_color, track_color};
-use super::{Panel, PanelContext};
 use crate::edit::intent;
 use crate::{Edit, Infinity, Interpolation, Rgb, TangentMode, Track, TrackHeader, TrackKind};
 
@@ -112,7 +112,7 @@ impl Panel for TrackList {
             });
         });
         let tracks = &cx.project().tracks;
-        if tracks.len() > super::state::LARGE_DOCUMENT_TRACKS || !self.filter.is_empty() {
+        if tracks.len() > super::settings::LARGE_DOCUMENT_TRACKS || !self.filter.is_empty() {
             ui.horizontal(|ui| {
                 ui.add(egui::TextEdit::singleline(&mut self.filter).hint_text("filter by name").desired_width(180.0))
                     .on_hover_text("List only the tracks whose name contains this (for example a node name, or ANIMATION/)")
@@ -136,7 +136,7 @@ impl Panel for TrackList {
         if listed.len() < tracks.len() {
             ui.label(format!("{} of {} tracks", listed.len(), tracks.len()));
         }
-        let open_by_default = tracks.len() <= super::state::LARGE_DOCUMENT_TRACKS;
+        let open_by_default = tracks.len() <= super::settings::LARGE_DOCUMENT_TRACKS;
         let rows = rows(tracks, &listed, |p| !needle.is_empty() || open_by_default != self.toggled.contains(p));
         let height = ui.spacing().interact_size.y;
         egui::ScrollArea::vertical().auto_shrink([false, true]).show_rows(ui, height, rows.len(), |ui, range| {

@@ -4,8 +4,8 @@
 use eframe::egui;
 
 use super::commands::AppCommand;
+use super::panel::{Panel, PanelContext};
 use super::playback::TransportCommand as T;
-use super::{Panel, PanelContext};
 use crate::clock::LoopMode;
 
 #[derive(Default)]

@@ -6,12 +6,13 @@
 use eframe::egui::{self, Color32, Vec2};
 use egui_plot::{Arrows, Line, LineStyle, MarkerShape, PlotPoint, PlotPoints, PlotUi, Points, Polygon, Text, VLine};
 
+use super::display::{component_shown, display, Display};
 use super::hit::{ease_time, handle_tip, keys_in_view, tangent_tip, Target, EASE_OFFSET};
 use super::lod::envelope_series;
 use super::markers::MarkerSet;
-use super::{component_shown, display, Display, Graph, GraphDrag};
+use super::view::{Graph, GraphDrag};
+use crate::app::panel::PanelContext;
 use crate::app::style::{component_color, fmt_vec, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
-use crate::app::PanelContext;
 use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
 use crate::{HandleType, Interpolation, Track, TrackCurve, TrackKind};
@@ -284,9 +285,9 @@ fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize,
 
 /// Key > Simplify…'s preview: each reduced curve (white) and its keys, between dashed lines
 /// at ±E around the original curve (the band it must stay in).
-fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate::app::simplify::Preview) {
+fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate::app::payload::Simplified) {
     for (ti, track, reduced) in &preview.tracks {
-        let Some(Ok(original)) = cx.doc.curve(*ti) else { continue };
+        let (Some(Ok(original)), Ok(reduced)) = (cx.doc.curve(*ti), &reduced.curve) else { continue };
         // The tracks whose curves are drawn (a large document draws the active and selected
         // ones), so that a preview of a whole take costs what is on screen.
         if !cx.curve_drawn(*ti) || track.kind == TrackKind::Quat {

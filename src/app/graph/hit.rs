@@ -4,8 +4,8 @@
 use eframe::egui::{Pos2, Vec2};
 use egui_plot::{PlotPoint, PlotTransform};
 
-use super::{component_shown, display, Display};
-use crate::app::PanelContext;
+use super::display::{component_shown, display, Display};
+use crate::app::panel::PanelContext;
 use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
 use crate::{Interpolation, Key, Track, TrackCurve, TrackKind};

@@ -7,24 +7,17 @@ use std::collections::BTreeSet;
 use eframe::egui::{self, Modifiers, Pos2, Vec2};
 use egui_plot::{PlotPoint, PlotTransform};
 
+use super::display::{component_shown, display, Display};
 use super::hit::{hit_test, keys_in_range, tangent_tip, Target};
-use super::{component_shown, display, Display, Graph, GraphDrag};
+use super::view::{Graph, GraphDrag};
 use crate::app::commands::{AppCommand, EditCommand};
-use crate::app::key_jobs::{Change, KeyChange, KeyMove};
+use crate::app::panel::PanelContext;
+use crate::app::payload::{Change, KeyChange, KeyMove, Status};
 use crate::app::playback::TransportCommand;
-use crate::app::state::Status;
 use crate::app::style::fmt_vec;
-use crate::app::PanelContext;
 use crate::edit::intent::{self, KeyEdit, KeyRef, Snap};
 use crate::handles::{self, Side};
 use crate::TrackKind;
-
-/// What an edit made from the keys on screen (a drag, a handle offset field) says when it is
-/// refused because a change of them is being made on a worker.
-pub(crate) fn busy_status(cx: &PanelContext<'_>) -> Status {
-    let what = cx.ui.key_jobs.busy_text().unwrap_or_else(|| "a change".to_owned());
-    Status::message(format!("Try again once it is in place: {what}"))
-}
 
 fn adds(m: Modifiers) -> bool {
     m.shift || m.command
@@ -84,10 +77,10 @@ impl Graph {
     fn start_drag(&mut self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, origin: Pos2, modifiers: Modifiers) {
         let plot_origin = transform.value_from_position(origin);
         let target = hit_test(cx, transform, origin);
-        if cx.ui.key_jobs.is_busy() && target.is_some_and(|t| !matches!(t, Target::Playhead)) {
+        if cx.ui.key_queue.is_busy() && target.is_some_and(|t| !matches!(t, Target::Playhead)) {
             // A drag made from the keys on screen while a change of them is being made would
             // undo that change when it lands: no editing drag until it is in place.
-            out.push(AppCommand::Status(busy_status(cx)));
+            out.push(AppCommand::Status(cx.busy_status()));
             self.drag = None;
             return;
         }
@@ -158,7 +151,7 @@ impl Graph {
                     n => format!("Moving {n} keys"),
                 };
                 // One command for every track: one change, the tracks compiled together (on a
-                // worker for a big selection, `key_jobs::move_keys`).
+                // worker for a big selection, `planner::plan_change`).
                 out.push(AppCommand::ChangeKeys(KeyChange { label: "Move keys".to_owned(), gesture: true, change: Change::Move(std::sync::Arc::new(m)) }));
             }
             Some(GraphDrag::Tangent { key, origin, dir, length, tension, bias }) => {

@@ -14,8 +14,8 @@
 
 use std::collections::HashMap;
 
+use super::display::Display;
 use super::recent::Recent;
-use super::Display;
 use crate::app::key_ranges::KeyRanges;
 use crate::{SegmentCursor, TrackCurve};
 

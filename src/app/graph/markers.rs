@@ -13,7 +13,7 @@ use std::sync::Arc;
 use egui_plot::PlotUi;
 
 use super::recent::Recent;
-use crate::app::PanelContext;
+use crate::app::panel::PanelContext;
 use crate::edit::intent::{self, KeyRef};
 use crate::Track;
 

@@ -10,143 +10,24 @@
 //! `hit.rs` finds what is under the pointer, `draw.rs` draws, `interact.rs` turns pointer
 //! input into commands.
 
+mod display;
 mod draw;
 mod hit;
 mod interact;
 pub(super) mod lod;
 pub(super) mod markers;
 mod recent;
+mod view;
 
-use eframe::egui::{self, Pos2, Vec2};
-use egui_plot::{Legend, Plot, PlotBounds, PlotPoint, PlotTransform};
+use eframe::egui;
+use egui_plot::{Legend, Plot, PlotBounds};
 
 use super::commands::AppCommand;
+use super::panel::{Panel, PanelContext};
 use super::style::AXIS_WIDTH;
-use super::{Panel, PanelContext};
-use crate::edit::intent::{KeyRef, MoveOrigin};
-pub use hit::Target;
-pub(crate) use interact::busy_status;
+use display::display;
 
-/// A drag in progress.
-#[derive(Clone, Debug)]
-pub enum GraphDrag {
-    Move {
-        origin: PlotPoint,
-        /// The plot's mapping when the drag began.
-        at_start: PlotTransform,
-        comp: usize,
-        /// Display units per value unit of the grabbed component.
-        scale: f64,
-        /// Shared with the frames' moves (a worker makes a big selection's).
-        origins: std::sync::Arc<Vec<MoveOrigin>>,
-        /// The last move sent, `(dt, dv, snap)`: a frame with the pointer held still sends
-        /// nothing (on the worker, each would move and compile every track again).
-        sent: std::cell::Cell<Option<(f64, f64, Option<crate::edit::intent::Snap>)>>,
-    },
-    Box {
-        origin: PlotPoint,
-    },
-    Tangent {
-        key: KeyRef,
-        origin: Pos2,
-        dir: Vec2,
-        length: f32,
-        tension: f64,
-        bias: f64,
-    },
-    Ease {
-        key: KeyRef,
-        from: bool,
-    },
-    /// A Bézier handle: the track and its curve as they were when the drag began, so each
-    /// frame's edit is computed from the same start (one gesture, one undo step).
-    Handle {
-        key: KeyRef,
-        comp: usize,
-        side: crate::handles::Side,
-        start: Box<(crate::Track, crate::TrackCurve)>,
-        display: Display,
-    },
-    Scrub,
-}
-
-impl GraphDrag {
-    /// Whether this drag edits the document (and so is one gesture).
-    fn edits(&self) -> bool {
-        matches!(self, Self::Move { .. } | Self::Tangent { .. } | Self::Ease { .. } | Self::Handle { .. })
-    }
-}
-
-/// The value graph and what lives only while the editor runs.
-pub struct Graph {
-    pub drag: Option<GraphDrag>,
-    pub hover: Option<Target>,
-    /// The value graph's plot-to-screen mapping in the last frame.
-    pub transform: Option<PlotTransform>,
-    /// Where the last click was: a double-click counts only on the same spot.
-    pub last_click: Option<Pos2>,
-    /// Fit every visible curve (or the selection) in the next frame.
-    pub frame_all: bool,
-    pub frame_selected: bool,
-    /// Height of the plot (the speed graph takes the rest).
-    pub height: f32,
-    /// The most points one curve was drawn with in the last frame.
-    pub drawn_points: usize,
-    /// Each drawn track's polylines, kept between frames (`lod.rs`).
-    pub curves: lod::CurveCache,
-    /// Each drawn track's key markers, kept between frames (`markers.rs`).
-    pub markers: markers::MarkerCache,
-}
-
-impl Default for Graph {
-    fn default() -> Self {
-        Self {
-            drag: None,
-            hover: None,
-            transform: None,
-            last_click: None,
-            frame_all: true,
-            frame_selected: false,
-            height: 400.0,
-            drawn_points: 0,
-            curves: lod::CurveCache::default(),
-            markers: markers::MarkerCache::default(),
-        }
-    }
-}
-
-/// Maps a component's values to the screen: `display = (value − offset) · scale`.
-#[derive(Clone, Copy, Debug)]
-pub struct Display {
-    pub offset: f64,
-    pub scale: f64,
-}
-
-impl Display {
-    pub const IDENTITY: Display = Display { offset: 0.0, scale: 1.0 };
-    pub fn show(self, v: f64) -> f64 {
-        (v - self.offset) * self.scale
-    }
-}
-
-/// The display mapping of one component: identity, or [min, max] of its keys onto [−1, 1]
-/// when the view is normalised.
-pub fn display(cx: &PanelContext<'_>, track: usize, comp: usize) -> Display {
-    if !cx.view.normalize {
-        return Display::IDENTITY;
-    }
-    let Some((lo, hi)) = cx.doc.value_range(track, comp) else { return Display::IDENTITY };
-    let half = 0.5 * (hi - lo);
-    if half > 0.0 {
-        Display { offset: 0.5 * (hi + lo), scale: 1.0 / half }
-    } else {
-        Display { offset: lo, scale: 1.0 }
-    }
-}
-
-fn component_shown(cx: &PanelContext<'_>, track: usize, comp: usize) -> bool {
-    cx.view.component_shown(&cx.project().tracks[track].name, comp)
-}
+pub use view::Graph;
 
 fn pad(lo: [f64; 2], hi: [f64; 2]) -> PlotBounds {
     let pad_x = ((hi[0] - lo[0]) * 0.08).max(0.5);

@@ -1,5 +1,9 @@
-//! Running the command queue: shortcuts and dropped files become commands, and every command
-//! a panel pushed runs here, once per frame, in order.
+//! The dispatcher: shortcuts and dropped files become commands, and every command a panel
+//! pushed runs here, once per frame, in order. It owns deferral (while a change of many keys
+//! is made on a worker, the commands that touch the document wait: [`run_or_defer`]), carries
+//! out the planner's plans (`planner.rs`), and puts finished results in place only while what
+//! they were made for holds (`AppState::current`). It knows no panel: what it asks of their
+//! own state goes through `UiState::requests`, and windows open in `UiState::windows`.
 //!
 //! Gestures: a panel begins one when a drag starts and ends it when the drag stops. An edit
 //! that is not part of the gesture (Delete, Paste, Undo pressed mid-drag) first closes the
@@ -10,10 +14,13 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
-use super::commands::{AppCommand, Command, Decision, EditCommand, TrackEdits};
-use super::files::Saving;
-use super::state::{AfterDiscard, AppState, Status};
-use super::Panels;
+use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
+use super::file_commands::{decide, overwrite, save_as_interactive, save_interactive};
+use super::jobs::Job;
+use super::key_queue::KeyJob;
+use super::payload::{AfterDiscard, HandleSides, KeyChange, Needs, PanelRequest, Status, Window};
+use super::planner::{self, is_noop, Plan};
+use super::state::AppState;
 
 /// Every command's shortcuts, those with more modifiers first. egui matches a shortcut
 /// "logically", ignoring an extra Shift or Alt held down, so Ctrl+Shift+Z also matches Undo's
@@ -45,7 +52,7 @@ pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppComm
         let ext = path.extension().map(|e| e.to_string_lossy().to_lowercase()).unwrap_or_default();
         if ext == "ron" {
             out.push(AppCommand::Open(path));
-        } else if super::import_window::EXTENSIONS.contains(&ext.as_str()) {
+        } else if crate::import::import_kind(&path).is_some() {
             out.push(AppCommand::ImportPath(path));
         }
     }
@@ -57,10 +64,10 @@ pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppComm
 
 /// Runs one command; returns whether it changed anything on screen (so the frame is drawn
 /// again), which a drag's repeated identical edit does not.
-pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels, command: AppCommand) -> bool {
+pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppCommand) -> bool {
     let changed = match command {
         AppCommand::Ui(c) => {
-            run_ui_command(ctx, state, panels, c);
+            run_ui_command(ctx, state, c);
             true
         }
         AppCommand::BeginGesture(label) => {
@@ -75,8 +82,8 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
         }
         AppCommand::Edit(e) => edit(state, e),
         AppCommand::EditTracks(e) => edit_tracks(state, e),
-        AppCommand::ChangeKeys(c) => super::key_jobs::change_keys(ctx, state, c),
-        AppCommand::SetHandleSides(sides) => super::key_jobs::set_handle_types(ctx, state, sides),
+        AppCommand::ChangeKeys(c) => change_keys(ctx, state, c),
+        AppCommand::SetHandleSides(sides) => set_handle_types(ctx, state, sides),
         AppCommand::InsertKey { track, t } => {
             end_gesture(state);
             state.doc.active_track = Some(track);
@@ -96,7 +103,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
         AppCommand::SetActiveTrack(t) => t < state.project().tracks.len() && replace(&mut state.doc.active_track, Some(t)),
         AppCommand::SetView(view) => {
             if view.normalize != state.view.normalize {
-                panels.graph.frame_all = true;
+                state.ui.requests.push(PanelRequest::FrameAll);
             }
             replace(&mut state.view, *view)
         }
@@ -110,7 +117,8 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
             state.confirm_or_run(AfterDiscard::Open(Some(path)));
             true
         }
-        c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. }) => import_command(state, panels, c),
+        c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. }) => import_command(state, c),
+        AppCommand::CloseWindow(w) => state.ui.windows.close(w),
         AppCommand::SaveTo(mut path) => {
             if path.extension().is_none() {
                 path.set_extension("ron");
@@ -137,18 +145,19 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panel
 }
 
 /// A file to import, or a finished import.
-fn import_command(state: &mut AppState, panels: &mut Panels, command: AppCommand) -> bool {
+fn import_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
         AppCommand::ImportPath(path) => {
-            panels.import.show_path(path);
+            state.ui.windows.open(Window::Import);
+            state.ui.requests.push(PanelRequest::Import(Some(path)));
             true
         }
         AppCommand::Imported { imported, mode } => {
             end_gesture(state);
             let (summary, take) = (imported.report.summary(), imported.take);
             match mode {
-                super::import_window::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary)),
-                super::import_window::ImportMode::AddTracks => {
+                super::payload::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary)),
+                super::payload::ImportMode::AddTracks => {
                     let s = state.doc.add_imported(take, &summary);
                     state.set_status(s);
                     state.follow_range();
@@ -157,16 +166,6 @@ fn import_command(state: &mut AppState, panels: &mut Panels, command: AppCommand
             true
         }
         _ => false,
-    }
-}
-
-/// File > Import…: the window, and the system's file dialog when no file is chosen yet.
-fn open_import(panels: &mut Panels) {
-    panels.import.open = true;
-    if panels.import.path.is_empty() {
-        if let Some(p) = rfd::FileDialog::new().add_filter("Animation", &super::import_window::EXTENSIONS).pick_file() {
-            panels.import.show_path(p);
-        }
     }
 }
 
@@ -182,10 +181,12 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
             true
         }
         AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
-        AppCommand::ApplySimplify(reports, preview) => {
+        AppCommand::ApplySimplify(simplified) => {
             end_gesture(state);
-            let s = state.doc.apply_simplify(&reports, preview);
-            state.set_status(s);
+            if state.current(&simplified.made_for, Needs::Everything, "Simplify") {
+                let s = state.doc.apply_simplify(simplified);
+                state.set_status(s);
+            }
             true
         }
         AppCommand::ConvertToBezier { bound, done } => {
@@ -205,19 +206,6 @@ fn replace<T: PartialEq>(slot: &mut T, value: T) -> bool {
     }
     *slot = value;
     true
-}
-
-/// Whether `edit` would leave the project as it is.
-pub(super) fn is_noop(project: &crate::Project, edit: &crate::Edit) -> bool {
-    match edit {
-        crate::Edit::SetKeys { track, keys } => project.tracks.get(*track).is_some_and(|t| &t.keys == keys),
-        crate::Edit::SpliceKeys { track, at, remove, keys } => {
-            project.tracks.get(*track).is_some_and(|t| t.keys.get(*at..at.saturating_add(*remove)) == Some(keys.as_slice()))
-        }
-        crate::Edit::SetTrack { index, track } => project.tracks.get(*index).is_some_and(|t| t == track),
-        crate::Edit::SetHeader { index, header } => project.tracks.get(*index).is_some_and(|t| t.header() == *header),
-        _ => false,
-    }
 }
 
 /// Closes an open gesture before an edit of its own; the rest of that gesture is dropped.
@@ -293,7 +281,7 @@ pub(super) fn edit_tracks(state: &mut AppState, e: TrackEdits) -> bool {
     }
 }
 
-fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels, command: Command) {
+fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
     match command {
         Command::New => state.confirm_or_run(AfterDiscard::New),
         Command::Open => state.confirm_or_run(AfterDiscard::Open(None)),
@@ -304,8 +292,11 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels
         Command::SaveAs => {
             save_as_interactive(state);
         }
-        Command::Export => panels.export.open = true,
-        Command::Import => open_import(panels),
+        Command::Export => state.ui.windows.open(Window::Export),
+        Command::Import => {
+            state.ui.windows.open(Window::Import);
+            state.ui.requests.push(PanelRequest::Import(None));
+        }
         Command::Quit => state.confirm_or_run(AfterDiscard::Quit),
         Command::Undo => {
             end_gesture(state);
@@ -321,7 +312,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels
         Command::DeselectAll => state.doc.selection.clear(),
         Command::DeleteKeys => {
             end_gesture(state);
-            super::key_jobs::delete_keys(ctx, state);
+            delete_keys(ctx, state);
         }
         Command::Copy => {
             let s = state.doc.copy();
@@ -340,21 +331,21 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels
             }
             None => state.set_status(Status::message("Insert key: click a track first")),
         },
-        Command::ConvertToBezier => panels.convert.open = true,
-        Command::Simplify => panels.simplify.open = true,
+        Command::ConvertToBezier => state.ui.windows.open(Window::ConvertToBezier),
+        Command::Simplify => state.ui.windows.open(Window::Simplify),
         Command::HandleTypeMenu => {
             if state.doc.selection.is_empty() {
                 state.set_status(Status::message("Handle type: select Bézier keys first"));
             } else {
-                panels.handle_menu.open = true;
+                state.ui.windows.open(Window::HandleTypeMenu);
             }
         }
-        Command::SetHandleType(kind) => _ = super::key_jobs::set_handle_types(ctx, state, super::doc_edits::HandleSides::both(kind)),
-        Command::FrameAll => panels.graph.frame_all = true,
-        Command::FrameSelected => panels.graph.frame_selected = true,
+        Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
+        Command::FrameAll => state.ui.requests.push(PanelRequest::FrameAll),
+        Command::FrameSelected => state.ui.requests.push(PanelRequest::FrameSelected),
         Command::ToggleNormalize => {
             state.view.normalize = !state.view.normalize;
-            panels.graph.frame_all = true;
+            state.ui.requests.push(PanelRequest::FrameAll);
         }
         Command::ToggleTangents => state.view.show_tangents = !state.view.show_tangents,
         Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
@@ -368,77 +359,131 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, panels: &mut Panels
     }
 }
 
-/// The answer to "changed on disk": write over it, or leave it.
-fn overwrite(state: &mut AppState, path: Option<PathBuf>) -> bool {
-    state.ui.confirm_overwrite = None;
-    match path {
-        Some(p) => {
-            state.save_over(&p);
+// A change of keys, as the planner plans it, and the commands that wait for it.
+
+/// Whether `command` waits for a change being made on a worker: everything that reads or
+/// changes the document or the selection does; what only moves the view, the playhead or the
+/// status, or closes a window, does not.
+#[must_use]
+pub fn waits_for_change(command: &AppCommand) -> bool {
+    !matches!(
+        command,
+        AppCommand::SetView(_)
+            | AppCommand::Transport(_)
+            | AppCommand::Status(_)
+            | AppCommand::SetPreview(_)
+            | AppCommand::CloseOpenPath
+            | AppCommand::CloseSavePath
+            | AppCommand::CancelFileJob
+            | AppCommand::CloseWindow(_)
+    )
+}
+
+/// Runs `command`, or keeps it for later if it has to wait for a change of many keys being
+/// made on a worker. Returns whether anything on screen changed.
+pub fn run_or_defer(ctx: &egui::Context, state: &mut AppState, command: AppCommand) -> bool {
+    if state.ui.key_queue.is_busy() && waits_for_change(&command) {
+        state.ui.key_queue.defer(command);
+        return false;
+    }
+    run_command(ctx, state, command)
+}
+
+/// Puts a change the worker finished in place (if the document it was made from is still as it
+/// was), then runs the commands that waited for it, until one starts another change on the
+/// worker. Returns whether anything changed.
+pub fn poll_key_job(ctx: &egui::Context, state: &mut AppState) -> bool {
+    let Some((KeyJob { own_step, job, describe, .. }, made)) = state.ui.key_queue.finished() else {
+        return false;
+    };
+    let label = job.label().to_owned();
+    if job.basis().is_some_and(|b| state.current(&b, Needs::Everything, &label)) {
+        if own_step {
+            state.doc.document.begin_gesture(&label);
         }
-        None => state.set_status(Status::message("Not saved: the file on disk was left as it is (Save as… keeps your version elsewhere)")),
+        let done = describe.as_ref().map(|d| d(&made));
+        let result = state.doc.install_key_changes(&label, made);
+        if own_step {
+            state.doc.document.end_gesture();
+        }
+        match (result, done) {
+            (Err(s), _) => state.set_status(s),
+            (Ok(()), Some(text)) => state.set_status(Status::message(text)),
+            (Ok(()), None) => {}
+        }
+    }
+    while let Some(command) = state.ui.key_queue.next_deferred() {
+        run_command(ctx, state, command);
+    }
+    state.follow_range();
+    true
+}
+
+/// A field set on every selected key, or a frame of a key drag: as the planner plans it.
+fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChange) -> bool {
+    if !join_gesture(state, c.gesture, &c.label) {
+        return false;
+    }
+    let plan = planner::plan_change(&state.doc, &c, state.ui.key_queue.background_keys);
+    carry_out(ctx, state, plan, &c.label, c.gesture)
+}
+
+/// Delete: at once, or on a worker (one undo step either way).
+fn delete_keys(ctx: &egui::Context, state: &mut AppState) {
+    match planner::plan_delete(&state.doc, state.ui.key_queue.background_keys) {
+        Plan::Document => {
+            if let Some(s) = state.doc.delete_selected() {
+                state.set_status(s);
+            }
+        }
+        plan => _ = carry_out(ctx, state, plan, "Delete keys", false),
+    }
+}
+
+/// `Key > Handle type` of every selected key. Ends an open gesture first (a handle type is a
+/// step of its own); returns `true` (the status changes).
+fn set_handle_types(ctx: &egui::Context, state: &mut AppState, sides: HandleSides) -> bool {
+    end_gesture(state);
+    match planner::plan_handle_types(&state.doc, sides, state.ui.key_queue.background_keys) {
+        Plan::Document => {
+            let s = state.doc.set_handle_types(sides);
+            state.set_status(s);
+        }
+        plan => _ = carry_out(ctx, state, plan, "Set handle type", false),
     }
     true
 }
 
-/// The answer to "Unsaved changes": save then continue, continue, or go back.
-fn decide(ctx: &egui::Context, state: &mut AppState, d: Decision) {
-    let Some(after) = state.ui.confirm_discard.take() else { return };
-    match d {
-        Decision::Save => match save_interactive(state) {
-            Saving::Done(true) => run_after_discard(ctx, state, after),
-            Saving::Done(false) => {}
-            // Runs once the save on the worker thread has succeeded.
-            Saving::Started => {
-                if let Some(job) = &mut state.ui.file_job {
-                    job.then = Some(after);
-                }
+/// Carries out `plan` (a change labelled `label`, part of the open gesture if `gesture`):
+/// applies its edits now, or starts its work on a worker from the project as it is, made for
+/// the document's basis now. Returns whether anything changed on screen.
+fn carry_out(ctx: &egui::Context, state: &mut AppState, plan: Plan, label: &str, gesture: bool) -> bool {
+    match plan {
+        Plan::Edits { local, wide, message } => {
+            let status = state.ui.status.clone();
+            if let Some(m) = message {
+                state.set_status(Status::message(m));
             }
-        },
-        Decision::Discard => run_after_discard(ctx, state, after),
-        Decision::Cancel => {}
-    }
-}
-
-/// Does what was waiting for the unsaved-changes decision.
-pub fn run_after_discard(ctx: &egui::Context, state: &mut AppState, after: AfterDiscard) {
-    match after {
-        AfterDiscard::New => state.new_document(),
-        AfterDiscard::Imported(take, summary) => {
-            state.replace_doc_state(super::DocState::with_compiled(*take, None));
-            state.set_status(Status::message(format!("Imported {summary}; File > Save as… to keep it")));
-        }
-        AfterDiscard::Open(Some(path)) => state.open(&path),
-        AfterDiscard::Open(None) => match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).pick_file() {
-            Some(path) => state.open(&path),
-            None => {
-                state.ui.show_open_path = true;
-                state.set_status(Status::message("No file chosen (type a path if no file dialog appeared)"));
+            let changed = !local.is_empty();
+            if let Err(s) = state.doc.apply_local_splices(label, local) {
+                state.set_status(s);
             }
-        },
-        AfterDiscard::Quit => {
-            state.ui.quit_confirmed = true;
-            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            let changed = edit_tracks(state, TrackEdits { label: label.to_owned(), edits: wide, gesture }) || changed;
+            changed || state.ui.status != status
         }
-    }
-}
-
-/// Save: to the project's file, or ask where. Returns whether it was saved.
-fn save_interactive(state: &mut AppState) -> Saving {
-    match state.doc.path.clone() {
-        Some(path) => state.save(&path),
-        None => save_as_interactive(state),
-    }
-}
-
-/// Save as: the system dialog, or the typed-path window where none can open.
-fn save_as_interactive(state: &mut AppState) -> Saving {
-    let name = state.doc.path.as_deref().and_then(std::path::Path::file_name).map_or_else(|| "untitled.ron".to_owned(), |n| n.to_string_lossy().into_owned());
-    match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).set_file_name(name).save_file() {
-        Some(path) => state.save(&path),
-        None => {
-            state.ui.show_save_path = true;
-            state.set_status(Status::message("No file chosen (type a path if no file dialog appeared)"));
-            Saving::Done(false)
+        Plan::Document => false,
+        Plan::Worker(w) => {
+            let project = state.doc.document.shared_project();
+            let work = w.work;
+            let job = Job::spawn(w.label, Some(ctx), move |_| {
+                let made = work(&project);
+                // Let go of the project before the result is taken: the document then changes
+                // it in place instead of copying it.
+                drop(project);
+                Some(made)
+            });
+            state.ui.key_queue.start(KeyJob { own_step: w.own_step, keys: w.keys, job: job.made_for(state.doc.basis()), describe: w.describe });
+            true
         }
     }
 }
@@ -448,7 +493,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::app::state::KeyRef;
+    use crate::app::payload::KeyRef;
     use crate::edit::intent;
     use crate::io::demo_project;
 
@@ -457,11 +502,10 @@ mod tests {
     fn an_edit_of_its_own_ends_the_gesture_and_drops_the_rest_of_it() {
         let ctx = egui::Context::default();
         let mut state = AppState::new(demo_project(), None);
-        let mut panels = Panels::default();
         let before = state.project().clone();
         let selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]);
         let origins = intent::move_origins(state.project(), &selection);
-        let mut run = |state: &mut AppState, c: AppCommand| run_command(&ctx, state, &mut panels, c);
+        let run = |state: &mut AppState, c: AppCommand| run_command(&ctx, state, c);
         run(&mut state, AppCommand::Select(selection));
         run(&mut state, AppCommand::BeginGesture("Move keys".into()));
         for i in 1..=3 {
@@ -489,11 +533,10 @@ mod tests {
     fn a_repeated_identical_edit_changes_nothing_and_asks_for_no_frame() {
         let ctx = egui::Context::default();
         let mut state = AppState::new(demo_project(), None);
-        let mut panels = Panels::default();
         let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 0 }, |k| k.tension = 0.5).unwrap();
-        assert!(run_command(&ctx, &mut state, &mut panels, EditCommand::new("Set tension", edit.clone()).into()));
+        assert!(run_command(&ctx, &mut state, EditCommand::new("Set tension", edit.clone()).into()));
         let revision = state.doc.document.revision();
-        assert!(!run_command(&ctx, &mut state, &mut panels, EditCommand::new("Set tension", edit).into()));
+        assert!(!run_command(&ctx, &mut state, EditCommand::new("Set tension", edit).into()));
         assert_eq!(state.doc.document.revision(), revision);
         assert_eq!(state.doc.document.undo_label(), Some("Set tension"));
     }
@@ -504,15 +547,14 @@ mod tests {
     fn convert_to_bezier_is_one_undo_step_and_keeps_the_curves() {
         let ctx = egui::Context::default();
         let mut state = AppState::new(demo_project(), None);
-        let mut panels = Panels::default();
         let before = state.project().clone();
         let (path, height) = (0, 3);
         assert_eq!(before.tracks[height].name, "height");
         let selection = BTreeSet::from([KeyRef { track: path, key: 1 }, KeyRef { track: height, key: 0 }]);
-        run_command(&ctx, &mut state, &mut panels, AppCommand::Select(selection));
-        run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::ConvertToBezier));
-        assert!(panels.convert.open, "the command opens the window that asks for the bound");
-        run_command(&ctx, &mut state, &mut panels, AppCommand::ConvertToBezier { bound: 1e-6, done: None });
+        run_command(&ctx, &mut state, AppCommand::Select(selection));
+        run_command(&ctx, &mut state, AppCommand::Ui(Command::ConvertToBezier));
+        assert!(state.ui.windows.is_open(Window::ConvertToBezier), "the command opens the window that asks for the bound");
+        run_command(&ctx, &mut state, AppCommand::ConvertToBezier { bound: 1e-6, done: None });
         let after = state.project().clone();
         for i in [path, height] {
             assert_eq!(after.tracks[i].interpolation, crate::Interpolation::Bezier);
@@ -548,26 +590,25 @@ mod disk_tests {
         crate::io::save_project(&path, &demo_project()).unwrap();
         let ctx = egui::Context::default();
         let mut state = AppState::new(demo_project(), None);
-        let mut panels = Panels::default();
         state.open(&path);
         let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 1 }, |k| k.tension = 0.5).unwrap();
         state.doc.apply("Set tension", edit).unwrap();
         let theirs = "(version: 1, fps: 24.0, tracks: [(name: \"x\", kind: Scalar, interpolation: Linear, keys: [(time: 0.0, value: [1.0])])])";
         std::fs::write(&path, theirs).unwrap();
-        run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::Save));
+        run_command(&ctx, &mut state, AppCommand::Ui(Command::Save));
         assert_eq!(state.ui.confirm_overwrite.as_deref(), Some(path.as_path()));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs, "not overwritten");
         assert!(state.doc.document.is_dirty());
-        run_command(&ctx, &mut state, &mut panels, AppCommand::Overwrite(None));
+        run_command(&ctx, &mut state, AppCommand::Overwrite(None));
         assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs, "Cancel leaves it");
-        run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::Save));
-        run_command(&ctx, &mut state, &mut panels, AppCommand::Overwrite(Some(path.clone())));
+        run_command(&ctx, &mut state, AppCommand::Ui(Command::Save));
+        run_command(&ctx, &mut state, AppCommand::Overwrite(Some(path.clone())));
         assert_eq!(crate::io::load_project(&path).unwrap(), *state.project(), "Overwrite writes ours");
         assert!(!state.doc.document.is_dirty() && state.ui.confirm_overwrite.is_none());
         // Saved by us: the next save needs no question.
         let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 1 }, |k| k.tension = 0.25).unwrap();
         state.doc.apply("Set tension", edit).unwrap();
-        run_command(&ctx, &mut state, &mut panels, AppCommand::Ui(Command::Save));
+        run_command(&ctx, &mut state, AppCommand::Ui(Command::Save));
         assert!(state.ui.confirm_overwrite.is_none() && !state.doc.document.is_dirty());
         std::fs::remove_dir_all(&dir).unwrap();
     }

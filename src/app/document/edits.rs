@@ -6,54 +6,22 @@
 
 use std::collections::BTreeSet;
 
-use super::key_ranges::KeyRanges;
-use super::state::{DocState, KeyRef, Status};
-use super::undo_curves::Ready;
-use crate::edit::intent::{self, KeyEdit};
-use crate::{Edit, HandleType, Interpolation, TrackCurve};
-
-/// What converting one track would do, for the dialog's preview.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConvertPreview {
-    pub name: String,
-    pub keys_before: usize,
-    /// Keys after, and the largest difference measured; or why the track cannot be converted.
-    pub result: Result<(usize, f64), String>,
-}
-
-/// Convert to Bézier made for one bound and document revision: the preview's rows, and each
-/// convertible target converted and compiled (or why not), which Convert puts in place.
-#[derive(Debug)]
-pub struct Conversions {
-    /// (bound, document revision) it was made for.
-    pub of: (f64, u64),
-    pub rows: Vec<ConvertPreview>,
-    tracks: Vec<(usize, Result<Converted, String>)>,
-}
-
-/// Two conversions are the same if made for the same bound and revision, with the same rows.
-impl PartialEq for Conversions {
-    fn eq(&self, other: &Self) -> bool {
-        self.of == other.of && self.rows == other.rows
-    }
-}
-
-/// One track converted, with its curve and key ranges compiled.
-#[derive(Clone, Debug)]
-struct Converted {
-    conversion: crate::convert::Conversion,
-    curve: TrackCurve,
-    ranges: KeyRanges,
-}
+use super::DocState;
+use crate::app::payload::{ChangedKeys, CompiledTake, CompiledTrack, Conversions, ConvertPreview, ConvertedTrack, HandleSides, Needs, Simplified, Status};
+use crate::edit::intent::{self, KeyEdit, KeyRef};
+use crate::{Edit, Interpolation, TrackCurve};
 
 /// Converts tracks `targets` of `project` (Bezier ones are skipped) and compiles them, on every
 /// core. Free of the editor's state, so the dialog runs it on a worker for a big document.
-pub fn convert_tracks(project: &crate::Project, targets: &[usize], (bound, revision): (f64, u64)) -> Conversions {
+pub fn convert_tracks(project: &crate::Project, targets: &[usize], bound: f64, made_for: crate::app::payload::Basis) -> Conversions {
     use rayon::prelude::*;
-    let convert = |t: &crate::Track| -> Result<Converted, String> {
+    let convert = |t: &crate::Track| -> Result<ConvertedTrack, String> {
         let conversion = crate::convert::to_bezier(t, bound).map_err(|e| e.to_string())?;
-        let curve = TrackCurve::new(&conversion.track).map_err(|e| e.to_string())?;
-        Ok(Converted { ranges: KeyRanges::new(&conversion.track), conversion, curve })
+        let compiled = CompiledTrack::of(&conversion.track);
+        if let Err(e) = &compiled.curve {
+            return Err(e.to_string());
+        }
+        Ok(ConvertedTrack { conversion, compiled })
     };
     let tracks: Vec<_> = targets
         .par_iter()
@@ -68,7 +36,7 @@ pub fn convert_tracks(project: &crate::Project, targets: &[usize], (bound, revis
             result: r.as_ref().map(|c| (c.conversion.track.keys.len(), c.conversion.max_difference)).map_err(Clone::clone),
         })
         .collect();
-    Conversions { of: (bound, revision), rows, tracks }
+    Conversions { bound, made_for, rows, tracks }
 }
 
 impl DocState {
@@ -111,8 +79,8 @@ impl DocState {
     /// Puts in place keys a worker changed and compiled (`key_jobs.rs`), as
     /// [`Self::apply_key_edits`] does, but nothing is checked or compiled again here. A track
     /// whose new keys did not compile is left as it was.
-    pub fn install_key_changes(&mut self, label: &str, prepared: Vec<super::key_jobs::Prepared>) -> Result<(), Status> {
-        self.put_keys(label, prepared.into_iter().map(|p| (p.track, NewKeys::Compiled { keys: p.keys, curve: p.curve, ranges: p.ranges }, p.selected)))
+    pub fn install_key_changes(&mut self, label: &str, changed: Vec<ChangedKeys>) -> Result<(), Status> {
+        self.put_keys(label, changed.into_iter().map(|c| (c.track, NewKeys::Compiled(c.keys, c.compiled), c.selected)))
     }
 
     /// What [`Self::apply_key_edits`] and [`Self::install_key_changes`] share: each track's
@@ -127,10 +95,10 @@ impl DocState {
             let untouched = !self.document.gesture_touches(track);
             let result = match new {
                 NewKeys::Edit(edit) => self.document.apply(label, edit),
-                NewKeys::Compiled { keys, curve: Ok(curve), ranges } => {
-                    self.document.apply_compiled_keys(label, track, keys, &curve).map(|()| _ = ready.insert(track, Ready::new(Ok(curve), ranges)))
+                NewKeys::Compiled(keys, CompiledTrack { curve: Ok(curve), ranges, .. }) => {
+                    self.document.apply_compiled_keys(label, track, keys, &curve).map(|()| _ = ready.insert(track, CompiledTrack::new(Ok(curve), ranges)))
                 }
-                NewKeys::Compiled { curve: Err(e), .. } => Err(e.into()),
+                NewKeys::Compiled(_, CompiledTrack { curve: Err(e), .. }) => Err(e.into()),
             };
             match result {
                 Ok(()) => {
@@ -155,7 +123,7 @@ impl DocState {
     }
 
     /// Takes the keys of `tracks` out of the selection, in one pass over it.
-    fn deselect_tracks(&mut self, tracks: &[usize]) {
+    pub(super) fn deselect_tracks(&mut self, tracks: &[usize]) {
         let mut gone = vec![false; self.project().tracks.len()];
         tracks.iter().for_each(|&t| gone[t] = true);
         self.selection.retain(|k| !gone.get(k.track).copied().unwrap_or(false));
@@ -185,22 +153,23 @@ impl DocState {
 
     /// What Convert to Bézier would do to each target track, for the dialog's preview.
     pub fn convert_preview(&self, bound: f64) -> Vec<ConvertPreview> {
-        convert_tracks(self.project(), &Vec::from_iter(self.convert_targets()), (bound, self.document.revision())).rows
+        convert_tracks(self.project(), &Vec::from_iter(self.convert_targets()), bound, self.basis()).rows
     }
 
     /// Converts the target tracks to Bezier keys ([`crate::convert::to_bezier`], eased
     /// segments within `bound`), as one undo step. `done` is the conversion the dialog already
-    /// made: if it is of this document revision, its tracks and curves are put in place as
-    /// they are (nothing converted or compiled here); else the conversion is made here.
+    /// made: if its basis holds (this document, revision and selection) and it is of `bound`,
+    /// its tracks and curves are put in place as they are (nothing converted or compiled
+    /// here); else the conversion of the tracks selected now is made here.
     pub fn convert_to_bezier(&mut self, bound: f64, done: Option<std::sync::Arc<Conversions>>) -> Status {
         let targets = Vec::from_iter(self.convert_targets());
         if targets.is_empty() {
             return Status::message("Convert to Bézier: select keys or click a track first");
         }
-        let of = (bound, self.document.revision());
-        let conversions = match done.filter(|c| c.of == of) {
-            Some(c) => std::sync::Arc::try_unwrap(c).unwrap_or_else(|shared| Conversions { of, rows: Vec::new(), tracks: shared.tracks.clone() }),
-            None => convert_tracks(self.project(), &targets, of),
+        let made_for = self.basis();
+        let conversions = match done.filter(|c| c.bound == bound && self.holds(&c.made_for, Needs::Everything)) {
+            Some(c) => std::sync::Arc::try_unwrap(c).unwrap_or_else(|shared| Conversions { bound, made_for, rows: Vec::new(), tracks: shared.tracks.clone() }),
+            None => convert_tracks(self.project(), &targets, bound, made_for),
         };
         let compiled_now = self.curves_revision_is_current();
         let (mut installed, mut added, mut worst, mut refused) = (Vec::new(), 0, 0.0f64, None);
@@ -213,11 +182,13 @@ impl DocState {
                     continue;
                 }
             };
-            match self.document.apply_compiled_track("Convert to Bézier", index, c.conversion.track, &c.curve) {
+            let ConvertedTrack { conversion, compiled } = c;
+            let Ok(curve) = &compiled.curve else { continue };
+            match self.document.apply_compiled_track("Convert to Bézier", index, conversion.track, curve) {
                 Ok(()) => {
-                    added += c.conversion.added_keys;
-                    worst = worst.max(c.conversion.max_difference);
-                    installed.push((index, Ready::new(Ok(c.curve), c.ranges)));
+                    added += conversion.added_keys;
+                    worst = worst.max(conversion.max_difference);
+                    installed.push((index, compiled));
                 }
                 Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
             }
@@ -245,25 +216,26 @@ impl DocState {
 
     /// Puts the reduced tracks of Key > Simplify… in place, as one undo step (tracks kept as
     /// they were, or that failed, stay), with the curves and key ranges the reduction's worker
-    /// compiled (`compiled`, [`super::simplify::Preview::of`]): nothing is compiled here, and
-    /// the reduced tracks' keys leave the selection in one pass.
-    pub fn apply_simplify(&mut self, reports: &[crate::reduce::project::TrackReport], compiled: std::sync::Arc<super::simplify::Preview>) -> Status {
+    /// compiled ([`Simplified::new`]): nothing is compiled here, and the reduced tracks' keys
+    /// leave the selection in one pass. The dispatcher applies it only while its basis holds.
+    pub fn apply_simplify(&mut self, simplified: std::sync::Arc<Simplified>) -> Status {
         let (mut done, mut before, mut after) = (0, 0, 0);
-        let compiled = std::sync::Arc::unwrap_or_clone(compiled);
-        let mut curves: std::collections::HashMap<usize, _> = compiled.tracks.into_iter().zip(compiled.ranges).map(|((i, _, c), r)| (i, (c, r))).collect();
+        let Simplified { reports, tracks, .. } = std::sync::Arc::unwrap_or_clone(simplified);
+        let mut curves: std::collections::HashMap<usize, CompiledTrack> = tracks.into_iter().map(|(i, _, c)| (i, c)).collect();
         let compiled_now = self.curves_revision_is_current();
         let (mut installed, mut applied, mut refused) = (Vec::new(), Vec::new(), None);
         self.document.begin_gesture("Simplify");
-        for r in reports {
+        for r in &reports {
             let Ok(reduced) = &r.result else { continue };
             if reduced.kept.is_some() {
                 continue;
             }
-            let result = match curves.remove(&r.index) {
-                Some((curve, ranges)) => self
-                    .document
-                    .apply_compiled_track("Simplify", r.index, reduced.track.clone(), &curve)
-                    .map(|()| installed.push((r.index, Ready::new(Ok(curve), ranges)))),
+            let result = match curves.remove(&r.index).filter(|c| c.curve.is_ok()) {
+                Some(compiled) => {
+                    let curve = compiled.curve.as_ref().expect("filtered to compiled curves");
+                    let applied = self.document.apply_compiled_track("Simplify", r.index, reduced.track.clone(), curve);
+                    applied.map(|()| installed.push((r.index, compiled)))
+                }
                 None => self.document.apply("Simplify", Edit::SetTrack { index: r.index, track: reduced.track.clone() }).map(|_| ()),
             };
             // A refused track (locked, say) stays as it was; the others still go in.
@@ -294,12 +266,12 @@ impl DocState {
 
     /// Adds the tracks of an imported project to the open one, as one undo step; names that are
     /// taken get a number.
-    pub fn add_imported(&mut self, take: super::state::CompiledTake, summary: &str) -> Status {
+    pub fn add_imported(&mut self, take: CompiledTake, summary: &str) -> Status {
         let n = take.project.tracks.len();
         self.document.begin_gesture("Import");
         // Each track with the curve the import's worker compiled (names made unique).
         let mut refused = None;
-        let mut compiled = take.compiled.into_iter();
+        let mut compiled = take.tracks.into_iter();
         for mut track in take.project.tracks {
             track.name = crate::edit::intent::unique_name(self.project(), &track.name);
             if let Err(s) = self.append_compiled("Import", track, compiled.next()) {
@@ -314,14 +286,14 @@ impl DocState {
     /// Replaces every track with the recovered project's, as one undo step; Save then writes
     /// to `origin` if the recovered work had a file. The recovery worker compiled `take`, so
     /// each track goes in with its curve and nothing is compiled here.
-    pub fn restore(&mut self, take: super::state::CompiledTake, origin: Option<std::path::PathBuf>) -> Status {
+    pub fn restore(&mut self, take: CompiledTake, origin: Option<std::path::PathBuf>) -> Status {
         const LABEL: &str = "Restore recovered work";
         let n = take.project.tracks.len();
         self.document.begin_gesture(LABEL);
         let removes = (0..self.project().tracks.len()).rev().map(|index| Edit::RemoveTrack { index });
         let mut refused = removes.into_iter().find_map(|edit| self.document.apply(LABEL, edit).err()).map(|e| Status::error(format!("{LABEL}: {e}")));
         if refused.is_none() {
-            let mut compiled = take.compiled.into_iter();
+            let mut compiled = take.tracks.into_iter();
             refused = take.project.tracks.into_iter().find_map(|track| self.append_compiled(LABEL, track, compiled.next()).err());
         }
         self.document.end_gesture();
@@ -376,62 +348,15 @@ impl DocState {
             return s;
         }
         let note = if skipped > 0 { format!(" ({skipped} keys not on Bezier tracks left as they were)") } else { String::new() };
-        Status::message(format!("{}{note}", handles_set(changed, sides)))
+        Status::message(format!("{}{note}", sides.set_text(changed)))
     }
-}
-
-/// Which handles of the selected keys a handle type is given: both (`V`), or one side (the
-/// inspector's combo boxes); `None` leaves a side as it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HandleSides {
-    pub left: Option<HandleType>,
-    pub right: Option<HandleType>,
-}
-
-impl HandleSides {
-    /// Both handles `kind` (`V`).
-    #[must_use]
-    pub fn both(kind: HandleType) -> Self {
-        Self { left: Some(kind), right: Some(kind) }
-    }
-
-    /// The `side` handle `kind`, the other as it is.
-    #[must_use]
-    pub fn one(side: crate::handles::Side, kind: HandleType) -> Self {
-        match side {
-            crate::handles::Side::Left => Self { left: Some(kind), right: None },
-            crate::handles::Side::Right => Self { left: None, right: Some(kind) },
-        }
-    }
-
-    /// The type given (the left one if both are, which `V` makes the same).
-    #[must_use]
-    pub fn kind(self) -> HandleType {
-        self.left.or(self.right).unwrap_or(HandleType::Free)
-    }
-
-    /// "handles", "left handles" or "right handles", for the status bar.
-    #[must_use]
-    pub fn which(self) -> &'static str {
-        match (self.left, self.right) {
-            (Some(_), None) => "left handles",
-            (None, Some(_)) => "right handles",
-            _ => "handles",
-        }
-    }
-}
-
-/// What the status bar says once the `sides` handles of `changed` keys were set (on the UI
-/// thread or on a worker).
-pub(super) fn handles_set(changed: usize, sides: HandleSides) -> String {
-    format!("Set the {} of {changed} keys to {:?}", sides.which(), sides.kind())
 }
 
 /// A track's new keys for `DocState::put_keys`: an edit to check and compile here, or keys a
 /// worker compiled.
 enum NewKeys {
     Edit(crate::Edit),
-    Compiled { keys: Vec<crate::Key>, curve: Result<TrackCurve, crate::error::TrackError>, ranges: super::key_ranges::KeyRanges },
+    Compiled(Vec<crate::Key>, CompiledTrack),
 }
 
 #[cfg(test)]
@@ -439,8 +364,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::app::state::KeyRef;
-    use crate::{Key, Project, Track, TrackKind};
+    use crate::{HandleType, Key, Project, Track, TrackKind};
 
     fn doc() -> DocState {
         let keys = vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0]), Key::new(2.0, vec![0.0])];
@@ -465,8 +389,8 @@ mod tests {
         d.selection = BTreeSet::from([KeyRef { track: 0, key: 100 }, KeyRef { track: 1, key: 100 }]).into();
         let tol = crate::reduce::Tolerance::new(1e-6, 1.0).unwrap();
         let reports = crate::reduce::project::reduce_tracks(d.project(), &[0, 1], tol, &|_, _| {});
-        let preview = std::sync::Arc::new(super::super::simplify::Preview::of(1e-6, &reports));
-        let s = d.apply_simplify(&reports, preview);
+        let simplified = std::sync::Arc::new(Simplified::new(1e-6, 1.0, d.basis(), reports));
+        let s = d.apply_simplify(simplified);
         assert!(s.text.starts_with("Simplified 1 track: 121 -> 2 keys") && s.text.ends_with("track \"locked\" is locked, left as it was"), "{}", s.text);
         assert_eq!(d.project().tracks[0].keys.len(), 2, "a line needs two keys");
         assert_eq!(d.project().tracks[1], before.tracks[1]);

@@ -14,32 +14,14 @@
 
 use std::collections::HashMap;
 
-use super::key_ranges::KeyRanges;
-use super::state::{DocState, Status};
+use super::DocState;
+use crate::app::key_ranges::KeyRanges;
+use crate::app::payload::{CompiledTrack, Status};
 use crate::edit::{Parked, Side};
-use crate::error::TrackError;
 use crate::TrackCurve;
 
-/// A track's compiled curve and key ranges, and the stamp the curve had when it was in place
-/// before (a parked curve keeps its stamp, so what the views drew from it is still theirs).
-pub(super) struct Ready {
-    pub curve: Result<TrackCurve, TrackError>,
-    pub ranges: KeyRanges,
-    pub stamp: Option<u64>,
-}
-
-impl Ready {
-    /// A curve compiled now: a new stamp when it is put in place.
-    pub fn new(curve: Result<TrackCurve, TrackError>, ranges: KeyRanges) -> Self {
-        Self { curve, ranges, stamp: None }
-    }
-}
-
-/// A [`Ready`] curve by track index.
-pub(super) type Compiled = (usize, Ready);
-
 /// The curves parked with one undo step, by track.
-struct ParkedCurves(HashMap<usize, Ready>);
+struct ParkedCurves(HashMap<usize, CompiledTrack>);
 
 impl DocState {
     pub fn undo(&mut self) -> Status {
@@ -83,19 +65,24 @@ impl DocState {
     /// Tracks `tracks` compiled from the project as it is, on every core, except those whose
     /// curves `parked` holds, which are taken from it. A compiled track's key ranges are
     /// refreshed from its old ones: in place, unless `keep_old` says they are to be parked.
-    pub(super) fn compile_tracks(&mut self, mut tracks: Vec<usize>, parked: &mut HashMap<usize, Ready>, keep_old: impl Fn(usize) -> bool) -> Vec<Compiled> {
+    pub(super) fn compile_tracks(
+        &mut self,
+        mut tracks: Vec<usize>,
+        parked: &mut HashMap<usize, CompiledTrack>,
+        keep_old: impl Fn(usize) -> bool,
+    ) -> Vec<(usize, CompiledTrack)> {
         use rayon::prelude::*;
         tracks.sort_unstable();
         tracks.dedup();
         let (ready, jobs): (Vec<usize>, Vec<usize>) = tracks.into_iter().partition(|i| parked.contains_key(i));
         let jobs: Vec<(usize, KeyRanges)> =
-            jobs.into_iter().map(|i| (i, if keep_old(i) { self.key_ranges[i].clone() } else { std::mem::take(&mut self.key_ranges[i]) })).collect();
+            jobs.into_iter().map(|i| (i, if keep_old(i) { self.compiled[i].ranges.clone() } else { std::mem::take(&mut self.compiled[i].ranges) })).collect();
         let project = self.document.project();
-        let mut compiled: Vec<Compiled> = jobs
+        let mut compiled: Vec<(usize, CompiledTrack)> = jobs
             .into_par_iter()
             .map(|(i, mut ranges)| {
                 ranges.refresh(&project.tracks[i]);
-                (i, Ready::new(TrackCurve::new(&project.tracks[i]), ranges))
+                (i, CompiledTrack::new(TrackCurve::new(&project.tracks[i]), ranges))
             })
             .collect();
         compiled.extend(ready.into_iter().filter_map(|i| parked.remove(&i).map(|r| (i, r))));
@@ -104,7 +91,7 @@ impl DocState {
 
     /// Keeps `replaced` (curves an edit, undo or redo just replaced) with the step reverted
     /// next from `side`, adding to what it holds.
-    pub(super) fn park(&mut self, side: Side, replaced: Vec<Compiled>) {
+    pub(super) fn park(&mut self, side: Side, replaced: Vec<(usize, CompiledTrack)>) {
         if replaced.is_empty() {
             return;
         }
@@ -119,7 +106,7 @@ impl DocState {
 
     /// [`Self::park`] with the open gesture of the curves replaced by its first change of
     /// each track (`first`: the tracks whose change was the gesture's first).
-    pub(super) fn park_first_changes(&mut self, first: &[usize], replaced: Vec<Compiled>) {
+    pub(super) fn park_first_changes(&mut self, first: &[usize], replaced: Vec<(usize, CompiledTrack)>) {
         if self.document.in_gesture() {
             let replaced = replaced.into_iter().filter(|(i, _)| first.contains(i)).collect();
             self.park(Side::Undo, replaced);

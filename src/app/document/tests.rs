@@ -2,7 +2,8 @@
 
 use std::collections::BTreeSet;
 
-use super::state::*;
+use super::*;
+use crate::app::payload::{CompiledTake, KeyRef};
 use crate::io::demo_project;
 
 #[test]
@@ -124,8 +125,8 @@ fn an_imported_take_is_added_with_its_worker_compiled_curves() {
     let stamps: Vec<_> = (0..n).map(|i| d.curve_stamp(i)).collect();
     let mut take = CompiledTake::new(demo_project());
     take.project.tracks.truncate(2);
-    take.compiled.truncate(2);
-    let worker_times: Vec<*const f64> = take.compiled.iter().map(|(c, _)| c.as_ref().unwrap().times().as_ptr()).collect();
+    take.tracks.truncate(2);
+    let worker_times: Vec<*const f64> = take.tracks.iter().map(|c| c.curve.as_ref().unwrap().times().as_ptr()).collect();
     let status = d.add_imported(take, "the demo");
     assert!(!status.is_error, "{}", status.text);
     assert_eq!(d.project().tracks.len(), n + 2);
@@ -142,10 +143,10 @@ fn an_imported_take_is_added_with_its_worker_compiled_curves() {
 
     let mut bad = CompiledTake::new(demo_project());
     bad.project.tracks.truncate(2);
-    bad.compiled.truncate(2);
+    bad.tracks.truncate(2);
     bad.project.tracks[1].keys[0].value[0] = f64::NAN;
-    bad.compiled[1].0 = crate::TrackCurve::new(&bad.project.tracks[1]);
-    assert!(bad.compiled[1].0.is_err());
+    bad.tracks[1].curve = crate::TrackCurve::new(&bad.project.tracks[1]);
+    assert!(bad.tracks[1].curve.is_err());
     let status = d.add_imported(bad, "a bad take");
     assert!(status.is_error && status.text.starts_with("Import:"), "{}", status.text);
     assert_eq!(d.project().tracks.len(), n + 3, "the track before the bad one was added");

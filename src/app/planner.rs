@@ -1,0 +1,272 @@
+//! The planner: where a change of the selected keys is made — spliced in on the UI thread
+//! and recompiled where it reaches, compiled whole on every core, or on a worker — and the
+//! work a worker does for it. It decides from the document alone ([`Plan`]); the dispatcher
+//! carries the plan out, so one key drag is one path: graph → `AppCommand::ChangeKeys` →
+//! dispatcher → [`plan_change`] → applied now, or a [`KeyJob`] whose result the dispatcher
+//! installs (`DocState::install_key_changes`) if its basis holds.
+//!
+//! An inspector field set on a whole mocap take (200 tracks × 5,000 keys) changes a million
+//! keys: making the new keys, compiling the tracks and building their key ranges took about
+//! 220 ms per frame on the UI thread while the slider was dragged, and a key dragged in the
+//! graph with every key selected 2.8 s per frame. From `background_keys` keys in the
+//! selection's tracks on ([`super::key_queue::BACKGROUND_KEYS`]), such a change is made on a
+//! worker from the project as it is (shared, not copied); putting the result in place costs
+//! swapping the keys and curves in (nothing is checked again on the UI thread:
+//! `Document::apply_compiled_keys`).
+
+use std::sync::Arc;
+
+use super::document::DocState;
+use super::key_queue::Describe;
+use super::payload::{ChangeFn, ChangedKeys, CompiledTrack, HandleSides, KeyChange, KeyMove, KeyRef};
+use crate::edit::intent::{self, KeyEdit};
+use crate::{Edit, Interpolation, Key, Project, TrackCurve};
+
+/// What a worker makes from the project.
+pub type Work = Box<dyn FnOnce(&Project) -> Vec<ChangedKeys> + Send>;
+
+/// Where a change of keys is made.
+pub enum Plan {
+    /// At once, on the UI thread, as one change: `local` splices each recompiled where it
+    /// reaches (one key dragged on a 100,000-key track), then `wide` edits compiled whole on
+    /// every core; the status bar then says `message`, if any.
+    Edits { local: Vec<KeyEdit>, wide: Vec<KeyEdit>, message: Option<String> },
+    /// At once, by the document's own method (Delete and handle types say what they did).
+    Document,
+    /// On a worker, from the project as it is.
+    Worker(WorkerPlan),
+}
+
+/// A change made on a worker: what it is called, whether it is an undo step of its own, how
+/// many keys it changes, the work, and what the status bar says once it is in place.
+pub struct WorkerPlan {
+    pub label: String,
+    pub own_step: bool,
+    pub keys: usize,
+    pub work: Work,
+    pub describe: Option<Describe>,
+}
+
+/// The keys of the tracks with selected keys: what a change of the selected keys costs,
+/// since each such track is copied and compiled whole (one key selected on each of 200
+/// tracks of 5,000 keys is a million keys' work).
+fn keys_of_selected_tracks(doc: &DocState) -> usize {
+    let tracks = &doc.project().tracks;
+    doc.selection.tracks().iter().filter_map(|&t| tracks.get(t)).map(|t| t.keys.len()).sum()
+}
+
+/// A [`KeyChange`] of the selected keys: a frame of a drag ([`plan_move`]), else a field set
+/// on every selected key, at once when the selected keys' tracks have fewer than
+/// `background_keys` keys, else on a worker.
+#[must_use]
+pub fn plan_change(doc: &DocState, c: &KeyChange, background_keys: usize) -> Plan {
+    if let super::payload::Change::Move(m) = &c.change {
+        return plan_move(doc, &c.label, c.gesture, m, background_keys);
+    }
+    let tracks = intent::keys_by_track(doc.project(), &doc.selection);
+    if keys_of_selected_tracks(doc) < background_keys {
+        let change = c.change.of_each_key(doc.project(), &tracks);
+        let wide = intent::change_keys_of(doc.project(), tracks, |k| change(k));
+        return Plan::Edits { local: Vec::new(), wide, message: None };
+    }
+    let keys = tracks.iter().map(|(_, k)| k.len()).sum();
+    let change = c.change.clone();
+    let work = Box::new(move |p: &Project| {
+        let change: ChangeFn = change.of_each_key(p, &tracks);
+        prepare(p, tracks, &*change)
+    });
+    Plan::Worker(WorkerPlan { label: c.label.clone(), own_step: !c.gesture, keys, work, describe: None })
+}
+
+/// A frame of a key drag: at once, spliced into each track, for a small selection (a splice
+/// that reaches a small part of its track is recompiled where it reaches, the others compiled
+/// whole); else the tracks moved and compiled on a worker. The status bar says `m.message`
+/// once the keys are there.
+fn plan_move(doc: &DocState, label: &str, gesture: bool, m: &Arc<KeyMove>, background_keys: usize) -> Plan {
+    let keys = m.keys();
+    if keys < background_keys {
+        let project = doc.project();
+        let edits = intent::move_keys(&m.origins, m.dt, m.dv, m.comp, m.snap).into_iter().filter(|e| !is_noop(project, &e.edit));
+        let local = |e: &KeyEdit| match &e.edit {
+            Edit::SpliceKeys { track, remove, keys, .. } => project.tracks.get(*track).is_some_and(|t| 2 * (remove + keys.len()) <= t.keys.len()),
+            _ => false,
+        };
+        let (local, wide) = edits.partition(local);
+        return Plan::Edits { local, wide, message: Some(m.message.clone()) };
+    }
+    let (message, m) = (m.message.clone(), m.clone());
+    let work = Box::new(move |p: &Project| prepare_move(p, &m));
+    let describe: Describe = Box::new(move |_: &[ChangedKeys]| message.clone());
+    Plan::Worker(WorkerPlan { label: label.to_owned(), own_step: !gesture, keys, work, describe: Some(describe) })
+}
+
+/// Delete (a track keeps at least one key): by the document at once when the selection's
+/// tracks are small (or nothing can be deleted, which it says), else each track's other keys
+/// made and compiled on a worker, one undo step.
+#[must_use]
+pub fn plan_delete(doc: &DocState, background_keys: usize) -> Plan {
+    let tracks = intent::keys_by_track(doc.project(), &doc.selection);
+    let deleted: usize = tracks.iter().filter(|(t, gone)| gone.len() < doc.project().tracks[*t].keys.len()).map(|(_, gone)| gone.len()).sum();
+    if deleted == 0 || keys_of_selected_tracks(doc) < background_keys {
+        return Plan::Document;
+    }
+    let work = Box::new(move |p: &Project| prepare_deletion(p, tracks));
+    let describe: Describe = Box::new(move |_: &[ChangedKeys]| format!("Deleted {deleted} keys"));
+    Plan::Worker(WorkerPlan { label: "Delete keys".to_owned(), own_step: true, keys: deleted, work, describe: Some(describe) })
+}
+
+/// `Key > Handle type` of every selected key: by the document at once for a small selection,
+/// else on a worker (a step of its own either way).
+#[must_use]
+pub fn plan_handle_types(doc: &DocState, sides: HandleSides, background_keys: usize) -> Plan {
+    if keys_of_selected_tracks(doc) < background_keys {
+        return Plan::Document;
+    }
+    let tracks = intent::keys_by_track(doc.project(), &doc.selection);
+    let keys = tracks.iter().map(|(_, k)| k.len()).sum();
+    let work = Box::new(move |p: &Project| prepare_handle_types(p, tracks, sides));
+    let describe: Describe = Box::new(move |made: &[ChangedKeys]| match made.iter().map(|p| p.selected.len()).sum::<usize>() {
+        0 => format!("Handle type: nothing changed (the selected keys' {} are {:?} already, or they are not Bézier keys)", sides.which(), sides.kind()),
+        n => sides.set_text(n),
+    });
+    Plan::Worker(WorkerPlan { label: "Set handle type".to_owned(), own_step: true, keys, work, describe: Some(describe) })
+}
+
+/// Whether `edit` would leave the project as it is.
+#[must_use]
+pub fn is_noop(project: &Project, edit: &Edit) -> bool {
+    match edit {
+        Edit::SetKeys { track, keys } => project.tracks.get(*track).is_some_and(|t| &t.keys == keys),
+        Edit::SpliceKeys { track, at, remove, keys } => {
+            project.tracks.get(*track).is_some_and(|t| t.keys.get(*at..at.saturating_add(*remove)) == Some(keys.as_slice()))
+        }
+        Edit::SetTrack { index, track } => project.tracks.get(*index).is_some_and(|t| t == track),
+        Edit::SetHeader { index, header } => project.tracks.get(*index).is_some_and(|t| t.header() == *header),
+        _ => false,
+    }
+}
+
+/// `change` of keys `tracks` (per track, [`intent::keys_by_track`]) of `project`, each changed
+/// track compiled, on every core. Tracks the change leaves as they are are left out.
+#[must_use]
+pub fn prepare(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &(dyn Fn(&mut Key) + Sync)) -> Vec<ChangedKeys> {
+    use rayon::prelude::*;
+    intent::change_keys_of(project, tracks, change).into_par_iter().filter_map(|edit| changed(project, edit)).collect()
+}
+
+/// A track's whole new keys (`SetKeys`) compiled, with its key ranges; `None` when they are
+/// the keys `project` has (or the edit is of another kind, or of no track).
+fn changed(project: &Project, KeyEdit { track, edit, selected }: KeyEdit) -> Option<ChangedKeys> {
+    let Edit::SetKeys { keys, .. } = edit else { return None };
+    let old = project.tracks.get(track).filter(|old| old.keys != keys)?;
+    let new = old.with_other_keys(keys);
+    let compiled = CompiledTrack::of(&new);
+    Some(ChangedKeys { track, keys: new.keys, compiled, selected })
+}
+
+/// A frame of a key drag ([`KeyMove`]): each track's keys moved and sorted from its origin
+/// ([`intent::move_track_whole`]) and compiled, on every core. Tracks whose keys come out as
+/// they are in `project` (the drag back where it began, or a frame like the last) are left
+/// out.
+#[must_use]
+pub fn prepare_move(project: &Project, m: &KeyMove) -> Vec<ChangedKeys> {
+    use rayon::prelude::*;
+    m.origins.par_iter().filter_map(|o| changed(project, intent::move_track_whole(o, m.dt, m.dv, m.comp, m.snap)?)).collect()
+}
+
+/// Delete of keys `tracks` of `project` (per track, [`intent::keys_by_track`]): each track's
+/// other keys, compiled, on every core. A track whose every key is selected keeps them (as
+/// [`intent::delete_keys`] refuses it) and is left out.
+#[must_use]
+pub fn prepare_deletion(project: &Project, tracks: Vec<(usize, Vec<usize>)>) -> Vec<ChangedKeys> {
+    use rayon::prelude::*;
+    tracks
+        .into_par_iter()
+        .filter_map(|(ti, gone)| {
+            let track = project.tracks.get(ti).filter(|t| gone.len() < t.keys.len())?;
+            // `gone` is ascending: one pass beside it.
+            let mut next = gone.iter().peekable();
+            let keys: Vec<Key> = track.keys.iter().enumerate().filter(|(i, _)| next.next_if_eq(&i).is_none()).map(|(_, k)| k.clone()).collect();
+            changed(project, KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected: Vec::new() })
+        })
+        .collect()
+}
+
+/// `Key > Handle type` (`V`) of keys `tracks` of `project`: each Bezier track's handles
+/// resolved from its curve (compiled here, from the track as it is) and given type `kind`
+/// on both sides ([`crate::handles::set_handle_types`], as the UI thread's
+/// `DocState::set_handle_types` does), then the changed tracks compiled, on every core.
+#[must_use]
+pub fn prepare_handle_types(project: &Project, tracks: Vec<(usize, Vec<usize>)>, sides: HandleSides) -> Vec<ChangedKeys> {
+    use rayon::prelude::*;
+    tracks
+        .into_par_iter()
+        .filter_map(|(ti, which)| {
+            let track = project.tracks.get(ti).filter(|t| t.interpolation == Interpolation::Bezier)?;
+            let curve = TrackCurve::new(track).ok()?;
+            let keys = crate::handles::set_handle_types(track, &curve, &which, sides.left, sides.right);
+            let selected = which.into_iter().map(|key| KeyRef { track: ti, key }).collect();
+            changed(project, KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::commands::AppCommand;
+    use crate::app::payload::Change;
+    use crate::{Interpolation, Track, TrackKind};
+
+    fn change(label: &str, gesture: bool, tension: f64) -> AppCommand {
+        AppCommand::ChangeKeys(KeyChange { label: label.to_owned(), gesture, change: Change::Each(Arc::new(move |k: &mut Key| k.tension = tension)) })
+    }
+
+    fn tension_of(command: &AppCommand) -> f64 {
+        let AppCommand::ChangeKeys(c) = command else { panic!("not a change: {command:?}") };
+        let mut k = Key::new(0.0, vec![0.0]);
+        let Change::Each(change) = &c.change else { panic!("not a field change") };
+        change(&mut k);
+        k.tension
+    }
+
+    #[test]
+    fn a_drag_waits_as_its_latest_value_and_other_commands_keep_their_order() {
+        let mut jobs = crate::app::key_queue::KeyQueue::default();
+        jobs.defer(change("Set tension", true, 0.1));
+        jobs.defer(change("Set tension", true, 0.2));
+        jobs.defer(AppCommand::EndGesture);
+        jobs.defer(change("Set tension", true, 0.3));
+        jobs.defer(change("Set bias", true, 0.4));
+        jobs.defer(change("Set bias", false, 0.5));
+        jobs.defer(change("Set bias", false, 0.6));
+        let waiting: Vec<AppCommand> = std::iter::from_fn(|| jobs.next_deferred()).collect();
+        assert_eq!(waiting.len(), 6, "{waiting:?}");
+        assert_eq!(tension_of(&waiting[0]), 0.2, "the drag's latest value replaced the one before");
+        assert_eq!(waiting[1], AppCommand::EndGesture);
+        assert_eq!(waiting[2..].iter().map(tension_of).collect::<Vec<_>>(), [0.3, 0.4, 0.5, 0.6], "typed values and other fields are all kept");
+        assert!(!jobs.is_busy());
+    }
+
+    #[test]
+    fn prepare_leaves_unchanged_tracks_out_and_compiles_the_others() {
+        let track = |name: &str, tension: f64| {
+            Track::new(name, TrackKind::Scalar, Interpolation::Tcb)
+                .with_keys((0..4).map(|i| Key::new(f64::from(i), vec![f64::from(i * i)]).with_tcb(tension, 0.0, 0.0)).collect())
+        };
+        let project = Project { tracks: vec![track("a", 0.5), track("b", 0.0)], ..Project::default() };
+        let prepared = prepare(&project, vec![(0, vec![1, 2]), (1, vec![1, 2])], &|k: &mut Key| k.tension = 0.5);
+        assert_eq!(prepared.len(), 1, "track a had tension 0.5 already");
+        let p = &prepared[0];
+        assert_eq!(p.track, 1);
+        assert_eq!(p.keys.iter().map(|k| k.tension).collect::<Vec<_>>(), [0.0, 0.5, 0.5, 0.0]);
+        assert_eq!(p.selected, [KeyRef { track: 1, key: 1 }, KeyRef { track: 1, key: 2 }]);
+        // The compiled curve is the new keys' curve, not the old track's: at key 1 the
+        // outgoing tangent is (1 - T)/2 · (v2 - v0) = 0.25 · 4 = 1 with tension 0.5, where
+        // the old track's (tension 0) is 2.
+        let curve = p.compiled.curve.as_ref().unwrap();
+        assert_eq!(curve.outgoing_tangent(1).unwrap()[0], 1.0);
+        assert_eq!(TrackCurve::new(&project.tracks[1]).unwrap().outgoing_tangent(1).unwrap()[0], 2.0);
+        assert_eq!(p.compiled.ranges.all(0), (0.0, 9.0), "key ranges of the new keys");
+    }
+}

@@ -1,0 +1,107 @@
+//! What persists between runs: the view settings (`eframe` storage), never the document or
+//! its history. Below the commands that carry them ([`super::commands::AppCommand::SetView`]).
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::quat::EulerOrder;
+
+/// View settings that persist between runs (never the document or its history).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ViewSettings {
+    pub normalize: bool,
+    pub show_tangents: bool,
+    pub show_speed: bool,
+    /// Draw every visible track's curve even in a large document (more than
+    /// [`LARGE_DOCUMENT_TRACKS`] tracks), where by default only the active track and the tracks
+    /// with selected keys are drawn, as Blender's graph editor shows the selected objects.
+    pub show_all_curves: bool,
+    /// Seconds between recovery copies while there are unsaved changes (`recovery.rs`).
+    pub autosave_secs: f64,
+    pub snap: bool,
+    /// `(track name, component)` pairs hidden in the graph.
+    pub hidden_components: BTreeSet<(String, usize)>,
+    pub recent_files: Vec<PathBuf>,
+    /// Which view fills the centre.
+    pub central: CentralView,
+    /// Path view: the plane a Vec3 path is projected on.
+    pub plane: Plane,
+    /// Playback follows the constant-speed (arc-length) motion.
+    pub constant_speed: bool,
+    /// Error bound of the path view's arc-length table.
+    pub arclen_tolerance: f64,
+    /// Order of the Euler angles the inspector shows for rotation keys.
+    pub euler_order: EulerOrder,
+}
+
+/// The view in the centre of the window.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CentralView {
+    #[default]
+    Graph,
+    Path,
+    Rotation,
+}
+
+/// Which two components the path view shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Plane {
+    #[default]
+    Xy,
+    Xz,
+    Yz,
+}
+
+impl Plane {
+    pub fn axes(self) -> (usize, usize) {
+        match self {
+            Self::Xy => (0, 1),
+            Self::Xz => (0, 2),
+            Self::Yz => (1, 2),
+        }
+    }
+}
+
+impl Default for ViewSettings {
+    fn default() -> Self {
+        Self {
+            normalize: false,
+            show_tangents: true,
+            show_speed: true,
+            show_all_curves: false,
+            autosave_secs: 30.0,
+            snap: false,
+            hidden_components: BTreeSet::new(),
+            recent_files: Vec::new(),
+            central: CentralView::Graph,
+            plane: Plane::Xy,
+            constant_speed: false,
+            arclen_tolerance: crate::DEFAULT_ACCURACY,
+            euler_order: EulerOrder::Xyz,
+        }
+    }
+}
+
+/// Above this many tracks a document is large: the graph draws the active and selected
+/// tracks' curves unless [`ViewSettings::show_all_curves`].
+pub const LARGE_DOCUMENT_TRACKS: usize = 16;
+
+impl ViewSettings {
+    /// Whether component `comp` of the track named `name` is drawn.
+    pub fn component_shown(&self, name: &str, comp: usize) -> bool {
+        !self.hidden_components.iter().any(|(n, c)| n == name && *c == comp)
+    }
+
+    pub fn remember_recent(&mut self, path: &Path) {
+        let path = path.canonicalize().unwrap_or_else(|_| path.to_owned());
+        self.recent_files.retain(|p| p != &path);
+        self.recent_files.insert(0, path);
+        self.recent_files.truncate(RECENT_FILES);
+    }
+}
+
+/// How many recent files File > Open recent lists.
+pub const RECENT_FILES: usize = 8;
