@@ -58,8 +58,9 @@ impl TrackKind {
     }
 }
 
-/// How values between two keys are produced (SPEC §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How values between two keys are produced (SPEC §3). What each mode can do is its row of
+/// the table of modes (`curve/modes.rs`: `Interpolation::mode`, `ALL`, `supports`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::EnumCount)]
 pub enum Interpolation {
     /// The value of the key at or before `t` (three.js `DiscreteInterpolant`).
     Step,
@@ -78,28 +79,6 @@ pub enum Interpolation {
     /// Cubic Bézier segments from per-key handles with Blender's handle types (SPEC §10);
     /// Quat tracks interpolate component-wise, then normalise.
     Bezier,
-}
-
-impl Interpolation {
-    pub const ALL: [Interpolation; 8] = [Self::Step, Self::Linear, Self::Cubic, Self::Tcb, Self::Slerp, Self::Nlerp, Self::Squad, Self::Bezier];
-
-    /// Whether this mode can interpolate values of `kind`.
-    #[must_use]
-    pub const fn supports(self, kind: TrackKind) -> bool {
-        let quat = matches!(kind, TrackKind::Quat);
-        match self {
-            Self::Step | Self::Bezier => true,
-            Self::Linear | Self::Cubic | Self::Tcb => !quat,
-            Self::Slerp | Self::Nlerp | Self::Squad => quat,
-        }
-    }
-
-    /// Whether the curve has a continuous derivative inside a segment (needed for arc length
-    /// and speed plots).
-    #[must_use]
-    pub const fn has_derivative(self) -> bool {
-        matches!(self, Self::Linear | Self::Cubic | Self::Tcb | Self::Bezier)
-    }
 }
 
 /// How a Bézier key's handle is placed (SPEC §10, as Blender 3.4's F-curve handles with

@@ -273,7 +273,7 @@ fn modes(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) 
     let mut interp = track.interpolation;
     combo(ui, ("interp", i), "interpolation", format!("{interp:?}"), |ui| {
         for m in Interpolation::ALL.into_iter().filter(|m| m.supports(track.kind)) {
-            ui.selectable_value(&mut interp, m, format!("{m:?}"));
+            ui.selectable_value(&mut interp, m, format!("{m:?}")).on_hover_text(m.mode().summary);
         }
     });
     if interp != track.interpolation {

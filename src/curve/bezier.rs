@@ -23,8 +23,10 @@
 //! (very large) and no NaN leaves the engine.
 
 use super::keys::{copy_value, KeyTable};
+use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
+use super::Segments;
 use crate::bezier::{resolve_handles, HandleInput, Offset, SegmentComponent, TimeSolver};
-use crate::model::{Infinity, Key, Track};
+use crate::model::{Infinity, Interpolation, Key, Track};
 use crate::quat;
 
 /// The least `dx̂/ds` used in derivatives (see the module docs).
@@ -61,6 +63,19 @@ impl Segment {
         std::array::from_fn(|c| ((y[3][c] * s + y[2][c]) * s + y[1][c]) * s + y[0][c])
     }
 }
+
+/// Bezier's row of the table of modes (a Quat track interpolates components, then
+/// normalises: its velocity is by differences, and it is no path).
+pub(super) const MODE: Mode = Mode {
+    interpolation: Interpolation::Bezier,
+    summary: "Cubic Bézier segments from per-key handles, Blender's handle types",
+    kinds: Kinds::Any,
+    derivatives: Derivatives::Acceleration,
+    may_overflow: true,
+    splice: Splice::Whole,
+    written: Written::Cubic,
+    compile: |track, keys, _| (Segments::Bezier(Bezier::compile(track, keys)), None),
+};
 
 /// The segments of a Bezier track and the handles they were built from.
 #[derive(Clone, Debug)]

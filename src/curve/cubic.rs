@@ -1,9 +1,24 @@
 //! three.js `CubicInterpolant` (r187) compiled to polynomial segments (SPEC §3,
 //! SEMANTICS.md B): the same values as three.js, including its three endings.
 
+use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
+use super::Segments;
+use crate::model::Interpolation;
 use super::keys::KeyTable;
 use super::poly::{inv_dt, Poly, PolySegment};
 use crate::model::Ending;
+
+/// Cubic's row of the table of modes.
+pub(super) const MODE: Mode = Mode {
+    interpolation: Interpolation::Cubic,
+    summary: "three.js CubicInterpolant with the track's two endings",
+    kinds: Kinds::Vectors,
+    derivatives: Derivatives::Acceleration,
+    may_overflow: true,
+    splice: Splice::LocalUnlessWrapAround,
+    written: Written::Cubic,
+    compile: |track, keys, _| (Segments::Poly(compile(keys, track.ending_start, track.ending_end)), None),
+};
 
 /// three.js `CubicInterpolant` per segment, expanded into a polynomial in `p`:
 /// `sP·vP + s0·v0 + s1·v1 + sN·vN` with `wP = ½Δt/(t0 − tPrev)`, `wN = ½Δt/(tNext − t1)` and

@@ -12,7 +12,8 @@
 //! - Bézier: the value cubic's coefficients as above, and the derivatives with `x̂′` at its
 //!   floor ([`super::bezier::MIN_TIME_SLOPE`]);
 //! - Squad: its control points must be finite (they scale by ratios of key spans);
-//! - Step, Slerp and Nlerp (unit quaternions) cannot overflow.
+//! - Step, Slerp and Nlerp (unit quaternions) cannot overflow (their rows in the table of
+//!   modes say so: `may_overflow: false`).
 //!
 //! Beyond the keys, Linear infinity and CycleOffset saturate at the largest finite value
 //! (`infinity.rs`).
@@ -28,6 +29,10 @@ fn ok(x: f64) -> bool {
 
 /// The first segment (its first key) whose arithmetic would overflow, and what would.
 pub(super) fn overflow(curve: &TrackCurve) -> Option<(usize, &'static str)> {
+    // Whether its arithmetic can overflow is the mode's to declare (the table of modes).
+    if !curve.interpolation.mode().may_overflow {
+        return None;
+    }
     let dim = curve.dim();
     match &curve.segments {
         Segments::Step | Segments::Rotation(super::rotation::Rotation::Slerp(_) | super::rotation::Rotation::Nlerp) => None,

@@ -2,7 +2,22 @@
 //! so the same bits): `v = v0·(1 − w) + v1·w` with `w = (t − t0)/(t1 − t0)`. Velocity
 //! `(v1 − v0)/Δt`; acceleration zero.
 
+use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
+use super::Segments;
+use crate::model::Interpolation;
 use super::keys::KeyTable;
+
+/// Linear's row of the table of modes (its acceleration is exactly zero).
+pub(super) const MODE: Mode = Mode {
+    interpolation: Interpolation::Linear,
+    summary: "Straight lines between keys (three.js LinearInterpolant)",
+    kinds: Kinds::Vectors,
+    derivatives: Derivatives::Acceleration,
+    may_overflow: true,
+    splice: Splice::Local,
+    written: Written::Linear,
+    compile: |_, _, _| (Segments::Linear, None),
+};
 
 /// The Linear mode (no per-segment data).
 #[derive(Clone, Copy, Debug)]

@@ -32,6 +32,7 @@ mod infinity;
 mod keys;
 mod linear;
 mod many;
+pub mod modes;
 mod path;
 mod poly;
 mod rotation;
@@ -48,6 +49,8 @@ pub use poly::{Derivative, SegmentSpeed};
 pub use validate::{validate, validate_keys};
 
 use crate::error::TrackError;
+use modes::Mode;
+use strum::EnumCount;
 use crate::model::{Infinity, Interpolation, TangentMode, Track, TrackKind};
 use crate::quat;
 use crate::search::{BucketIndex, Located, SegmentCursor};
@@ -91,6 +94,62 @@ enum Segments {
     Bezier(Bezier),
 }
 
+// The table of modes (`modes.rs`): each mode's row, declared by its own module.
+
+/// Every mode, in the order of `Interpolation`'s variants.
+pub const MODES: [&Mode; Interpolation::COUNT] =
+    [&step::MODE, &linear::MODE, &cubic::MODE, &tcb::MODE, &rotation::SLERP, &rotation::NLERP, &rotation::SQUAD, &bezier::MODE];
+
+/// The table has each variant's row at the variant's place (with [`Interpolation::COUNT`]
+/// rows, a variant without a row does not compile).
+const _: () = {
+    let mut i = 0;
+    while i < MODES.len() {
+        assert!(MODES[i].interpolation as usize == i, "MODES must list the modes in Interpolation's order");
+        i += 1;
+    }
+};
+
+const fn all_modes() -> [Interpolation; Interpolation::COUNT] {
+    let mut all = [Interpolation::Step; Interpolation::COUNT];
+    let mut i = 0;
+    while i < MODES.len() {
+        all[i] = MODES[i].interpolation;
+        i += 1;
+    }
+    all
+}
+
+impl Interpolation {
+    /// Every mode, from the table.
+    pub const ALL: [Interpolation; Interpolation::COUNT] = all_modes();
+
+    /// This mode's row of the table.
+    #[must_use]
+    pub const fn mode(self) -> &'static Mode {
+        MODES[self as usize]
+    }
+
+    /// Whether this mode can interpolate values of `kind`.
+    #[must_use]
+    pub const fn supports(self, kind: TrackKind) -> bool {
+        let quat = matches!(kind, TrackKind::Quat);
+        match self.mode().kinds {
+            modes::Kinds::Any => true,
+            modes::Kinds::Vectors => !quat,
+            modes::Kinds::Rotations => quat,
+        }
+    }
+
+    /// Whether the curve has a continuous derivative inside a segment, with its acceleration
+    /// (needed for arc length and speed plots).
+    #[must_use]
+    pub const fn has_derivative(self) -> bool {
+        matches!(self.mode().derivatives, modes::Derivatives::Acceleration)
+    }
+}
+
+
 impl TrackCurve {
     /// Validates `track` ([`validate`]) and compiles it. Quaternion keys are normalised,
     /// except on Bezier tracks, which interpolate the stored components with their handles
@@ -116,24 +175,7 @@ impl TrackCurve {
             }
         }
         let mut keys = KeyTable { times, values, dim };
-        let mut tangents = None;
-        let segments = match track.interpolation {
-            Interpolation::Step => Segments::Step,
-            Interpolation::Linear => Segments::Linear,
-            Interpolation::Cubic => Segments::Poly(cubic::compile(&keys, track.ending_start, track.ending_end)),
-            Interpolation::Tcb => {
-                let (poly, tg) = tcb::compile(&track.keys, &keys, track.tangents);
-                tangents = Some(tg);
-                Segments::Poly(poly)
-            }
-            Interpolation::Slerp => Segments::Rotation(Rotation::slerp(&keys)),
-            Interpolation::Nlerp => Segments::Rotation(Rotation::Nlerp),
-            Interpolation::Squad => {
-                let previous = previous.and_then(|c| if let Segments::Rotation(r) = &c.segments { Some(r) } else { None });
-                Segments::Rotation(Rotation::squad(&mut keys, previous))
-            }
-            Interpolation::Bezier => Segments::Bezier(Bezier::compile(track, &keys)),
-        };
+        let (segments, tangents) = (track.interpolation.mode().compile)(track, &mut keys, previous);
         let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };
         let index = if keys.len() >= INDEX_MIN_KEYS { BucketIndex::new(&keys.times) } else { BucketIndex::default() };
         let mut curve = Self { kind, interpolation: track.interpolation, tangent_mode: track.tangents, keys, index, segments, tangents, extension };
@@ -358,7 +400,19 @@ impl TrackCurve {
         match &self.segments {
             Segments::Poly(p) => p.acceleration(seg, u, out),
             Segments::Bezier(b) if !b.is_rotation() && self.keys.span(seg).1 > 0.0 => b.acceleration(seg, u, out),
-            _ => out.fill(0.0),
+            // Exactly zero: a straight line, a held value, or an empty segment. A mode that
+            // declares an acceleration gives it above (`modes.rs` tests each one against its
+            // velocity), so a zero here is never a missing one.
+            Segments::Linear | Segments::Step => out.fill(0.0),
+            Segments::Bezier(_) if self.kind != TrackKind::Quat => out.fill(0.0),
+            _ => {
+                debug_assert!(
+                    self.kind == TrackKind::Quat || !self.interpolation.has_derivative(),
+                    "{:?} declares an acceleration it does not give",
+                    self.interpolation
+                );
+                out.fill(0.0);
+            }
         }
     }
 

@@ -3,8 +3,51 @@
 //! velocity is the derivative of the four components, by a central difference of step 1e-6 in
 //! local time; rotations have no acceleration as positions do.
 
+use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
+use super::Segments;
+use crate::model::Interpolation;
 use super::keys::KeyTable;
 use crate::quat::{self, Quat, SlerpPair, SquadPolys, SquadSegment};
+
+/// Slerp's row of the table of modes.
+pub(super) const SLERP: Mode = Mode {
+    interpolation: Interpolation::Slerp,
+    summary: "Spherical linear interpolation, shortest arc (three.js slerpFlat)",
+    kinds: Kinds::Rotations,
+    derivatives: Derivatives::Velocity,
+    may_overflow: false,
+    splice: Splice::Whole,
+    written: Written::Linear,
+    compile: |_, keys, _| (Segments::Rotation(Rotation::slerp(keys)), None),
+};
+
+/// Nlerp's row of the table of modes.
+pub(super) const NLERP: Mode = Mode {
+    interpolation: Interpolation::Nlerp,
+    summary: "Normalised linear interpolation, shortest arc",
+    kinds: Kinds::Rotations,
+    derivatives: Derivatives::Velocity,
+    may_overflow: false,
+    splice: Splice::Whole,
+    written: Written::Baked,
+    compile: |_, _, _| (Segments::Rotation(Rotation::Nlerp), None),
+};
+
+/// Squad's row of the table of modes: it reuses the fitted polynomials of the curve before an
+/// edit, and splices itself.
+pub(super) const SQUAD: Mode = Mode {
+    interpolation: Interpolation::Squad,
+    summary: "Spherical cubic through the keys (numpy-quaternion squad)",
+    kinds: Kinds::Rotations,
+    derivatives: Derivatives::Velocity,
+    may_overflow: true,
+    splice: Splice::Own,
+    written: Written::Baked,
+    compile: |_, keys, previous| {
+        let previous = previous.and_then(|c| if let Segments::Rotation(r) = &c.segments { Some(r) } else { None });
+        (Segments::Rotation(Rotation::squad(keys, previous)), None)
+    },
+};
 
 /// Which rotation interpolation, with what it precomputes.
 #[derive(Clone, Debug)]

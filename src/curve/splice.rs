@@ -17,9 +17,10 @@
 //! the fitted polynomials of its unchanged segments (`crate::quat::SquadPolys::reusing`).
 //! Other modes, and anything unusual, compile the whole track.
 
+use super::modes::Splice;
 use super::{Segments, TrackCurve};
 use crate::error::TrackError;
-use crate::model::{Ending, Interpolation, Track, TrackKind};
+use crate::model::{Ending, Track, TrackKind};
 
 /// Keys of context taken on each side of the replaced ones.
 const CONTEXT: usize = 5;
@@ -33,13 +34,15 @@ impl TrackCurve {
     /// Nothing but the keys may have changed.
     pub fn respliced(mut self, track: &Track, at: usize, removed: usize) -> Result<TrackCurve, TrackError> {
         let (old_n, n) = (self.keys.len(), track.keys.len());
-        let local = match track.interpolation {
-            Interpolation::Step | Interpolation::Linear | Interpolation::Tcb => true,
-            Interpolation::Cubic => track.ending_start != Ending::WrapAround && track.ending_end != Ending::WrapAround,
-            _ => false,
+        // How far a change reaches is the mode's to say (its row of the table of modes).
+        let splice = track.interpolation.mode().splice;
+        let local = match splice {
+            Splice::Local => true,
+            Splice::LocalUnlessWrapAround => track.ending_start != Ending::WrapAround && track.ending_end != Ending::WrapAround,
+            Splice::Whole | Splice::Own => false,
         };
         let Some(added) = (n + removed).checked_sub(old_n) else { return TrackCurve::compile(track, Some(&self)) };
-        if track.interpolation == Interpolation::Squad && self.interpolation == Interpolation::Squad {
+        if splice == Splice::Own && self.interpolation == track.interpolation {
             return match self.squad_spliced(track, at, removed, added) {
                 Ok(curve) => Ok(curve),
                 Err(old) => TrackCurve::compile(track, Some(&old)),

@@ -6,10 +6,28 @@
 //!
 //! with `r₁ = rb` of the start key and `r₂ = ra` of the end key, in eased local time.
 
+use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
+use super::Segments;
+use crate::model::Interpolation;
 use super::keys::KeyTable;
 use super::poly::{inv_dt, Poly, PolySegment};
 use crate::model::{Key, TangentMode};
 use crate::tcb::{key_tangents, Ease, KeyTangents};
+
+/// TCB's row of the table of modes.
+pub(super) const MODE: Mode = Mode {
+    interpolation: Interpolation::Tcb,
+    summary: "Kochanek–Bartels: tension, continuity, bias and ease per key",
+    kinds: Kinds::Vectors,
+    derivatives: Derivatives::Acceleration,
+    may_overflow: true,
+    splice: Splice::Local,
+    written: Written::Cubic,
+    compile: |track, keys, _| {
+        let (poly, tangents) = compile(&track.keys, keys, track.tangents);
+        (Segments::Poly(poly), Some(tangents))
+    },
+};
 
 /// The segments of a TCB track and the key tangents they were built from.
 pub(crate) fn compile(keys: &[Key], table: &KeyTable, mode: TangentMode) -> (Poly, KeyTangents) {

@@ -31,6 +31,7 @@ use thiserror::Error;
 
 use crate::arclen::{ArcLengthError, ArcLengthTable};
 use crate::bake::{bake_range, Baked, Bound, Fps, Motion, Rate};
+use crate::curve::modes::Written;
 use crate::curve::{PathCurve, TrackCurve};
 use crate::error::TrackError;
 use crate::model::{Binding, Ending, Infinity, Interpolation, Project, ThreeValueType, Track, TrackKind};
@@ -311,10 +312,15 @@ fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &Expor
     let three_bound = matches!(track.binding, Some(Binding::Three { .. }));
     let three_quat = matches!(track.binding, Some(Binding::Three { value_type: ThreeValueType::Quaternion, .. }));
     let zero_curvature = track.ending_start == Ending::ZeroCurvature && track.ending_end == Ending::ZeroCurvature;
+    // The keyframe form is the mode's to declare (its row of the table of modes); the cubic
+    // forms then need each format's conditions and converters.
+    match (format, track.interpolation.mode().written) {
+        (Format::Csv, _) | (_, Written::Baked) => return None,
+        (_, Written::Step) => return Some(of(Form::Step, curve, stored())),
+        (_, Written::Linear) => return Some(of(Form::Linear, curve, stored())),
+        (_, Written::Cubic) => {}
+    }
     match (format, track.interpolation) {
-        (Format::Csv, _) => None,
-        (_, Interpolation::Step) => Some(of(Form::Step, curve, stored())),
-        (_, Interpolation::Linear | Interpolation::Slerp) => Some(of(Form::Linear, curve, stored())),
         (Format::Gltf | Format::Glb, Interpolation::Tcb) if smooth && no_ease => Some(of(Form::CubicSpline, curve, Some(cubic_spline_values(curve)))),
         (Format::Gltf | Format::Glb, Interpolation::Bezier) if !jumps => {
             bezier::cubic_spline_from_handles(track, curve).map(|v| of(Form::CubicSpline, curve, Some(v)))
