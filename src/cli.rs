@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use tangent::arclen::ArcLengthTable;
 use tangent::bake::{Bound, Fps};
 use tangent::export::{export_to_file, ExportOptions, Format, Target};
-use tangent::io::load_project;
+use tangent::io::{load_project, Opened};
 use tangent::{PathCurve, SegmentCursor, TrackCurve};
 
 fn compiled_track(file: &Path, name: &str) -> Result<TrackCurve> {
@@ -68,10 +68,33 @@ pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
     Ok(())
 }
 
+/// `tangent check`: a project file is loaded and validated; a file of a kind Tangent imports
+/// is imported (as `tangent FILE` would open it), and the line says so and how to make a
+/// project of it.
 pub fn check(file: &Path) -> Result<()> {
-    let project = load_project(file)?;
-    let keys: usize = project.tracks.iter().map(|t| t.keys.len()).sum();
-    println!("{}: ok, version {}, {} tracks, {keys} keys, {} fps", file.display(), project.version, project.tracks.len(), project.fps);
+    let keys = |p: &tangent::Project| -> usize { p.tracks.iter().map(|t| t.keys.len()).sum() };
+    match tangent::io::open_any(file)? {
+        Opened::Project(project) => {
+            println!("{}: ok, version {}, {} tracks, {} keys, {} fps", file.display(), project.version, project.tracks.len(), keys(&project), project.fps);
+        }
+        Opened::Imported(imported) => {
+            let (project, report) = (&imported.project, &imported.report);
+            let warnings = report.warnings.len();
+            println!(
+                "{}: ok, a {} file Tangent imports (not a project): {} tracks, {} keys, {} fps, {warnings} warning{}; `tangent import {}` writes it as a project",
+                file.display(),
+                report.format.label(),
+                project.tracks.len(),
+                keys(project),
+                project.fps,
+                if warnings == 1 { "" } else { "s" },
+                file.display(),
+            );
+            for w in &report.warnings {
+                println!("warning: {w}");
+            }
+        }
+    }
     Ok(())
 }
 
@@ -214,7 +237,11 @@ const IMPORT_BAR_BYTES: u64 = 1 << 20;
 /// `tangent import`: reads FILE, writes the project (to `output`, or FILE's name with `.ron`
 /// beside it, which must not exist yet), prints the report and where it wrote.
 pub fn import(file: &Path, output: Option<&Path>, animation: Option<String>) -> Result<()> {
-    use tangent::import::{import_path_with_progress, ImportOptions};
+    use tangent::import::{import_kind, import_path_with_progress, ImportError, ImportOptions};
+    // Before the output's name is looked at: an unknown kind is what is wrong.
+    if import_kind(file).is_none() {
+        return Err(ImportError::UnknownKind { path: file.display().to_string() }.into());
+    }
     let out = match output {
         Some(o) => o.to_path_buf(),
         None => {

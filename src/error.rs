@@ -4,6 +4,9 @@
 //! A message states its cause in full, once: errors that wrap another print it in their own
 //! text and do not also report it as `source()`, so a printed chain (`{:#}`) never repeats
 //! it.
+//!
+//! A name the file format does not know (a field, or a mode) is answered with the nearest one
+//! it does ([`nearest_name`]), when one is close.
 
 use crate::model::{HandleType, Infinity, Interpolation, TrackKind};
 use thiserror::Error;
@@ -48,6 +51,65 @@ pub enum FileError {
     Invalid { path: String, error: ProjectError },
     #[error("{path}: could not write the project: {message}")]
     Serialize { path: String, message: String },
+    /// A field the file format does not have (a misspelling would otherwise load silently as
+    /// the field's default): where it is, in what (`a key`, `a track`, `the project`, …), the
+    /// known field nearest to it if one is close, else the fields there are.
+    #[error("{path}:{line}:{column}: unknown field `{field}` in {place}; {}", unknown_hint(*suggestion, expected))]
+    UnknownField { path: String, line: usize, column: usize, field: String, place: &'static str, suggestion: Option<&'static str>, expected: &'static [&'static str] },
+}
+
+/// `did you mean `tension`?`, or the list of the fields there are.
+fn unknown_hint(suggestion: Option<&str>, expected: &[&str]) -> String {
+    match suggestion {
+        Some(s) => format!("did you mean `{s}`?"),
+        None if expected.is_empty() => "it has no fields".to_owned(),
+        None => format!("the fields there are {}", expected.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", ")),
+    }
+}
+
+/// The name in `known` nearest to `found` if it is close enough to be what was meant: at most
+/// two edits (a transposition is one, case is ignored) and at most one per three characters of
+/// `found`, one edit always allowed. The first of equally near names wins.
+#[must_use]
+pub fn nearest_name<'a>(found: &str, known: &[&'a str]) -> Option<&'a str> {
+    let limit = (found.chars().count() / 3).clamp(1, 2);
+    let found = found.to_lowercase();
+    known.iter().map(|k| (edit_distance(&found, &k.to_lowercase()), *k)).filter(|(d, _)| *d <= limit).min_by_key(|(d, _)| *d).map(|(_, k)| k)
+}
+
+/// Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`: the
+/// Levenshtein distance with transpositions (optimal string alignment), by characters.
+#[must_use]
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    // Three rows of the table: i - 2, i - 1 and i.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for i in 1..=a.len() {
+        let mut row = vec![i; b.len() + 1];
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            row[j] = (previous[j] + 1).min(row[j - 1] + 1).min(previous[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                row[j] = row[j].min(before[j - 2] + 1);
+            }
+        }
+        before = std::mem::replace(&mut previous, row);
+    }
+    previous[b.len()]
+}
+
+/// Why [`crate::io::open_any`] could not open a file: as a project, as an import, or as
+/// neither.
+#[derive(Debug, Error)]
+pub enum OpenError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error(transparent)]
+    Import(#[from] crate::import::ImportError),
+    /// Not a kind Tangent imports, and not text, so not a project file either (a `.fbx`).
+    #[error("cannot open `{path}`: it is not a project file (it is not text), nor a kind Tangent imports ({})", crate::import::import_kinds_list())]
+    Unknown { path: String },
 }
 
 /// Why a project as a whole is not valid.

@@ -3,7 +3,10 @@
 //! Loading parses, then validates and compiles every track ([`crate::curve::validate`],
 //! overflow included); any failure is a
 //! [`FileError`] that says where (line and column, or track and key) and why, and the caller's
-//! open document is never touched because loading only ever returns a new [`Project`].
+//! open document is never touched because loading only ever returns a new [`Project`]. A field
+//! the format does not have is refused, named with the nearest known one
+//! ([`FileError::UnknownField`]), on the big files' fast path too
+//! ([`crate::ron_split`] then parses the whole text as one for the error's line).
 //! Saving is atomic: the text goes to a temporary file in the same directory, is flushed to
 //! disk, then renamed over the target, so a crash never leaves a half-written project.
 
@@ -11,7 +14,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 
-use crate::error::{FileError, ProjectError};
+use crate::error::{FileError, OpenError, ProjectError};
 use crate::model::{Project, FILE_VERSION};
 
 /// The built-in demo project's text (`assets/demo.ron`).
@@ -59,12 +62,7 @@ pub fn parse_project_compiled(text: &str, origin: &str) -> Result<(Project, Vec<
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     // A big file is parsed track by track on every core; anything unusual, as one.
     let split = crate::ron_split::parse_split(text, &options);
-    let project: Project = split.map_or_else(|| options.from_str(text), Ok).map_err(|e| FileError::Syntax {
-        path: origin.to_owned(),
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: e.code.to_string(),
-    })?;
+    let project: Project = split.map_or_else(|| options.from_str(text), Ok).map_err(|e| parse_error(e, origin))?;
     if project.version > FILE_VERSION {
         return Err(FileError::Version { path: origin.to_owned(), found: project.version, supported: FILE_VERSION });
     }
@@ -72,11 +70,91 @@ pub fn parse_project_compiled(text: &str, origin: &str) -> Result<(Project, Vec<
     Ok((project, curves))
 }
 
+/// A RON error as a [`FileError`] at its line and column. An unknown field (every file struct
+/// denies them, `crate::model`) becomes [`FileError::UnknownField`] with the nearest known name;
+/// an unknown mode or kind gets the nearest one too.
+fn parse_error(e: ron::error::SpannedError, origin: &str) -> FileError {
+    let (path, line, column) = (origin.to_owned(), e.span.start.line, e.span.start.col);
+    match e.code {
+        ron::Error::NoSuchStructField { expected, found, outer } => {
+            let place = match outer.as_deref() {
+                Some("Key") => "a key",
+                Some("Track") => "a track",
+                Some("Project") => "the project",
+                Some("Gltf") => "a glTF binding",
+                Some("Three") => "a three.js binding",
+                Some("Element") => "a binding's element",
+                _ => "a struct",
+            };
+            let suggestion = crate::error::nearest_name(&found, expected);
+            FileError::UnknownField { path, line, column, field: found, place, suggestion, expected }
+        }
+        ron::Error::NoSuchEnumVariant { expected, ref found, .. } => {
+            let mut message = e.code.to_string();
+            if let Some(near) = crate::error::nearest_name(found, expected) {
+                message.push_str(&format!("; did you mean `{near}`?"));
+            }
+            FileError::Syntax { path, line, column, message }
+        }
+        code => FileError::Syntax { path, line, column, message: code.to_string() },
+    }
+}
+
 /// Reads, parses and validates the project at `path`.
 pub fn load_project(path: &Path) -> Result<Project, FileError> {
     let origin = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|error| FileError::Io { path: origin.clone(), error })?;
     parse_project(&text, &origin)
+}
+
+/// What [`open_any`] read: a project file, or a file of a kind Tangent imports.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Opened {
+    /// A project file: the document is this file (titled by it, saved back to it).
+    Project(Project),
+    /// A file of a kind in [`crate::import::IMPORT_KINDS`], imported as File > Import does
+    /// (every animation): a new untitled project holding its tracks, and the report of what
+    /// was read (tracks, warnings). The source file is never the document's file.
+    Imported(crate::import::Imported),
+}
+
+impl Opened {
+    /// The project, and the import's report for an imported file (`None`: a project file).
+    #[must_use]
+    pub fn into_parts(self) -> (Project, Option<crate::import::ImportReport>) {
+        match self {
+            Self::Project(project) => (project, None),
+            Self::Imported(crate::import::Imported { project, report }) => (project, Some(report)),
+        }
+    }
+
+    /// The project read.
+    #[must_use]
+    pub fn project(&self) -> &Project {
+        match self {
+            Self::Project(project) | Self::Imported(crate::import::Imported { project, .. }) => project,
+        }
+    }
+}
+
+/// Opens whatever `path` is, by its extension: a kind Tangent imports
+/// ([`crate::import::import_kind`], any case) is imported into a new untitled project
+/// ([`Opened::Imported`]); anything else (`.ron`, or another extension) is loaded as a project
+/// file ([`Opened::Project`]), unless it is not text and not `.ron`: then
+/// [`OpenError::Unknown`] names the kinds Tangent imports.
+pub fn open_any(path: &Path) -> Result<Opened, OpenError> {
+    if crate::import::import_kind(path).is_some() {
+        return Ok(Opened::Imported(crate::import::import_path(path, &crate::import::ImportOptions::default())?));
+    }
+    let origin = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|error| FileError::Io { path: origin.clone(), error })?;
+    let ron = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ron"));
+    let text = match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(_) if !ron => return Err(OpenError::Unknown { path: origin }),
+        Err(e) => return Err(FileError::Io { path: origin, error: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()) }.into()),
+    };
+    Ok(Opened::Project(parse_project(&text, &origin)?))
 }
 
 /// The project as pretty RON text, in the lowest file version that holds it

@@ -13,7 +13,8 @@ use clap::{Parser, Subcommand};
 #[derive(Parser, Debug)]
 #[command(version, args_conflicts_with_subcommands = true)]
 struct Cli {
-    /// A project (.ron) to open in the editor.
+    /// A project (.ron) to open in the editor, or a file to import into a new untitled project
+    /// (.glb, .gltf, .json, .csv).
     file: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
@@ -31,7 +32,8 @@ enum Command {
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         times: Option<Vec<f64>>,
     },
-    /// Check a project file and print what is wrong with it.
+    /// Check a project file and print what is wrong with it (a file Tangent imports is
+    /// imported, and said to be one).
     Check { file: PathBuf },
     /// Arc length of a Vec2/Vec3 track: total and table size, or lengths/times from stdin.
     Arclen {

@@ -4,6 +4,12 @@
 //! These are plain data: what is saved in a `.ron` file and what the editor's undoable
 //! commands change. Evaluation never reads them directly; it compiles a track into a
 //! [`crate::TrackCurve`] first, which is where every invariant is checked.
+//!
+//! Every struct of the file denies unknown fields (`#[serde(deny_unknown_fields)]`): a
+//! misspelt `tensoin: 0.5` would otherwise load as tension 0, and the user believe the key had
+//! tension. Loading names the field, its line and column and the nearest known name
+//! ([`crate::FileError::UnknownField`]). A field a later version removes must stay here as an
+//! alias or a field with a default, or old files stop loading.
 
 use serde::{Deserialize, Serialize};
 
@@ -170,6 +176,7 @@ fn is_zero(x: &f64) -> bool {
 /// - `time` and every component of `value` are finite; `value.len()` is the track's dim.
 /// - `tension`, `continuity`, `bias` ∈ [−1, 1]; `ease_to`, `ease_from` ∈ [0, 1].
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Key {
     pub time: f64,
     pub value: Vec<f64>,
@@ -259,6 +266,7 @@ fn is_true(b: &bool) -> bool {
 
 /// A named animation channel: keys of one kind, interpolated one way.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Track {
     pub name: String,
     pub kind: TrackKind,
@@ -429,6 +437,7 @@ pub enum ThreeValueType {
 /// `weights` channel, a three.js number track with several values per key). Export puts the
 /// tracks of one source channel back together.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Element {
     pub index: usize,
     pub count: usize,
@@ -437,6 +446,7 @@ pub struct Element {
 /// Where an imported track came from (SPEC §11): export writes the track back to it unless
 /// told otherwise.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Binding {
     /// A glTF animation channel: the animation's name (`animation<i>` if it had none), the
     /// node's index in the source file and its name (if it had one), the property.
@@ -489,6 +499,7 @@ fn default_fps() -> f64 {
 
 /// A document: what one `.ron` file holds.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Project {
     pub version: u32,
     #[serde(default = "default_fps")]

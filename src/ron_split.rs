@@ -9,8 +9,8 @@
 //! [`crate::ron_keys`] when it is in the plain form. The rest of the file — with an empty
 //! track list — and every track are then parsed with the same options as the whole file
 //! would be. Whenever something is unusual (an `#![enable]` attribute, no `tracks` list, any
-//! part failing to parse) the caller parses the whole text as one, so error messages keep
-//! their line and column.
+//! part failing to parse, an unknown field included) the caller parses the whole text as one,
+//! so error messages keep their line and column.
 
 use rayon::prelude::*;
 

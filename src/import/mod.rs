@@ -1,6 +1,8 @@
 //! Import of animation other programs wrote (SPEC §11): glTF 2.0 (`.gltf`, `.glb`), three.js
 //! clip JSON (`AnimationClip.toJSON`) and CSV, with exact values and tangents wherever the
-//! source has them. One entry point, [`import_path`], for the editor and the command line.
+//! source has them. One entry point, [`import_path`], for the editor and the command line;
+//! the kind is chosen by the file's extension from one table, [`IMPORT_KINDS`], and an
+//! extension it does not list is refused with the list.
 //!
 //! | source | track | interpolation |
 //! |---|---|---|
@@ -44,17 +46,10 @@ pub enum ImportFormat {
 impl ImportFormat {
     pub const ALL: [ImportFormat; 4] = [Self::Gltf, Self::Glb, Self::ThreeJson, Self::Csv];
 
-    /// The format a file's extension names (any case), if it names one.
+    /// The format a file's extension names (any case) in [`IMPORT_KINDS`], if it names one.
     #[must_use]
     pub fn from_path(path: &Path) -> Option<Self> {
-        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-        match ext.as_str() {
-            "gltf" => Some(Self::Gltf),
-            "glb" => Some(Self::Glb),
-            "json" => Some(Self::ThreeJson),
-            "csv" => Some(Self::Csv),
-            _ => None,
-        }
+        import_kind(path).map(|k| k.format)
     }
 
     /// The format the bytes look like: GLB magic, a glTF JSON (`"asset"`), other JSON, else
@@ -89,14 +84,58 @@ impl ImportFormat {
     }
 }
 
+/// One kind of file Tangent imports: a row of [`IMPORT_KINDS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ImportKind {
+    /// The file name's extension, lower case, without the dot.
+    pub extension: &'static str,
+    pub format: ImportFormat,
+    /// What the user calls the kind, said once after a run of rows that share it (`glTF`);
+    /// empty where the extension says it all (`csv`).
+    pub described: &'static str,
+}
+
+/// The kinds of file Tangent imports, by extension: the one table that import by path, the
+/// command line and the editor's "open any file" read (a new kind, `.bvh`, is one row here and
+/// its reader in [`import_bytes`]).
+pub const IMPORT_KINDS: [ImportKind; 4] = [
+    ImportKind { extension: "glb", format: ImportFormat::Glb, described: "glTF" },
+    ImportKind { extension: "gltf", format: ImportFormat::Gltf, described: "glTF" },
+    ImportKind { extension: "json", format: ImportFormat::ThreeJson, described: "three.js clip" },
+    ImportKind { extension: "csv", format: ImportFormat::Csv, described: "" },
+];
+
+/// The row of [`IMPORT_KINDS`] that `path`'s extension (any case) names, if any.
+#[must_use]
+pub fn import_kind(path: &Path) -> Option<&'static ImportKind> {
+    let ext = path.extension()?.to_str()?;
+    IMPORT_KINDS.iter().find(|k| k.extension.eq_ignore_ascii_case(ext))
+}
+
+/// The kinds [`IMPORT_KINDS`] lists, as a sentence's end: `.glb, .gltf (glTF), .json (three.js
+/// clip) and .csv`.
+#[must_use]
+pub fn import_kinds_list() -> String {
+    let mut items: Vec<String> = Vec::new();
+    for (i, kind) in IMPORT_KINDS.iter().enumerate() {
+        let last_of_run = IMPORT_KINDS.get(i + 1).is_none_or(|next| next.described != kind.described);
+        let described = if last_of_run && !kind.described.is_empty() { format!(" ({})", kind.described) } else { String::new() };
+        items.push(format!(".{}{described}", kind.extension));
+    }
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.concat(),
+    }
+}
+
 /// What to import.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportOptions {
     /// Of several animations (glTF) or clips (three.js JSON), import only the one with this
     /// name (or label, `animation<i>` for an unnamed one), without the `NAME/` prefix.
     pub animation: Option<String>,
-    /// Read the file as this format instead of choosing by extension (or by content, when the
-    /// extension names none).
+    /// Read the file as this format instead of choosing by extension ([`IMPORT_KINDS`]; a
+    /// file whose extension names none is refused, [`ImportError::UnknownKind`]).
     pub format: Option<ImportFormat>,
 }
 
@@ -157,6 +196,10 @@ pub struct Imported {
 /// place in it (line and column, row and column, animation and channel, track and key).
 #[derive(Debug, Error)]
 pub enum ImportError {
+    /// The file's extension names no kind of [`IMPORT_KINDS`] (a `.fbx` read as CSV said only
+    /// "invalid utf-8").
+    #[error("cannot import `{path}`: Tangent imports {}", import_kinds_list())]
+    UnknownKind { path: String },
     #[error("{path}: {error}")]
     Io { path: String, error: std::io::Error },
     #[error("{path}: {message}")]
@@ -210,8 +253,8 @@ impl Ctx<'_> {
     }
 }
 
-/// Imports the file at `path`, choosing the format by its extension (or
-/// [`ImportOptions::format`]).
+/// Imports the file at `path`, choosing the format by its extension ([`IMPORT_KINDS`], any
+/// case) or [`ImportOptions::format`]; another extension is [`ImportError::UnknownKind`].
 pub fn import_path(path: &Path, options: &ImportOptions) -> Result<Imported, ImportError> {
     import_path_with_progress(path, options, &|_, _| true)
 }
@@ -221,8 +264,8 @@ pub fn import_path(path: &Path, options: &ImportOptions) -> Result<Imported, Imp
 /// [`ImportError::Cancelled`].
 pub fn import_path_with_progress(path: &Path, options: &ImportOptions, progress: &dyn Fn(usize, usize) -> bool) -> Result<Imported, ImportError> {
     let origin = path.display().to_string();
+    let format = options.format.or_else(|| ImportFormat::from_path(path)).ok_or_else(|| ImportError::UnknownKind { path: origin.clone() })?;
     let bytes = std::fs::read(path).map_err(|error| ImportError::Io { path: origin.clone(), error })?;
-    let format = options.format.or_else(|| ImportFormat::from_path(path)).unwrap_or_else(|| ImportFormat::sniff(&bytes));
     import_bytes_in(&bytes, format, &origin, path.parent(), options, progress)
 }
 
