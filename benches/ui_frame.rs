@@ -142,7 +142,7 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     h.step();
     h.drag_at(at(0.5));
     h.step();
-    // From 150,000 selected keys the change is made on a worker (`key_jobs.rs`): a frame then
+    // From 150,000 selected keys the change is made on a worker (`planner.rs`): a frame then
     // costs the UI thread what drawing and putting finished changes in place cost, and the
     // change lands a few frames later.
     let settle = |h: &mut Harness<'static, TangentApp>| {
@@ -181,7 +181,7 @@ fn whole_document(c: &mut Criterion, name: &str, project: &Project) {
     press(&mut h, M::COMMAND, K::Z);
     assert!(tension(&h) < keys, "undo really reverted the step");
     // A key of the first track dragged in the graph with every key still selected: each frame
-    // moves every key (from 150,000 selected keys on a worker, `key_jobs::move_keys`).
+    // moves every key (from 150,000 selected keys on a worker, `planner::plan_change`).
     let start = press_middle_key(&mut h, project);
     // Every iteration a move past egui's drag threshold, to one of two places.
     let wobble = |i: u32| start + egui::vec2(0.0, 20.0 + 10.0 * (i % 2) as f32);

@@ -27,7 +27,7 @@ pub enum AppCommand {
     /// One change made on several tracks at once (a field set on every selected key).
     EditTracks(TrackEdits),
     /// A field set to a value on every selected key: made here, or on a worker for a big
-    /// selection (`key_jobs.rs`).
+    /// selection (`planner.rs`).
     ChangeKeys(KeyChange),
     /// The handles of one or both sides of every selected Bézier key given a type (the
     /// inspector's combo boxes; `V` is [`Command::SetHandleType`]): made here, or on a worker

@@ -178,3 +178,24 @@ fn a_kept_conversion_of_another_selection_is_not_put_in_place() {
     let p = state.project();
     assert_eq!((p.tracks[0].interpolation, p.tracks[1].interpolation), (Interpolation::Tcb, Interpolation::Bezier), "{}", state.ui.status.text);
 }
+
+/// `tangent walk.glb`: a file of a kind Tangent imports opens as an untitled imported project,
+/// as File > Import does (it printed "stream did not contain valid UTF-8" and exited).
+#[test]
+fn an_importable_file_from_the_command_line_opens_as_an_untitled_import() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/import-samples/bezier_mover.glb");
+    let state = super::initial_state(Some(path.clone())).unwrap();
+    let imported = crate::import::import_path(&path, &crate::import::ImportOptions::default()).unwrap();
+    assert_eq!(state.project(), &imported.project);
+    assert!(!state.project().tracks.is_empty());
+    assert_eq!(state.doc.path, None, "untitled: Save asks where");
+    assert!(state.ui.status.text.starts_with("Imported ") && state.ui.status.text.contains("bezier_mover.glb"), "{}", state.ui.status.text);
+    // A file of no kind Tangent reads is refused with the kinds it reads.
+    let dir = std::env::temp_dir().join(format!("tangent-cli-kind-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fbx = dir.join("take.fbx");
+    std::fs::write(&fbx, [0u8, 159, 146, 150, 0, 1]).unwrap();
+    let error = super::initial_state(Some(fbx)).err().expect("refused").to_string();
+    assert!(error.contains(".glb") && error.contains(".csv"), "{error}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -316,3 +316,45 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
     }
 }
+
+#[cfg(test)]
+mod disk_tests {
+    use super::*;
+    use crate::app::commands::{AppCommand, Command};
+    use crate::app::dispatch::run_command;
+    use crate::edit::intent::{self, KeyRef};
+    use crate::io::demo_project;
+
+    /// Save does not overwrite a file another program changed since it was opened: it asks;
+    /// Cancel leaves the file, Overwrite writes it.
+    #[test]
+    fn save_asks_before_overwriting_a_file_changed_on_disk() {
+        let dir = std::env::temp_dir().join(format!("tangent-disk-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("p.ron");
+        crate::io::save_project(&path, &demo_project()).unwrap();
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        state.open(&path);
+        let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 1 }, |k| k.tension = 0.5).unwrap();
+        state.doc.apply("Set tension", edit).unwrap();
+        let theirs = "(version: 1, fps: 24.0, tracks: [(name: \"x\", kind: Scalar, interpolation: Linear, keys: [(time: 0.0, value: [1.0])])])";
+        std::fs::write(&path, theirs).unwrap();
+        run_command(&ctx, &mut state, AppCommand::Ui(Command::Save));
+        assert_eq!(state.ui.confirm_overwrite.as_deref(), Some(path.as_path()));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs, "not overwritten");
+        assert!(state.doc.document.is_dirty());
+        run_command(&ctx, &mut state, AppCommand::Overwrite(None));
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs, "Cancel leaves it");
+        run_command(&ctx, &mut state, AppCommand::Ui(Command::Save));
+        run_command(&ctx, &mut state, AppCommand::Overwrite(Some(path.clone())));
+        assert_eq!(crate::io::load_project(&path).unwrap(), *state.project(), "Overwrite writes ours");
+        assert!(!state.doc.document.is_dirty() && state.ui.confirm_overwrite.is_none());
+        // Saved by us: the next save needs no question.
+        let edit = intent::change_key(state.project(), KeyRef { track: 0, key: 1 }, |k| k.tension = 0.25).unwrap();
+        state.doc.apply("Set tension", edit).unwrap();
+        run_command(&ctx, &mut state, AppCommand::Ui(Command::Save));
+        assert!(state.ui.confirm_overwrite.is_none() && !state.doc.document.is_dirty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -30,7 +30,7 @@ fn track_names(cx: &PanelContext<'_>, on: &[usize]) -> String {
 /// `change` on every selected key, as this widget's edits: a drag of the widget is one
 /// gesture, begun when the drag starts and ended when it stops. The change is absolute (a
 /// field set to a value), and the app makes it on a worker for a big selection
-/// (`key_jobs.rs`).
+/// (`planner.rs`).
 fn set_on_selected(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl Fn(&mut Key) + Send + Sync + 'static) {
     let command = KeyChange { label: label.to_owned(), gesture: is_dragged(r), change: Change::Each(std::sync::Arc::new(change)) };
     widget_gesture(out, r, label, changed.then(|| AppCommand::ChangeKeys(command)));

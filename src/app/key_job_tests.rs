@@ -1,4 +1,4 @@
-//! Changes of a big selection made on a worker (`key_jobs.rs`), driven through the real UI:
+//! Changes of a big selection made on a worker (`planner.rs`), driven through the real UI:
 //! the result is the one the UI thread would have made, one undo step, and the commands given
 //! meanwhile run after it, in order.
 

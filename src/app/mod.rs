@@ -74,7 +74,7 @@ pub use playback::{Transport, TransportCommand};
 pub use settings::{CentralView, Plane, ViewSettings};
 pub use state::{AppState, UiState};
 
-use crate::io::{demo_project, load_project};
+use crate::io::demo_project;
 
 /// Every panel of the window, each with the state only it needs.
 #[derive(Default)]
@@ -123,19 +123,29 @@ pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
     .map_err(|e| anyhow!("could not open a window: {e}"))
 }
 
-/// The editor's state on start: `file` opened (a big one on a worker thread while the window
-/// paints, `files.rs`), or the demo project.
+/// The editor's state on start: `file` opened (a big project on a worker thread while the
+/// window paints, `file_job.rs`; a file of a kind Tangent imports as an untitled imported
+/// project, as File > Import does), or the demo project. A project file's disk stamp is
+/// recorded, so Save asks before overwriting it if another program changes it.
 pub fn initial_state(file: Option<PathBuf>) -> anyhow::Result<AppState> {
-    Ok(match file {
-        Some(path) if std::fs::metadata(&path).is_ok_and(|m| m.len() > file_job::BACKGROUND_BYTES) => AppState::opening(path),
-        Some(path) => {
-            let project = load_project(&path)?;
+    let Some(path) = file else { return Ok(AppState::new(demo_project(), None)) };
+    let importable = crate::import::import_kind(&path).is_some();
+    if !importable && std::fs::metadata(&path).is_ok_and(|m| m.len() > file_job::BACKGROUND_BYTES) {
+        return Ok(AppState::opening(path));
+    }
+    Ok(match crate::io::open_any(&path)? {
+        crate::io::Opened::Project(project) => {
             let stamp = payload::disk_stamp(&path);
             let mut state = AppState::new(project, Some(path));
             state.doc.disk_stamp = stamp;
             state
         }
-        None => AppState::new(demo_project(), None),
+        crate::io::Opened::Imported(imported) => {
+            let summary = imported.report.summary();
+            let mut state = AppState::new(imported.project, None);
+            state.set_status(Status::message(format!("Imported {summary}; File > Save as… to keep it")));
+            state
+        }
     })
 }
 

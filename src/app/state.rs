@@ -39,7 +39,7 @@ pub struct UiState {
     pub confirm_overwrite: Option<PathBuf>,
     /// Key > Simplify…'s reduced curves, drawn over the originals while it is open.
     pub preview: Option<Arc<Simplified>>,
-    /// A big file being opened or saved on a worker thread (`files.rs`).
+    /// A big file being opened or saved on a worker thread (`file_job.rs`).
     pub file_job: Option<FileJob>,
     /// A new document replaced the open one: the views frame it in the next frame.
     pub document_replaced: bool,

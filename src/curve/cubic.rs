@@ -1,12 +1,12 @@
 //! three.js `CubicInterpolant` (r187) compiled to polynomial segments (SPEC §3,
 //! SEMANTICS.md B): the same values as three.js, including its three endings.
 
-use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
-use super::Segments;
-use crate::model::Interpolation;
 use super::keys::KeyTable;
+use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
 use super::poly::{inv_dt, Poly, PolySegment};
+use super::Segments;
 use crate::model::Ending;
+use crate::model::Interpolation;
 
 /// Cubic's row of the table of modes.
 pub(super) const MODE: Mode = Mode {

@@ -2,10 +2,10 @@
 //! so the same bits): `v = v0·(1 − w) + v1·w` with `w = (t − t0)/(t1 − t0)`. Velocity
 //! `(v1 − v0)/Δt`; acceleration zero.
 
+use super::keys::KeyTable;
 use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
 use super::Segments;
 use crate::model::Interpolation;
-use super::keys::KeyTable;
 
 /// Linear's row of the table of modes (its acceleration is exactly zero).
 pub(super) const MODE: Mode = Mode {

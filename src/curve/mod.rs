@@ -49,8 +49,6 @@ pub use poly::{Derivative, SegmentSpeed};
 pub use validate::{validate, validate_keys};
 
 use crate::error::TrackError;
-use modes::Mode;
-use strum::EnumCount;
 use crate::model::{Infinity, Interpolation, TangentMode, Track, TrackKind};
 use crate::quat;
 use crate::search::{BucketIndex, Located, SegmentCursor};
@@ -59,9 +57,11 @@ use bezier::Bezier;
 use infinity::{Extension, Mapped};
 use keys::KeyTable;
 use linear::Linear;
+use modes::Mode;
 use poly::Poly;
 use rotation::Rotation;
 use step::Step;
+use strum::EnumCount;
 
 /// A validated, compiled track. Build with [`TrackCurve::new`].
 #[derive(Clone, Debug)]
@@ -148,7 +148,6 @@ impl Interpolation {
         matches!(self.mode().derivatives, modes::Derivatives::Acceleration)
     }
 }
-
 
 impl TrackCurve {
     /// Validates `track` ([`validate`]) and compiles it. Quaternion keys are normalised,

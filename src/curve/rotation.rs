@@ -3,10 +3,10 @@
 //! velocity is the derivative of the four components, by a central difference of step 1e-6 in
 //! local time; rotations have no acceleration as positions do.
 
+use super::keys::KeyTable;
 use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
 use super::Segments;
 use crate::model::Interpolation;
-use super::keys::KeyTable;
 use crate::quat::{self, Quat, SlerpPair, SquadPolys, SquadSegment};
 
 /// Slerp's row of the table of modes.

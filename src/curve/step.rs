@@ -1,10 +1,10 @@
 //! Step interpolation: each key's value holds until the next key (three.js
 //! `DiscreteInterpolant`). Its velocity is zero everywhere.
 
+use super::keys::{copy_value, KeyTable};
 use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
 use super::Segments;
 use crate::model::Interpolation;
-use super::keys::{copy_value, KeyTable};
 
 /// Step's row of the table of modes.
 pub(super) const MODE: Mode = Mode {

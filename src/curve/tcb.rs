@@ -6,11 +6,11 @@
 //!
 //! with `r₁ = rb` of the start key and `r₂ = ra` of the end key, in eased local time.
 
+use super::keys::KeyTable;
 use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
+use super::poly::{inv_dt, Poly, PolySegment};
 use super::Segments;
 use crate::model::Interpolation;
-use super::keys::KeyTable;
-use super::poly::{inv_dt, Poly, PolySegment};
 use crate::model::{Key, TangentMode};
 use crate::tcb::{key_tangents, Ease, KeyTangents};
 

@@ -76,7 +76,7 @@ impl DocState {
         refused.map_or(Ok(()), Err)
     }
 
-    /// Puts in place keys a worker changed and compiled (`key_jobs.rs`), as
+    /// Puts in place keys a worker changed and compiled (`planner.rs`), as
     /// [`Self::apply_key_edits`] does, but nothing is checked or compiled again here. A track
     /// whose new keys did not compile is left as it was.
     pub fn install_key_changes(&mut self, label: &str, changed: Vec<ChangedKeys>) -> Result<(), Status> {

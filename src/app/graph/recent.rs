@@ -1,5 +1,5 @@
 //! What was last built for a track, and what was built before it: undo then redo swap a
-//! track between two curves (each keeps its stamp, `undo_curves.rs`), so the polylines and
+//! track between two curves (each keeps its stamp, `document/undo.rs`), so the polylines and
 //! markers of both are still at hand and neither frame builds them again.
 
 /// The two most recent `(what it was built for, what was built)` pairs.
