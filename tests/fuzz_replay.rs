@@ -90,7 +90,9 @@ fn import_corpus() {
     assert!(loaded >= IMPORT_FLOOR, "import: only {loaded} files load");
     // The target's seeds (fuzz/README.md) that need no other file, with the byte that picks
     // their format, through the same check.
-    for (byte, name) in [(0u8, "mixed_interp.gltf"), (1, "bezier_mover.glb"), (1, "synthetic_quantized_sparse.glb"), (2, "character_clip.json"), (2, "three_two_clips.json")] {
+    for (byte, name) in
+        [(0u8, "mixed_interp.gltf"), (1, "bezier_mover.glb"), (1, "synthetic_quantized_sparse.glb"), (2, "character_clip.json"), (2, "three_two_clips.json")]
+    {
         let mut data = vec![byte];
         data.extend(std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import-samples").join(name)).unwrap());
         tangent::fuzzing::import(&data);
