@@ -359,9 +359,22 @@ mod tests {
         assert_eq!(load_project(&path).unwrap(), p);
         let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
         assert!(leftovers.is_empty());
-        // An unwritable target fails and leaves the old file intact.
+        // A save that cannot be written fails and leaves the old file intact. Its temporary
+        // file's name is taken by a directory, which even root cannot open as a file (a
+        // read-only directory would not stop root).
+        let old = std::fs::read_to_string(&path).unwrap();
+        let blocker = dir.join(format!(".p.ron.{}.tmp", std::process::id()));
+        std::fs::create_dir(&blocker).unwrap();
+        let mut q = p.clone();
+        q.fps = 24.0;
+        assert!(save_project(&path, &q).is_err(), "the temporary file cannot be created");
+        assert_eq!(std::fs::read_to_string(&path).ok(), Some(old), "the old file is intact");
+        assert_eq!(load_project(&path).unwrap(), p);
+        std::fs::remove_dir(&blocker).unwrap();
+        // A target in a directory that does not exist fails too, creating nothing.
         let missing = dir.join("no-such-dir").join("p.ron");
         assert!(save_project(&missing, &p).is_err());
+        assert!(!dir.join("no-such-dir").exists());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -381,10 +394,14 @@ mod tests {
         std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
         let link = dir.join("link.ron");
         std::os::unix::fs::symlink("real/p.ron", &link).unwrap();
-        // pid 4,000,000,000 does not run; this process does.
+        // pid 4,000,000,000 does not run (above Linux's pid limit, 2^22).
         let stale = dir.join("real/.p.ron.4000000000.tmp");
         std::fs::write(&stale, "half a file").unwrap();
-        let running = dir.join(format!("real/.p.ron.{}.tmp", std::process::id()));
+        let ours = dir.join(format!("real/.p.ron.{}.tmp", std::process::id()));
+        // A running save of another process: pid 1 (init) always runs.
+        assert!(Path::new("/proc/1").exists(), "pid 1 runs");
+        let running = dir.join("real/.p.ron.1.tmp");
+        std::fs::write(&running, "another process's save in progress").unwrap();
         let mut q = p.clone();
         q.fps = 24.0;
         save_project(&link, &q).unwrap();
@@ -392,7 +409,9 @@ mod tests {
         assert_eq!(load_project(&target).unwrap().fps, 24.0, "its target was written");
         assert_eq!(std::fs::metadata(&target).unwrap().permissions().mode() & 0o777, 0o640);
         assert!(!stale.exists(), "the interrupted save's temporary is gone");
-        assert!(!running.exists(), "and ours was renamed into place");
+        assert!(!ours.exists(), "and ours was renamed into place");
+        let left = std::fs::read_to_string(&running).ok();
+        assert_eq!(left.as_deref(), Some("another process's save in progress"), "a running save's temporary is not touched");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
