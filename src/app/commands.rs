@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::payload::{CompiledTake, Conversions, HandleSides, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
+use super::payload::{CompiledTake, Conversions, Finished, HandleSides, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
 use super::playback::TransportCommand;
 use super::settings::ViewSettings;
 use crate::edit::intent::KeyEdit;
@@ -85,6 +85,8 @@ pub enum AppCommand {
     CancelFileJob,
     /// A window was closed (its close button, Cancel, or done).
     CloseWindow(Window),
+    /// A job's result (a change of keys, a big open or save), applied if it is current.
+    Finished(Finished),
 }
 
 /// The answer to "Unsaved changes".

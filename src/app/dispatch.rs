@@ -15,10 +15,10 @@ use std::path::PathBuf;
 use eframe::egui;
 
 use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
-use super::file_commands::{decide, overwrite, save_as_interactive, save_interactive};
+use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
 use super::jobs::Job;
 use super::key_queue::KeyJob;
-use super::payload::{AfterDiscard, HandleSides, KeyChange, Needs, PanelRequest, Status, Window};
+use super::payload::{AfterDiscard, Finished, HandleSides, Handoff, KeyChange, MadeKeys, Needs, PanelRequest, Status, Window};
 use super::planner::{self, is_noop, Plan};
 use super::state::AppState;
 
@@ -119,6 +119,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
         }
         c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. }) => import_command(state, c),
         AppCommand::CloseWindow(w) => state.ui.windows.close(w),
+        AppCommand::Finished(f) => finished(ctx, state, f),
         AppCommand::SaveTo(mut path) => {
             if path.extension().is_none() {
                 path.set_extension("ron");
@@ -376,6 +377,7 @@ pub fn waits_for_change(command: &AppCommand) -> bool {
             | AppCommand::CloseSavePath
             | AppCommand::CancelFileJob
             | AppCommand::CloseWindow(_)
+            | AppCommand::Finished(_)
     )
 }
 
@@ -389,24 +391,44 @@ pub fn run_or_defer(ctx: &egui::Context, state: &mut AppState, command: AppComma
     run_command(ctx, state, command)
 }
 
-/// Puts a change the worker finished in place (if the document it was made from is still as it
-/// was), then runs the commands that waited for it, until one starts another change on the
-/// worker. Returns whether anything changed.
-pub fn poll_key_job(ctx: &egui::Context, state: &mut AppState) -> bool {
-    let Some((KeyJob { own_step, job, describe, .. }, made)) = state.ui.key_queue.finished() else {
-        return false;
-    };
-    let label = job.label().to_owned();
-    if job.basis().is_some_and(|b| state.current(&b, Needs::Everything, &label)) {
+/// The results of the jobs the UI state holds (the change of keys on a worker, a big open or
+/// save), come back as commands for [`run_command`] (the panels' own jobs send theirs as
+/// commands too: Simplify's and Convert's results, an import, an export's status, a restore).
+pub fn finished_jobs(state: &mut AppState) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    if let Some(done) = finished_file(state) {
+        out.push(AppCommand::Finished(Finished::File(Handoff::new(done))));
+    }
+    if let Some((KeyJob { own_step, job, describe, .. }, keys)) = state.ui.key_queue.finished() {
+        let status = describe.map(|d| d(&keys));
+        let made = MadeKeys { label: job.label().to_owned(), own_step, made_for: job.basis(), keys, status };
+        out.push(AppCommand::Finished(Finished::Keys(Handoff::new(made))));
+    }
+    out
+}
+
+/// A job's result: applied if what it was made for holds.
+fn finished(ctx: &egui::Context, state: &mut AppState, f: Finished) -> bool {
+    match f {
+        Finished::Keys(made) => made.take().is_some_and(|made| install_keys(ctx, state, made)),
+        Finished::File(done) => done.take().map(|done| state.file_done(done)).is_some(),
+    }
+}
+
+/// Puts a change the worker made in place, if the document it was made from is still as it
+/// was (`AppState::current`), then runs the commands that waited for it, until one starts
+/// another change on the worker. Returns whether anything changed.
+fn install_keys(ctx: &egui::Context, state: &mut AppState, made: MadeKeys) -> bool {
+    let MadeKeys { label, own_step, made_for, keys, status } = made;
+    if made_for.is_some_and(|b| state.current(&b, Needs::Everything, &label)) {
         if own_step {
             state.doc.document.begin_gesture(&label);
         }
-        let done = describe.as_ref().map(|d| d(&made));
-        let result = state.doc.install_key_changes(&label, made);
+        let result = state.doc.install_key_changes(&label, keys);
         if own_step {
             state.doc.document.end_gesture();
         }
-        match (result, done) {
+        match (result, status) {
             (Err(s), _) => state.set_status(s),
             (Ok(()), Some(text)) => state.set_status(Status::message(text)),
             (Ok(()), None) => {}

@@ -9,8 +9,8 @@ use eframe::egui;
 
 use super::commands::Decision;
 use super::document::DocState;
-use super::file_job::{values, FileJob, FileOutcome, BACKGROUND_BYTES, BACKGROUND_VALUES};
-use super::payload::{disk_stamp, AfterDiscard, DiskStamp, Needs, Status};
+use super::file_job::{values, FileJob, BACKGROUND_BYTES, BACKGROUND_VALUES};
+use super::payload::{disk_stamp, AfterDiscard, DiskStamp, FileDone, FileOutcome, Needs, Status};
 use super::state::AppState;
 use crate::io::{load_project, save_project};
 use crate::Project;
@@ -29,6 +29,16 @@ impl Saving {
     pub fn ok(self) -> bool {
         self != Saving::Done(false)
     }
+}
+
+/// The big open or save that finished on its worker, if one did, taken out of the UI state
+/// with what it made (the dispatcher hands it back as a command).
+pub fn finished_file(state: &mut AppState) -> Option<FileDone> {
+    let made = state.ui.file_job.as_mut()?.job.poll()?;
+    let FileJob { path, job, save_point, then, .. } = state.ui.file_job.take()?;
+    // (A cancelled open is taken out of the slot when it is cancelled.)
+    let outcome = made.unwrap_or_else(|| FileOutcome::Failed(format!("Stopped reading or writing {}", path.display())));
+    Some(FileDone { path, made_for: job.basis(), save_point, then, seconds: job.elapsed().as_secs_f64(), outcome })
 }
 
 impl AppState {
@@ -123,31 +133,27 @@ impl AppState {
         self.ui.file_job.is_some()
     }
 
-    /// Takes a finished job's result: the opened document, or the save's outcome (then what
-    /// was waiting on it). Returns whether anything changed.
-    pub fn poll_file_job(&mut self) -> bool {
-        let Some(made) = self.ui.file_job.as_mut().and_then(|f| f.job.poll()) else { return false };
-        let Some(FileJob { path, job, save_point, then, .. }) = self.ui.file_job.take() else { return false };
-        let (secs, basis) = (job.elapsed().as_secs_f64(), job.basis());
-        // (A cancelled open is taken out of the slot when it is cancelled.)
-        let outcome = made.unwrap_or_else(|| FileOutcome::Failed(format!("Stopped reading or writing {}", path.display())));
+    /// Puts a finished file job's result in place (the dispatcher runs it as
+    /// `AppCommand::Finished`): the opened document, or the save marked done if the document
+    /// it saved is still the open one (`AppState::current`), then what was waiting on it.
+    pub fn file_done(&mut self, done: FileDone) {
+        let FileDone { path, made_for, save_point, then, seconds, outcome } = done;
         match outcome {
-            FileOutcome::Opened(doc, stamp) => {
-                self.replace_doc_state(*doc);
+            FileOutcome::Opened(take, stamp) => {
+                self.replace_doc_state(DocState::with_compiled(take, Some(path.clone())));
                 self.opened(&path, stamp);
-                self.set_status(Status::message(format!("Opened {} ({secs:.2} s)", path.display())));
+                self.set_status(Status::message(format!("Opened {} ({seconds:.2} s)", path.display())));
             }
-            // The document saved is still the open one (a save is of a snapshot: edits since
-            // stay unsaved, and the step it was taken at is marked saved).
-            FileOutcome::Saved(stamp) if basis.is_none_or(|b| self.current(&b, Needs::Document, "Save")) => {
+            // A save is of a snapshot: edits since stay unsaved, the step it was taken at is
+            // marked saved.
+            FileOutcome::Saved(stamp) if made_for.is_none_or(|b| self.current(&b, Needs::Document, "Save")) => {
                 self.saved(&path, save_point, stamp);
-                self.set_status(Status::message(format!("Saved {} ({secs:.2} s)", path.display())));
+                self.set_status(Status::message(format!("Saved {} ({seconds:.2} s)", path.display())));
                 self.ui.pending_after = then;
             }
             FileOutcome::Saved(_) => {}
             FileOutcome::Failed(message) => self.set_status(Status::error(message)),
         }
-        true
     }
 
     /// Cancels an open in progress (the open document stays).
@@ -261,7 +267,9 @@ mod tests {
         while state.file_busy() {
             assert!(start.elapsed().as_secs() < 60, "the job finishes");
             std::thread::sleep(std::time::Duration::from_millis(5));
-            state.poll_file_job();
+            if let Some(done) = finished_file(state) {
+                state.file_done(done);
+            }
         }
     }
 
@@ -313,6 +321,25 @@ mod tests {
         assert_eq!(state.doc.path.as_deref(), Some(path.as_path()));
         state.doc.document.undo();
         assert!(!state.doc.document.is_dirty(), "undoing it returns to what was saved");
+        let _ = std::fs::remove_dir_all(&d);
+    }
+    /// A big save that finishes after another document replaced the saved one marks nothing
+    /// of the new document saved and gives it no path (the save's basis names the old one).
+    #[test]
+    fn a_save_finishing_after_a_new_document_leaves_the_new_one_as_it_is() {
+        let d = dir("save-new");
+        let path = d.join("take.ron");
+        let mut state = AppState::new(big(), None);
+        assert_eq!(state.save(&path), Saving::Started);
+        state.new_document();
+        let edit =
+            crate::Edit::InsertTrack { index: 0, track: Track::new("x", TrackKind::Scalar, Interpolation::Linear).with_keys(vec![Key::new(0.0, vec![1.0])]) };
+        state.doc.apply("Add", edit).unwrap();
+        finish(&mut state);
+        assert_eq!(crate::io::load_project(&path).unwrap(), big(), "the old document was written");
+        assert_eq!(state.doc.path, None, "the new document is still untitled");
+        assert!(state.doc.document.is_dirty(), "and still unsaved");
+        assert!(state.ui.status.text.contains("another document is open"), "{}", state.ui.status.text);
         let _ = std::fs::remove_dir_all(&d);
     }
 }

@@ -2,8 +2,8 @@
 //! file it reads or writes.
 //!
 //! A file over [`BACKGROUND_BYTES`] is opened on a worker thread: read in chunks (progress in
-//! bytes), then parsed track by track and compiled on every core into a whole [`DocState`],
-//! which replaces the open document only once it is complete — a file that fails leaves the
+//! bytes), then parsed track by track and compiled on every core into a [`CompiledTake`],
+//! whose document replaces the open one only once it is complete — a file that fails leaves the
 //! open document as it was, and Cancel drops the half-read one. A project of more than
 //! [`BACKGROUND_VALUES`] key values is saved on a worker thread from a snapshot (the document
 //! stays editable; what was saved is marked saved, later edits stay unsaved). Smaller files
@@ -15,9 +15,8 @@ use std::sync::Arc;
 
 use eframe::egui;
 
-use super::document::DocState;
 use super::jobs::{Job, Worker};
-use super::payload::{disk_stamp, AfterDiscard, Basis, DiskStamp};
+use super::payload::{disk_stamp, AfterDiscard, Basis, CompiledTake, FileOutcome};
 use crate::error::FileError;
 use crate::io::{parse_project_compiled, save_project};
 use crate::Project;
@@ -26,13 +25,6 @@ use crate::Project;
 pub const BACKGROUND_BYTES: u64 = 2 << 20;
 /// Projects with more key values than this (keys × components) are saved on a worker thread.
 pub const BACKGROUND_VALUES: usize = 250_000;
-
-/// What a file job's worker makes.
-pub enum FileOutcome {
-    Opened(Box<DocState>, Option<DiskStamp>),
-    Saved(Option<DiskStamp>),
-    Failed(String),
-}
 
 /// An open or save running on a worker thread.
 pub struct FileJob {
@@ -47,11 +39,12 @@ pub struct FileJob {
 }
 
 impl FileJob {
-    /// Opens `path` on a worker thread into a complete [`DocState`].
+    /// Opens `path` on a worker thread: read, parsed, checked and compiled, a [`CompiledTake`]
+    /// the UI thread makes a document of without compiling.
     pub fn open(path: PathBuf, repaint: Option<&egui::Context>) -> Self {
         let file = path.clone();
         let job = Job::spawn(format!("Opening {}", path.display()), repaint, move |w| match read_and_compile(&file, w) {
-            Ok(Some(doc)) => Some(FileOutcome::Opened(Box::new(doc), disk_stamp(&file))),
+            Ok(Some(take)) => Some(FileOutcome::Opened(take, disk_stamp(&file))),
             Ok(None) => None,
             Err(e) => Some(FileOutcome::Failed(format!("Could not open: {e}"))),
         });
@@ -76,7 +69,7 @@ impl FileJob {
 
 /// Reads `path` in chunks, parses and validates it, and compiles every track; `None` if
 /// cancelled.
-fn read_and_compile(path: &Path, w: &Worker) -> Result<Option<DocState>, FileError> {
+fn read_and_compile(path: &Path, w: &Worker) -> Result<Option<CompiledTake>, FileError> {
     let origin = path.display().to_string();
     let io_error = |error| FileError::Io { path: origin.clone(), error };
     let mut file = std::fs::File::open(path).map_err(io_error)?;
@@ -99,8 +92,8 @@ fn read_and_compile(path: &Path, w: &Worker) -> Result<Option<DocState>, FileErr
     w.progress().set("Parsing and checking", 0, 0);
     let (project, curves) = parse_project_compiled(&text, &origin)?;
     drop(text);
-    let doc = DocState::with_curves(project, Some(path.to_owned()), curves);
-    Ok((!w.cancelled()).then_some(doc))
+    let take = CompiledTake::from_curves(project, curves);
+    Ok((!w.cancelled()).then_some(take))
 }
 
 /// Key values (keys × components) of `project`: what saving costs grows with.

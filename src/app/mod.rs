@@ -214,9 +214,9 @@ impl TangentApp {
         p.simplify.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
         self.recovery.ui(ui, &cx, &mut out);
-        let mut changed = self.state.poll_file_job();
-        changed |= dispatch::poll_key_job(&ctx, &mut self.state);
-        for command in out.drain(..) {
+        // Finished jobs' results first (as commands), then what the panels asked for.
+        let mut changed = false;
+        for command in dispatch::finished_jobs(&mut self.state).into_iter().chain(out.drain(..)) {
             changed |= dispatch::run_or_defer(&ctx, &mut self.state, command);
         }
         self.take_requests();
