@@ -199,3 +199,36 @@ fn an_importable_file_from_the_command_line_opens_as_an_untitled_import() {
     assert!(error.contains(".glb") && error.contains(".csv"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `tangent BIG.csv` (over the size read before the window is up): the window opens with the
+/// Import window importing it on its worker, and the import becomes the untitled project.
+#[test]
+fn a_big_importable_file_from_the_command_line_is_imported_on_a_worker() {
+    let dir = std::env::temp_dir().join(format!("tangent-cli-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("take.csv");
+    let mut text = String::from("time,root.x,root.y\n");
+    for i in 0..90_000 {
+        text.push_str(&format!("{},{:.6},{:.6}\n", f64::from(i) / 120.0, (f64::from(i) * 0.01).sin(), f64::from(i % 7)));
+    }
+    std::fs::write(&path, text).unwrap();
+    assert!(std::fs::metadata(&path).unwrap().len() > super::file_job::BACKGROUND_BYTES);
+    let state = super::initial_state(Some(path.clone())).unwrap();
+    assert!(state.project().tracks.is_empty(), "nothing is read before the window is up");
+    assert!(state.ui.windows.is_open(super::Window::Import));
+    let mut h = egui_kittest::Harness::builder()
+        .with_size(eframe::egui::vec2(1300.0, 820.0))
+        .build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(state));
+    for _ in 0..3000 {
+        h.step();
+        if !app(&h).project().tracks.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let imported = crate::import::import_path(&path, &crate::import::ImportOptions::default()).unwrap();
+    assert_eq!(app(&h).project(), &imported.project);
+    assert_eq!(app(&h).doc.path, None);
+    assert!(app(&h).ui.status.text.starts_with("Imported "), "{}", app(&h).ui.status.text);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,11 +22,13 @@ pub struct ImportWindow {
     /// The last import's report, shown until the next one.
     pub report: Option<String>,
     running: Option<Job<Result<ImportResult, ImportError>>>,
+    /// Start importing in the next frame ([`Self::import_now`]).
+    start_now: bool,
 }
 
 impl Default for ImportWindow {
     fn default() -> Self {
-        Self { path: String::new(), mode: ImportMode::NewProject, animation: String::new(), report: None, running: None }
+        Self { path: String::new(), mode: ImportMode::NewProject, animation: String::new(), report: None, running: None, start_now: false }
     }
 }
 
@@ -44,6 +46,13 @@ impl ImportWindow {
             self.path = path.display().to_string();
             self.report = None;
         }
+    }
+
+    /// Imports `path` as a new project as soon as the window draws.
+    pub fn import_now(&mut self, path: PathBuf) {
+        self.show(Some(path));
+        self.mode = ImportMode::NewProject;
+        self.start_now = true;
     }
 
     fn start(&mut self, ctx: &egui::Context) {
@@ -86,6 +95,9 @@ impl Panel for ImportWindow {
             return;
         }
         let ctx = ui.ctx().clone();
+        if std::mem::take(&mut self.start_now) && self.running.is_none() {
+            self.start(&ctx);
+        }
         let mut open = true;
         egui::Window::new("Import animation").open(&mut open).collapsible(false).resizable(true).default_width(520.0).show(&ctx, |ui| {
             ui.label("glTF (.gltf, .glb), a three.js clip (.json) or CSV: values and tangents as they are in the file.");

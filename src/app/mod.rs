@@ -130,8 +130,16 @@ pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
 pub fn initial_state(file: Option<PathBuf>) -> anyhow::Result<AppState> {
     let Some(path) = file else { return Ok(AppState::new(demo_project(), None)) };
     let importable = crate::import::import_kind(&path).is_some();
-    if !importable && std::fs::metadata(&path).is_ok_and(|m| m.len() > file_job::BACKGROUND_BYTES) {
-        return Ok(AppState::opening(path));
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() > file_job::BACKGROUND_BYTES) {
+        if !importable {
+            return Ok(AppState::opening(path));
+        }
+        // A big file to import: in the Import window, on its worker, once the window is up.
+        let mut state = AppState::new(crate::Project::default(), None);
+        state.set_status(Status::message(format!("Importing {}…", path.display())));
+        state.ui.windows.open(Window::Import);
+        state.ui.requests.push(PanelRequest::ImportNow(path));
+        return Ok(state);
     }
     Ok(match crate::io::open_any(&path)? {
         crate::io::Opened::Project(project) => {
@@ -181,6 +189,7 @@ impl TangentApp {
                 PanelRequest::FrameAll => self.panels.graph.frame_all = true,
                 PanelRequest::FrameSelected => self.panels.graph.frame_selected = true,
                 PanelRequest::Import(path) => self.panels.import.show(path),
+                PanelRequest::ImportNow(path) => self.panels.import.import_now(path),
             }
         }
     }

@@ -449,6 +449,9 @@ pub enum PanelRequest {
     /// Show the Import window on this file, or ask for one (the system's dialog) if none is
     /// chosen yet.
     Import(Option<PathBuf>),
+    /// Import this file as a new project at once, with the window's progress bar and Cancel
+    /// (`tangent BIG.glb`: a big file is not read before the window is up).
+    ImportNow(PathBuf),
 }
 
 /// A value handed from a finished job to the dispatcher inside a command, taken once (a
