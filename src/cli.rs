@@ -8,7 +8,8 @@ use anyhow::{anyhow, bail, Context, Result};
 use tangent::arclen::ArcLengthTable;
 use tangent::bake::{Bound, Fps};
 use tangent::export::{export_to_file, ExportOptions, Format, Target};
-use tangent::io::{load_project, Opened};
+use tangent::io::load_project;
+use tangent::open::Opened;
 use tangent::{PathCurve, SegmentCursor, TrackCurve};
 
 fn compiled_track(file: &Path, name: &str) -> Result<TrackCurve> {
@@ -73,7 +74,7 @@ pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
 /// project of it.
 pub fn check(file: &Path) -> Result<()> {
     let keys = |p: &tangent::Project| -> usize { p.tracks.iter().map(|t| t.keys.len()).sum() };
-    match tangent::io::open_any(file)? {
+    match tangent::open::open_any(file)? {
         Opened::Project(project) => {
             println!("{}: ok, version {}, {} tracks, {} keys, {} fps", file.display(), project.version, project.tracks.len(), keys(&project), project.fps);
         }

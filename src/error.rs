@@ -99,19 +99,6 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     previous[b.len()]
 }
 
-/// Why [`crate::io::open_any`] could not open a file: as a project, as an import, or as
-/// neither.
-#[derive(Debug, Error)]
-pub enum OpenError {
-    #[error(transparent)]
-    File(#[from] FileError),
-    #[error(transparent)]
-    Import(#[from] crate::import::ImportError),
-    /// Not a kind Tangent imports, and not text, so not a project file either (a `.fbx`).
-    #[error("cannot open `{path}`: it is not a project file (it is not text), nor a kind Tangent imports ({})", crate::import::import_kinds_list())]
-    Unknown { path: String },
-}
-
 /// Why a project as a whole is not valid.
 #[derive(Debug, Clone, PartialEq, Error)]
 pub enum ProjectError {

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::io::Write;
 use std::path::Path;
 
-use crate::error::{FileError, OpenError, ProjectError};
+use crate::error::{FileError, ProjectError};
 use crate::model::{Project, FILE_VERSION};
 
 /// The built-in demo project's text (`assets/demo.ron`).
@@ -105,56 +105,6 @@ pub fn load_project(path: &Path) -> Result<Project, FileError> {
     let origin = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|error| FileError::Io { path: origin.clone(), error })?;
     parse_project(&text, &origin)
-}
-
-/// What [`open_any`] read: a project file, or a file of a kind Tangent imports.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Opened {
-    /// A project file: the document is this file (titled by it, saved back to it).
-    Project(Project),
-    /// A file of a kind in [`crate::import::IMPORT_KINDS`], imported as File > Import does
-    /// (every animation): a new untitled project holding its tracks, and the report of what
-    /// was read (tracks, warnings). The source file is never the document's file.
-    Imported(crate::import::Imported),
-}
-
-impl Opened {
-    /// The project, and the import's report for an imported file (`None`: a project file).
-    #[must_use]
-    pub fn into_parts(self) -> (Project, Option<crate::import::ImportReport>) {
-        match self {
-            Self::Project(project) => (project, None),
-            Self::Imported(crate::import::Imported { project, report }) => (project, Some(report)),
-        }
-    }
-
-    /// The project read.
-    #[must_use]
-    pub fn project(&self) -> &Project {
-        match self {
-            Self::Project(project) | Self::Imported(crate::import::Imported { project, .. }) => project,
-        }
-    }
-}
-
-/// Opens whatever `path` is, by its extension: a kind Tangent imports
-/// ([`crate::import::import_kind`], any case) is imported into a new untitled project
-/// ([`Opened::Imported`]); anything else (`.ron`, or another extension) is loaded as a project
-/// file ([`Opened::Project`]), unless it is not text and not `.ron`: then
-/// [`OpenError::Unknown`] names the kinds Tangent imports.
-pub fn open_any(path: &Path) -> Result<Opened, OpenError> {
-    if crate::import::import_kind(path).is_some() {
-        return Ok(Opened::Imported(crate::import::import_path(path, &crate::import::ImportOptions::default())?));
-    }
-    let origin = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| FileError::Io { path: origin.clone(), error })?;
-    let ron = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("ron"));
-    let text = match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(_) if !ron => return Err(OpenError::Unknown { path: origin }),
-        Err(e) => return Err(FileError::Io { path: origin, error: std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error()) }.into()),
-    };
-    Ok(Opened::Project(parse_project(&text, &origin)?))
 }
 
 /// The project as pretty RON text, in the lowest file version that holds it

@@ -50,6 +50,7 @@ pub mod handles;
 pub mod import;
 pub mod io;
 pub mod model;
+pub mod open;
 pub mod quat;
 pub mod reduce;
 pub mod ron_keys;

@@ -7,9 +7,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-use tangent::error::{edit_distance, nearest_name, OpenError};
+use tangent::error::{edit_distance, nearest_name};
 use tangent::import::{import_kind, import_kinds_list, import_path, ImportError, ImportFormat, ImportOptions, IMPORT_KINDS};
-use tangent::io::{open_any, parse_project, project_to_string, Opened};
+use tangent::io::{parse_project, project_to_string};
+use tangent::open::{open_any, OpenError, Opened};
 use tangent::{FileError, Interpolation, Key, Project, Track, TrackKind};
 
 const EXAMPLE: &str = r#"(

@@ -141,14 +141,14 @@ pub fn initial_state(file: Option<PathBuf>) -> anyhow::Result<AppState> {
         state.ui.requests.push(PanelRequest::ImportNow(path));
         return Ok(state);
     }
-    Ok(match crate::io::open_any(&path)? {
-        crate::io::Opened::Project(project) => {
+    Ok(match crate::open::open_any(&path)? {
+        crate::open::Opened::Project(project) => {
             let stamp = payload::disk_stamp(&path);
             let mut state = AppState::new(project, Some(path));
             state.doc.disk_stamp = stamp;
             state
         }
-        crate::io::Opened::Imported(imported) => {
+        crate::open::Opened::Imported(imported) => {
             let summary = imported.report.summary();
             let mut state = AppState::new(imported.project, None);
             state.set_status(Status::message(format!("Imported {summary}; File > Save as… to keep it")));
