@@ -40,11 +40,14 @@ pub fn import(data: &[u8]) {
     }
 }
 
-/// A track built from raw numbers: byte 0 the kind, byte 1 the mode, then 8-byte floats for
-/// key times and values (non-finite ones skipped); the remaining floats are query times.
-pub fn evaluate(data: &[u8]) {
+/// A track built from raw numbers: byte 0 the kind, byte 1 the mode (of those the kind
+/// supports, from the table of modes), byte 2 the key count, then 8-byte floats for key times
+/// and values (non-finite ones skipped); the remaining floats are query times. `None` when
+/// there are fewer than three bytes. (`tests/fuzz_replay.rs` counts the tracks that compile.)
+#[must_use]
+pub fn decode_track(data: &[u8]) -> Option<(Track, Vec<f64>)> {
     if data.len() < 3 {
-        return;
+        return None;
     }
     let kind = TrackKind::ALL[usize::from(data[0]) % TrackKind::ALL.len()];
     let modes: Vec<Interpolation> = Interpolation::ALL.into_iter().filter(|m| m.supports(kind)).collect();
@@ -62,10 +65,16 @@ pub fn evaluate(data: &[u8]) {
         }
         keys.push(Key::new(t, value));
     }
-    let track = Track::new("f", kind, mode).with_keys(keys);
+    Some((Track::new("f", kind, mode).with_keys(keys), floats.collect()))
+}
+
+/// [`decode_track`]'s track compiled (if it is valid) and evaluated at the query times: every
+/// value finite.
+pub fn evaluate(data: &[u8]) {
+    let Some((track, queries)) = decode_track(data) else { return };
     let Ok(curve) = TrackCurve::new(&track) else { return };
     let mut ev = curve.evaluator();
-    for q in floats {
+    for q in queries {
         let v = ev.value_at(q);
         assert!(v.iter().all(|x| x.is_finite()), "{track:?} at {q}: {v:?}");
     }

@@ -10,7 +10,7 @@
 use std::path::PathBuf;
 
 use tangent::import::{import_bytes, ImportFormat, ImportOptions};
-use tangent::{Interpolation, Key, Track, TrackCurve, TrackKind};
+use tangent::TrackCurve;
 
 /// Runs `check` on every file of the corpus (none may panic); returns how many files there
 /// are and how many of them `loads`.
@@ -42,28 +42,9 @@ fn import_loads(data: &[u8]) -> bool {
     import_bytes(bytes, format, "fuzz", None, &ImportOptions::default()).is_ok()
 }
 
-/// The track `fuzzing::evaluate` builds from the bytes (its decoding, repeated here) compiles.
+/// The track `fuzzing::evaluate` builds from the bytes (`fuzzing::decode_track`) compiles.
 fn track_compiles(data: &[u8]) -> bool {
-    if data.len() < 3 {
-        return false;
-    }
-    let kind = TrackKind::ALL[usize::from(data[0]) % TrackKind::ALL.len()];
-    let modes: Vec<Interpolation> = Interpolation::ALL.into_iter().filter(|m| m.supports(kind)).collect();
-    let mode = modes[usize::from(data[1]) % modes.len()];
-    let n = usize::from(data[2] % 8) + 1;
-    let mut floats = data[3..].chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap())).filter(|x| x.is_finite());
-    let mut keys = Vec::new();
-    let mut t = 0.0f64;
-    for _ in 0..n {
-        let Some(dt) = floats.next() else { break };
-        t += dt.abs();
-        let value: Vec<f64> = (0..kind.dim()).map_while(|_| floats.next()).collect();
-        if value.len() < kind.dim() || !t.is_finite() {
-            break;
-        }
-        keys.push(Key::new(t, value));
-    }
-    TrackCurve::new(&Track::new("f", kind, mode).with_keys(keys)).is_ok()
+    tangent::fuzzing::decode_track(data).is_some_and(|(track, _)| TrackCurve::new(&track).is_ok())
 }
 
 // The floors. When they were written (each run prints its numbers), 117 of load_ron's 2,311
