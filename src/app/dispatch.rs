@@ -399,8 +399,15 @@ pub fn finished_jobs(state: &mut AppState) -> Vec<AppCommand> {
     if let Some(done) = finished_file(state) {
         out.push(AppCommand::Finished(Finished::File(Handoff::new(done))));
     }
-    if let Some((KeyJob { own_step, job, describe, .. }, keys)) = state.ui.key_queue.finished() {
-        let status = describe.map(|d| d(&keys));
+    if let Some((KeyJob { own_step, job, describe, .. }, made)) = state.ui.key_queue.finished() {
+        // A worker that ended without its keys (a panic) changes nothing, and says so.
+        let (keys, status) = match made {
+            Some(keys) => {
+                let status = describe.map(|d| Status::message(d(&keys)));
+                (keys, status)
+            }
+            None => (Vec::new(), Some(Status::error(format!("{}: the worker stopped without a result; nothing changed", job.label())))),
+        };
         let made = MadeKeys { label: job.label().to_owned(), own_step, made_for: job.basis(), keys, status };
         out.push(AppCommand::Finished(Finished::Keys(Handoff::new(made))));
     }
@@ -430,7 +437,7 @@ fn install_keys(ctx: &egui::Context, state: &mut AppState, made: MadeKeys) -> bo
         }
         match (result, status) {
             (Err(s), _) => state.set_status(s),
-            (Ok(()), Some(text)) => state.set_status(Status::message(text)),
+            (Ok(()), Some(status)) => state.set_status(status),
             (Ok(()), None) => {}
         }
     }
@@ -593,5 +600,31 @@ mod tests {
         assert!(state.ui.status.text.starts_with("Converted 2 tracks"), "{}", state.ui.status.text);
         state.doc.undo();
         assert_eq!(state.project(), &before);
+    }
+
+    /// A change whose worker panics changes nothing, says so, and lets what waited run.
+    #[test]
+    fn a_change_whose_worker_stops_without_a_result_changes_nothing() {
+        let ctx = egui::Context::default();
+        let mut state = AppState::new(demo_project(), None);
+        let before = state.project().clone();
+        let job = Job::spawn("Set tension", None, |_| -> Option<Vec<crate::app::payload::ChangedKeys>> { panic!("on purpose") });
+        state.ui.key_queue.start(KeyJob { own_step: true, keys: 1, job: job.made_for(state.doc.basis()), describe: None });
+        state.ui.key_queue.defer(AppCommand::Ui(Command::SelectAll));
+        let mut results = Vec::new();
+        for _ in 0..500 {
+            results = finished_jobs(&mut state);
+            if !results.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        assert_eq!(results.len(), 1, "the job's end comes back as a command");
+        for command in results {
+            run_or_defer(&ctx, &mut state, command);
+        }
+        assert_eq!(state.project(), &before);
+        assert!(state.ui.status.is_error && state.ui.status.text.contains("stopped without a result"), "{:?}", state.ui.status);
+        assert!(!state.ui.key_queue.is_busy() && !state.doc.selection.is_empty(), "Select all, which waited, ran");
     }
 }

@@ -71,11 +71,11 @@ impl KeyQueue {
         self.running = Some(job);
     }
 
-    /// The finished change, if the worker is done: the job and the tracks it made (none if
-    /// its worker ended without them).
-    pub fn finished(&mut self) -> Option<(KeyJob, Vec<ChangedKeys>)> {
+    /// The finished change, if the worker is done: the job and the tracks it made (`None`
+    /// if its worker ended without them).
+    pub fn finished(&mut self) -> Option<(KeyJob, Option<Vec<ChangedKeys>>)> {
         let made = self.running.as_mut()?.job.poll()?;
-        self.running.take().map(|j| (j, made.unwrap_or_default()))
+        self.running.take().map(|j| (j, made))
     }
 
     /// Keeps `command` until the change is in place. A change of the same drag as the last

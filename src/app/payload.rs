@@ -506,7 +506,7 @@ pub struct MadeKeys {
     pub made_for: Option<Basis>,
     pub keys: Vec<ChangedKeys>,
     /// What the status bar says once the keys are in place.
-    pub status: Option<String>,
+    pub status: Option<Status>,
 }
 
 /// What a file job's worker made.
