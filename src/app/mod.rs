@@ -52,6 +52,8 @@ mod bezier_tests;
 #[cfg(test)]
 mod currency_tests;
 #[cfg(test)]
+mod dispatch_tests;
+#[cfg(test)]
 mod key_job_tests;
 #[cfg(test)]
 mod selection_tests;
