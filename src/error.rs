@@ -55,7 +55,15 @@ pub enum FileError {
     /// the field's default): where it is, in what (`a key`, `a track`, `the project`, …), the
     /// known field nearest to it if one is close, else the fields there are.
     #[error("{path}:{line}:{column}: unknown field `{field}` in {place}; {}", unknown_hint(*suggestion, expected))]
-    UnknownField { path: String, line: usize, column: usize, field: String, place: &'static str, suggestion: Option<&'static str>, expected: &'static [&'static str] },
+    UnknownField {
+        path: String,
+        line: usize,
+        column: usize,
+        field: String,
+        place: &'static str,
+        suggestion: Option<&'static str>,
+        expected: &'static [&'static str],
+    },
 }
 
 /// `did you mean `tension`?`, or the list of the fields there are.
