@@ -57,8 +57,8 @@ const WORKER_KEYS: usize = 20_000;
 pub struct ConvertWindow {
     bound: Option<f64>,
     preview: Option<Arc<Conversions>>,
-    /// A conversion under way on a worker (its label says the bound, its basis the rest).
-    job: Option<Job<Conversions>>,
+    /// A conversion under way on a worker, and the bound and basis it is for.
+    job: Option<((f64, Basis), Job<Conversions>)>,
 }
 
 impl ConvertWindow {
@@ -69,13 +69,14 @@ impl ConvertWindow {
 
     /// The preview for `bound` and `basis`: kept, arrived from the worker, or started.
     fn preview(&mut self, cx: &PanelContext<'_>, (bound, basis): (f64, Basis), ctx: &egui::Context) -> Option<Arc<Conversions>> {
-        if let Some((_, made)) = Job::finished(&mut self.job) {
+        if let Some(made) = self.job.as_mut().and_then(|(_, job)| job.poll()) {
+            self.job = None;
             self.preview = made.map(Arc::new);
         }
         if let Some(p) = self.preview.as_ref().filter(|p| p.bound == bound && p.made_for == basis) {
             return Some(p.clone());
         }
-        if self.job.as_ref().is_some_and(|j| j.basis() == Some(basis) && j.label() == label(bound)) {
+        if self.job.as_ref().is_some_and(|(of, _)| *of == (bound, basis)) {
             return None;
         }
         let targets: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
@@ -85,23 +86,18 @@ impl ConvertWindow {
             return self.preview.clone();
         }
         let project = cx.doc.document.shared_project();
-        let job = Job::spawn(label(bound), Some(ctx), move |_| Some(convert_tracks(&project, &targets, bound, basis)));
-        if let Some(old) = self.job.replace(job.made_for(basis)) {
+        let job = Job::spawn("Convert to Bézier", Some(ctx), move |_| Some(convert_tracks(&project, &targets, bound, basis)));
+        if let Some((_, old)) = self.job.replace(((bound, basis), job.made_for(basis))) {
             old.cancel();
         }
         None
     }
 }
 
-/// A conversion job's label: its bound.
-fn label(bound: f64) -> String {
-    format!("Convert to Bézier within {bound:e}")
-}
-
 impl Panel for ConvertWindow {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         if !cx.ui.windows.is_open(Window::ConvertToBezier) {
-            if let Some(job) = self.job.take() {
+            if let Some((_, job)) = self.job.take() {
                 job.cancel();
             }
             self.preview = None;

@@ -26,8 +26,8 @@ pub struct SimplifyWindow {
     angle: f64,
     /// The last reduction made, shown and applied while it is what is asked.
     computed: Option<Arc<Simplified>>,
-    /// The reduction in flight.
-    running: Option<Job<Simplified>>,
+    /// The reduction in flight, and what it was asked.
+    running: Option<(Asked, Job<Simplified>)>,
 }
 
 impl Default for SimplifyWindow {
@@ -43,38 +43,31 @@ fn asked_of(s: &Simplified) -> Asked {
 impl SimplifyWindow {
     /// Starts the reduction for `asked` on a worker thread unless it is already running.
     fn start(&mut self, cx: &PanelContext<'_>, asked: Asked, ctx: &egui::Context) {
-        if self.running.as_ref().is_some_and(|j| j.basis() == Some(asked.2) && j.label() == label(asked)) {
+        if self.running.as_ref().is_some_and(|(of, _)| *of == asked) {
             return;
         }
         let Ok(tol) = Tolerance::new(asked.0, asked.1) else { return };
         // The document's project shared, not copied (a copy of a mocap take is 150 ms).
         let project = cx.doc.document.shared_project();
         let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
-        let job = Job::spawn(label(asked), Some(ctx), move |w| {
+        let job = Job::spawn("Simplify", Some(ctx), move |w| {
             let reports = reduce_tracks(&project, &which, tol, &|_, _| {});
             drop(project);
             (!w.cancelled()).then(|| Simplified::new(asked.0, asked.1, asked.2, reports))
         });
-        if let Some(old) = self.running.replace(job.made_for(asked.2)) {
+        if let Some((_, old)) = self.running.replace((asked, job.made_for(asked.2))) {
             old.cancel();
         }
     }
 
     /// Takes a finished reduction, if any; whether one arrived.
     fn poll(&mut self) -> bool {
-        match Job::finished(&mut self.running) {
-            Some((_, Some(made))) => {
-                self.computed = Some(Arc::new(made));
-                true
-            }
-            _ => false,
-        }
+        let Some(made) = self.running.as_mut().and_then(|(_, job)| job.poll()) else { return false };
+        self.running = None;
+        let Some(made) = made else { return false };
+        self.computed = Some(Arc::new(made));
+        true
     }
-}
-
-/// A reduction's job label: what it was asked (so a job for other parameters is told apart).
-fn label((tolerance, angle, _): Asked) -> String {
-    format!("Simplify within {tolerance:e} and {angle}°")
 }
 
 impl Panel for SimplifyWindow {
@@ -83,7 +76,7 @@ impl Panel for SimplifyWindow {
             if self.computed.take().is_some() || cx.ui.preview.is_some() {
                 out.push(AppCommand::SetPreview(None));
             }
-            if let Some(job) = self.running.take() {
+            if let Some((_, job)) = self.running.take() {
                 job.cancel();
             }
             return;
