@@ -11,6 +11,13 @@ use super::TangentApp;
 use crate::io::demo_project;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
 
+/// A new directory of this test process, named `name`, under the system's temp directory.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("tangent-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 /// 60 dense Scalar keys on a track `b0` (Simplify offers fewer).
 fn dense_b0() -> Project {
     let keys = (0..60).map(|i| {
@@ -37,8 +44,7 @@ fn step_until(h: &mut Harness<'static, TangentApp>, done: impl Fn(&Harness<'stat
 /// the first document's reduced track replaced the new one's first track.
 #[test]
 fn simplify_apply_after_opening_another_project_leaves_it_as_it_was() {
-    let dir = std::env::temp_dir().join(format!("tangent-currency-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("currency");
     let demo_path = dir.join("demo.ron");
     crate::io::save_project(&demo_path, &demo_project()).unwrap();
     let mut h = harness(dense_b0());
@@ -117,8 +123,7 @@ fn convert_converts_the_tracks_selected_when_it_is_pressed() {
 /// disk stamp, so Save overwrote a file another program had changed since.
 #[test]
 fn a_file_opened_from_the_command_line_knows_when_it_changed_on_disk() {
-    let dir = std::env::temp_dir().join(format!("tangent-cli-stamp-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cli-stamp");
     let path = dir.join("small.ron");
     crate::io::save_project(&path, &two_tcb()).unwrap();
     let state = super::initial_state(Some(path.clone())).unwrap();
@@ -191,8 +196,7 @@ fn an_importable_file_from_the_command_line_opens_as_an_untitled_import() {
     assert_eq!(state.doc.path, None, "untitled: Save asks where");
     assert!(state.ui.status.text.starts_with("Imported ") && state.ui.status.text.contains("bezier_mover.glb"), "{}", state.ui.status.text);
     // A file of no kind Tangent reads is refused with the kinds it reads.
-    let dir = std::env::temp_dir().join(format!("tangent-cli-kind-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cli-kind");
     let fbx = dir.join("take.fbx");
     std::fs::write(&fbx, [0u8, 159, 146, 150, 0, 1]).unwrap();
     let error = super::initial_state(Some(fbx)).err().expect("refused").to_string();
@@ -204,8 +208,7 @@ fn an_importable_file_from_the_command_line_opens_as_an_untitled_import() {
 /// Import window importing it on its worker, and the import becomes the untitled project.
 #[test]
 fn a_big_importable_file_from_the_command_line_is_imported_on_a_worker() {
-    let dir = std::env::temp_dir().join(format!("tangent-cli-big-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch_dir("cli-big");
     let path = dir.join("take.csv");
     let mut text = String::from("time,root.x,root.y\n");
     for i in 0..90_000 {
