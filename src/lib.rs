@@ -43,6 +43,7 @@ pub mod convert;
 pub mod curve;
 pub mod edit;
 pub mod error;
+pub mod euler;
 pub mod export;
 #[doc(hidden)]
 pub mod fuzzing;

@@ -13,9 +13,12 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The newest project file version this program reads. Saving writes version 1 unless the
-/// project uses something version 1 cannot say (Bezier tracks, SPEC §10): then 2.
-pub const FILE_VERSION: u32 = 2;
+pub use crate::euler::EulerOrder;
+
+/// The newest project file version this program reads. Saving writes the lowest version that
+/// holds the project ([`Project::required_version`]): 1, 2 with Bezier tracks (SPEC §10), 3
+/// with Euler tracks (SPEC §13).
+pub const FILE_VERSION: u32 = 3;
 
 /// What a key's value is: how many components, and how they combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -26,10 +29,13 @@ pub enum TrackKind {
     Vec4,
     /// A rotation as a unit quaternion `[x, y, z, w]` (three.js order).
     Quat,
+    /// A rotation as Euler angles `[x, y, z]` in radians about the X, Y and Z axes, applied
+    /// in the track's `order` (SPEC §13); interpolated per component, never wrapped.
+    Euler,
 }
 
 impl TrackKind {
-    pub const ALL: [TrackKind; 5] = [Self::Scalar, Self::Vec2, Self::Vec3, Self::Vec4, Self::Quat];
+    pub const ALL: [TrackKind; 6] = [Self::Scalar, Self::Vec2, Self::Vec3, Self::Vec4, Self::Quat, Self::Euler];
 
     /// Number of `f64` components in one value.
     #[must_use]
@@ -37,7 +43,7 @@ impl TrackKind {
         match self {
             Self::Scalar => 1,
             Self::Vec2 => 2,
-            Self::Vec3 => 3,
+            Self::Vec3 | Self::Euler => 3,
             Self::Vec4 | Self::Quat => 4,
         }
     }
@@ -48,7 +54,7 @@ impl TrackKind {
         match self {
             Self::Scalar => &["v"],
             Self::Vec2 => &["x", "y"],
-            Self::Vec3 => &["x", "y", "z"],
+            Self::Vec3 | Self::Euler => &["x", "y", "z"],
             Self::Vec4 => &["x", "y", "z", "w"],
             Self::Quat => &["x", "y", "z", "w"],
         }
@@ -61,6 +67,12 @@ impl TrackKind {
             Self::Quat => vec![0.0, 0.0, 0.0, 1.0],
             k => vec![0.0; k.dim()],
         }
+    }
+
+    /// Whether values are rotations (Quat or Euler).
+    #[must_use]
+    pub const fn is_rotation(self) -> bool {
+        matches!(self, Self::Quat | Self::Euler)
     }
 }
 
@@ -271,6 +283,9 @@ pub struct Track {
     pub name: String,
     pub kind: TrackKind,
     pub interpolation: Interpolation,
+    /// Euler tracks: the order the axes are applied in (SPEC §13); ignored by other kinds.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub order: EulerOrder,
     #[serde(default, skip_serializing_if = "is_default")]
     pub tangents: TangentMode,
     #[serde(default, skip_serializing_if = "is_default")]
@@ -335,6 +350,7 @@ impl Track {
             name: _,
             kind,
             interpolation,
+            order,
             tangents,
             ending_start,
             ending_end,
@@ -348,6 +364,7 @@ impl Track {
         } = self;
         *kind == other.kind
             && *interpolation == other.interpolation
+            && (*order == other.order || *kind != TrackKind::Euler)
             && *tangents == other.tangents
             && *ending_start == other.ending_start
             && *ending_end == other.ending_end
@@ -359,12 +376,27 @@ impl Track {
     /// This track's settings with `keys` in place of its own (which are not copied).
     #[must_use]
     pub fn with_other_keys(&self, keys: Vec<Key>) -> Track {
-        let Track { name, kind, interpolation, tangents, ending_start, ending_end, pre_infinity, post_infinity, color, visible, locked, binding, keys: _ } =
-            self;
+        let Track {
+            name,
+            kind,
+            interpolation,
+            order,
+            tangents,
+            ending_start,
+            ending_end,
+            pre_infinity,
+            post_infinity,
+            color,
+            visible,
+            locked,
+            binding,
+            keys: _,
+        } = self;
         Track {
             name: name.clone(),
             kind: *kind,
             interpolation: *interpolation,
+            order: *order,
             tangents: *tangents,
             ending_start: *ending_start,
             ending_end: *ending_end,
@@ -385,6 +417,7 @@ impl Track {
             name: name.into(),
             kind,
             interpolation,
+            order: EulerOrder::XYZ,
             tangents: TangentMode::Seed,
             ending_start: Ending::ZeroCurvature,
             ending_end: Ending::ZeroCurvature,
@@ -514,16 +547,19 @@ impl Default for Project {
 }
 
 impl Project {
-    /// The file version that can hold this project: 2 if any track is Bezier or any key has
-    /// handles (SPEC §10), else 1, so files that do not use Bézier keys stay readable by
-    /// programs that know only version 1.
+    /// The file version that can hold this project: 3 if any track is Euler or has an
+    /// `order` (SPEC §13), else 2 if any track is Bezier or any key has handles (SPEC §10),
+    /// else 1, so files stay readable by programs that know only the older versions.
     #[must_use]
     pub fn required_version(&self) -> u32 {
         let default_handles = (HandleType::default(), HandleType::default());
+        let euler = self.tracks.iter().any(|t| t.kind == TrackKind::Euler || t.order != EulerOrder::default());
         let bezier = self.tracks.iter().any(|t| {
             t.interpolation == Interpolation::Bezier || t.keys.iter().any(|k| k.handles != default_handles || !k.left.is_empty() || !k.right.is_empty())
         });
-        if bezier {
+        if euler {
+            3
+        } else if bezier {
             2
         } else {
             1

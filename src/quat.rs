@@ -255,52 +255,6 @@ pub fn angle_between(a: &Quat, b: &Quat) -> f64 {
     2.0 * v.atan2(d)
 }
 
-/// Quaternion from Euler angles `[x, y, z]` in radians, three.js convention: order `Xyz`
-/// is the product `q_x·q_y·q_z` (matrix `Rx·Ry·Rz`).
-#[must_use]
-pub fn from_euler(angles: [f64; 3], order: EulerOrder) -> Quat {
-    let axis = |i: usize, a: f64| {
-        let (s, c) = (0.5 * a).sin_cos();
-        let mut q = [0.0, 0.0, 0.0, c];
-        q[i] = s;
-        q
-    };
-    let [i, j, k] = order.axes();
-    let qi = axis(i, angles[i]);
-    let qj = axis(j, angles[j]);
-    let qk = axis(k, angles[k]);
-    mul(&mul(&qi, &qj), &qk)
-}
-
-/// The order of Euler rotations, named as in three.js: `Xyz` is the matrix `Rx·Ry·Rz`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum EulerOrder {
-    #[default]
-    Xyz,
-    Xzy,
-    Yxz,
-    Yzx,
-    Zxy,
-    Zyx,
-}
-
-impl EulerOrder {
-    pub const ALL: [EulerOrder; 6] = [Self::Xyz, Self::Xzy, Self::Yxz, Self::Yzx, Self::Zxy, Self::Zyx];
-
-    /// Axis indices in matrix-product order.
-    #[must_use]
-    pub const fn axes(self) -> [usize; 3] {
-        match self {
-            Self::Xyz => [0, 1, 2],
-            Self::Xzy => [0, 2, 1],
-            Self::Yxz => [1, 0, 2],
-            Self::Yzx => [1, 2, 0],
-            Self::Zxy => [2, 0, 1],
-            Self::Zyx => [2, 1, 0],
-        }
-    }
-}
-
 /// Rotation matrix (row-major) of a unit quaternion.
 #[must_use]
 pub fn to_matrix(q: &Quat) -> [[f64; 3]; 3] {
@@ -310,28 +264,6 @@ pub fn to_matrix(q: &Quat) -> [[f64; 3]; 3] {
         [2.0 * (x * y + z * w), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z - x * w)],
         [2.0 * (x * z - y * w), 2.0 * (y * z + x * w), 1.0 - 2.0 * (x * x + y * y)],
     ]
-}
-
-/// Euler angles in radians (three.js `Euler.setFromRotationMatrix`) of a unit quaternion.
-#[must_use]
-pub fn to_euler(q: &Quat, order: EulerOrder) -> [f64; 3] {
-    let m = to_matrix(&normalize(q));
-    let [i, j, k] = order.axes();
-    // For the matrix Ri·Rj·Rk the middle angle comes from element (i, k), with a sign that
-    // depends on whether (i, j, k) is an even permutation.
-    let even = matches!(order, EulerOrder::Xyz | EulerOrder::Yzx | EulerOrder::Zxy);
-    let sgn = if even { 1.0 } else { -1.0 };
-    let mut out = [0.0; 3];
-    let s = (sgn * m[i][k]).clamp(-1.0, 1.0);
-    out[j] = s.asin();
-    if s.abs() < 0.999_999_9 {
-        out[i] = (-sgn * m[j][k]).atan2(m[k][k]);
-        out[k] = (-sgn * m[i][j]).atan2(m[i][i]);
-    } else {
-        out[i] = (sgn * m[k][j]).atan2(m[j][j]);
-        out[k] = 0.0;
-    }
-    out
 }
 
 #[cfg(test)]
@@ -396,7 +328,7 @@ mod tests {
 
     #[test]
     fn slerp_exact_constant_angular_speed() {
-        let q1 = from_euler([0.3, 2.0, -1.0], EulerOrder::Xyz);
+        let q1 = crate::euler::to_quat(&[0.3, 2.0, -1.0], crate::euler::EulerOrder::ZYX);
         let total = angle_between(&IDENTITY, &q1);
         let a = slerp_exact(&IDENTITY, &q1, 0.25);
         assert!((angle_between(&IDENTITY, &a) - total * 0.25).abs() < 1e-13);
@@ -406,23 +338,6 @@ mod tests {
     fn log_exp_round_trip() {
         let q = normalize(&[0.1, -0.7, 0.2, 0.4]);
         assert!(close(&exp(&log(&q)), &q, 1e-15));
-    }
-
-    #[test]
-    fn euler_round_trip_every_order() {
-        for order in EulerOrder::ALL {
-            // Every angle inside (−90°, 90°), so the middle one has a unique representation.
-            let angles = [0.4, -0.9, 1.1];
-            let q = from_euler(angles, order);
-            let back = to_euler(&q, order);
-            for c in 0..3 {
-                assert!((back[c] - angles[c]).abs() < 1e-12, "{order:?} {back:?}");
-            }
-            // Any angles: the quaternion round-trips up to sign.
-            let q = from_euler([2.9, -2.2, 1.7], order);
-            let q2 = from_euler(to_euler(&q, order), order);
-            assert!(dot(&q, &q2).abs() > 1.0 - 1e-12, "{order:?}");
-        }
     }
 
     proptest::proptest! {

@@ -11,7 +11,7 @@ use super::panel::{Panel, PanelContext};
 use super::payload::{Change, KeyChange};
 use super::style::{fmt_vec, EASE, INCOMING, OUTGOING};
 use crate::edit::intent::KeyRef;
-use crate::quat::{self, EulerOrder};
+use crate::euler::{self, EulerOrder};
 use crate::{Interpolation, Key, TrackKind};
 
 #[derive(Default)]
@@ -139,9 +139,9 @@ fn euler_entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppComman
     let mut order = cx.view.euler_order;
     ui.horizontal(|ui| {
         ui.label("Euler (deg)").on_hover_text("The first selected key's rotation as Euler angles; edits are stored as a quaternion");
-        let r = egui::ComboBox::from_id_salt("euler order").selected_text(format!("{order:?}")).show_ui(ui, |ui| {
+        let r = egui::ComboBox::from_id_salt("euler order").selected_text(order.name()).show_ui(ui, |ui| {
             for o in EulerOrder::ALL {
-                ui.selectable_value(&mut order, o, format!("{o:?}"));
+                ui.selectable_value(&mut order, o, o.name());
             }
         });
         r.response.accessible_name("euler order");
@@ -151,14 +151,14 @@ fn euler_entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppComman
     }
     let order = cx.view.euler_order;
     let q = [first.value[0], first.value[1], first.value[2], first.value[3]];
-    let mut deg = quat::to_euler(&q, order).map(f64::to_degrees);
+    let mut deg = euler::from_quat(&q, order).map(f64::to_degrees);
     ui.horizontal(|ui| {
         for (c, name) in ["x", "y", "z"].iter().enumerate() {
             let r = ui
                 .add(egui::DragValue::new(&mut deg[c]).speed(0.5).max_decimals(6).suffix(" deg").prefix(format!("{name} ")))
                 .accessible_name(format!("euler {name}"));
             let r = r.on_hover_text(format!("Rotation about {name}, applied in {order:?} order"));
-            let q = quat::from_euler(deg.map(f64::to_radians), order);
+            let q = euler::to_quat(&deg.map(f64::to_radians), order);
             set_on_selected(out, &r, "Set rotation", r.changed() && deg.iter().all(|d| d.is_finite()), move |k| {
                 if k.value.len() == 4 {
                     k.value = q.to_vec();

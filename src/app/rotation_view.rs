@@ -146,7 +146,7 @@ fn orientation(plot_ui: &mut egui_plot::PlotUi<'_>, cx: &PanelContext<'_>, curve
     curve.sample(&mut cursor, playhead.clamp(t0, t1), &mut q);
     draw_frame(plot_ui, &q, [0.0, 1.5], 2.6, 1.0, 3.5);
     let order = cx.view.euler_order;
-    let e = quat::to_euler(&q, order).map(f64::to_degrees);
-    let text = format!("t = {playhead:.3} s   euler {order:?} = ({:.1}, {:.1}, {:.1}) deg", e[0], e[1], e[2]);
+    let e = crate::euler::from_quat(&q, order).map(f64::to_degrees);
+    let text = format!("t = {playhead:.3} s   euler {order} = ({:.1}, {:.1}, {:.1}) deg", e[0], e[1], e[2]);
     plot_ui.text(Text::new("", egui_plot::PlotPoint::new(0.0, 4.8), text));
 }

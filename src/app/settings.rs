@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::quat::EulerOrder;
+use crate::euler::EulerOrder;
 
 /// View settings that persist between runs (never the document or its history).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,7 +33,8 @@ pub struct ViewSettings {
     pub constant_speed: bool,
     /// Error bound of the path view's arc-length table.
     pub arclen_tolerance: f64,
-    /// Order of the Euler angles the inspector shows for rotation keys.
+    /// Order of the Euler angles (Blender's meaning, `euler.rs`) the inspector shows for
+    /// quaternion keys.
     pub euler_order: EulerOrder,
 }
 
@@ -80,7 +81,7 @@ impl Default for ViewSettings {
             plane: Plane::Xy,
             constant_speed: false,
             arclen_tolerance: crate::DEFAULT_ACCURACY,
-            euler_order: EulerOrder::Xyz,
+            euler_order: EulerOrder::XYZ,
         }
     }
 }

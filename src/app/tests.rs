@@ -420,7 +420,7 @@ fn negative_speed_steps_frames_backwards() {
 
 #[test]
 fn euler_entry_round_trips_to_the_same_quaternion() {
-    use crate::quat::{from_euler, to_euler, EulerOrder};
+    use crate::euler::{from_quat, to_quat, EulerOrder};
     let mut h = harness(demo_project());
     let spin = track_named(&h, "spin");
     h.state_mut().state.doc.selection = std::collections::BTreeSet::from([KeyRef { track: spin, key: 1 }]).into();
@@ -431,11 +431,11 @@ fn euler_entry_round_trips_to_the_same_quaternion() {
         h.run();
     }
     let stored = &app(&h).project().tracks[spin].keys[1].value;
-    let want = from_euler(angles.map(f64::to_radians), EulerOrder::Xyz);
+    let want = to_quat(&angles.map(f64::to_radians), EulerOrder::XYZ);
     for c in 0..4 {
         assert!((stored[c] - want[c]).abs() < 1e-9, "{stored:?} vs {want:?}");
     }
-    let back = to_euler(&[stored[0], stored[1], stored[2], stored[3]], EulerOrder::Xyz).map(f64::to_degrees);
+    let back = from_quat(&[stored[0], stored[1], stored[2], stored[3]], EulerOrder::XYZ).map(f64::to_degrees);
     for c in 0..3 {
         assert!((back[c] - angles[c]).abs() < 1e-9, "{back:?}");
     }

@@ -128,7 +128,7 @@ impl SquadSegment {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{from_euler, normalize, squad, squad_controls, EulerOrder, IDENTITY};
+    use super::super::{normalize, squad, squad_controls, IDENTITY};
     use super::*;
     use proptest::prelude::*;
 
@@ -197,9 +197,9 @@ mod tests {
         /// Small steps (control points near the keys, the outer angle near 0): the same.
         #[test]
         fn agrees_for_small_angles(e in prop::array::uniform3(-1e-4f64..1e-4), tau in 0.0f64..=1.0) {
-            let r0 = from_euler([0.3, -0.2, 1.1], EulerOrder::Xyz);
-            let r1 = from_euler([0.3 + e[0], -0.2, 1.1 + e[1]], EulerOrder::Xyz);
-            let a = from_euler([0.3 + e[2], -0.2 + e[0], 1.1], EulerOrder::Xyz);
+            let r0 = crate::euler::to_quat(&[0.3, -0.2, 1.1], crate::euler::EulerOrder::ZYX);
+            let r1 = crate::euler::to_quat(&[0.3 + e[0], -0.2, 1.1 + e[1]], crate::euler::EulerOrder::ZYX);
+            let a = crate::euler::to_quat(&[0.3 + e[2], -0.2 + e[0], 1.1], crate::euler::EulerOrder::ZYX);
             let got = SquadSegment::new(&r0, &r1, &a, &r1).at(tau);
             let want = squad(&r0, &r1, &a, &r1, tau);
             for c in 0..4 {

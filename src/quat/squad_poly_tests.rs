@@ -1,6 +1,6 @@
 //! Tests of the fitted Squad polynomials against hand-checked numbers and the log/exp form.
 
-use super::super::{from_euler, normalize, squad, squad_controls, EulerOrder, SQUAD_TOLERANCE};
+use super::super::{normalize, squad, squad_controls, SQUAD_TOLERANCE};
 use super::*;
 use proptest::prelude::*;
 
@@ -140,7 +140,7 @@ fn typical_segments_are_fitted() {
     assert!(fitted >= 950, "{fitted} of 1000 fitted");
     let small: Vec<SquadSegment> = (0..100)
         .map(|i| {
-            let e = |k: f64| from_euler([0.3 + 0.01 * (f64::from(i) + k), -0.2, 1.1 - 0.004 * (f64::from(i) + k)], EulerOrder::Xyz);
+            let e = |k: f64| crate::euler::to_quat(&[0.3 + 0.01 * (f64::from(i) + k), -0.2, 1.1 - 0.004 * (f64::from(i) + k)], crate::euler::EulerOrder::ZYX);
             SquadSegment::new(&e(0.0), &e(1.0), &e(0.1), &e(0.9))
         })
         .collect();
@@ -175,9 +175,9 @@ proptest! {
     /// Small steps (control points near the keys): the same, and fitted.
     #[test]
     fn agrees_for_small_angles(e in prop::array::uniform3(-1e-4f64..1e-4), tau in 0.0f64..=1.0) {
-        let r0 = from_euler([0.3, -0.2, 1.1], EulerOrder::Xyz);
-        let r1 = from_euler([0.3 + e[0], -0.2, 1.1 + e[1]], EulerOrder::Xyz);
-        let a = from_euler([0.3 + e[2], -0.2 + e[0], 1.1], EulerOrder::Xyz);
+        let r0 = crate::euler::to_quat(&[0.3, -0.2, 1.1], crate::euler::EulerOrder::ZYX);
+        let r1 = crate::euler::to_quat(&[0.3 + e[0], -0.2, 1.1 + e[1]], crate::euler::EulerOrder::ZYX);
+        let a = crate::euler::to_quat(&[0.3 + e[2], -0.2 + e[0], 1.1], crate::euler::EulerOrder::ZYX);
         let seg = SquadSegment::new(&r0, &r1, &a, &r1);
         let polys = SquadPolys::new(&[seg]);
         prop_assert!(polys.degree(0).is_some());
