@@ -101,13 +101,14 @@ pub fn curve_with_interpolation(track: &Track, mode: Interpolation) -> Result<Tr
     TrackCurve::new(&t)
 }
 
-/// Angular speed of a rotation curve in radians per second, at the midpoints of `n` equal
-/// steps over its keyed range: the angle between the orientations at both ends of a step,
-/// divided by the step. Empty when the range is empty or `n` is 0.
+/// Angular speed of a rotation curve (Quat, or Euler through its rotation) in radians per
+/// second, at the midpoints of `n` equal steps over its keyed range: the angle between the
+/// orientations at both ends of a step, divided by the step. Empty when the range is empty,
+/// `n` is 0 or the curve is not a rotation.
 #[must_use]
 pub fn angular_speed(curve: &TrackCurve, n: usize) -> Vec<[f64; 2]> {
     let (t0, t1) = curve.domain();
-    if n == 0 {
+    if n == 0 || !curve.kind().is_rotation() {
         return Vec::new();
     }
     let h = (t1 - t0) / n as f64;
@@ -115,13 +116,12 @@ pub fn angular_speed(curve: &TrackCurve, n: usize) -> Vec<[f64; 2]> {
         return Vec::new();
     }
     let mut cursor = SegmentCursor::new();
-    let mut a = [0.0; 4];
-    let mut b = [0.0; 4];
+    let mut scratch = vec![0.0; curve.dim()];
+    let mut at = |t: f64| curve.rotation_at(&mut cursor, t, &mut scratch).unwrap_or(quat::IDENTITY);
     (0..n)
         .map(|i| {
             let (ta, tb) = (t0 + i as f64 * h, t0 + (i + 1) as f64 * h);
-            curve.sample(&mut cursor, ta, &mut a);
-            curve.sample(&mut cursor, tb, &mut b);
+            let (a, b) = (at(ta), at(tb));
             [0.5 * (ta + tb), quat::angle_between(&a, &b) / h]
         })
         .collect()

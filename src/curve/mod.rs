@@ -49,7 +49,7 @@ pub use poly::{Derivative, SegmentSpeed};
 pub use validate::{validate, validate_keys};
 
 use crate::error::TrackError;
-use crate::model::{Infinity, Interpolation, TangentMode, Track, TrackKind};
+use crate::model::{EulerOrder, Infinity, Interpolation, TangentMode, Track, TrackKind};
 use crate::quat;
 use crate::search::{BucketIndex, Located, SegmentCursor};
 use crate::tcb::KeyTangents;
@@ -67,6 +67,8 @@ use strum::EnumCount;
 #[derive(Clone, Debug)]
 pub struct TrackCurve {
     kind: TrackKind,
+    /// Euler tracks: the order their angles are applied in.
+    order: EulerOrder,
     interpolation: Interpolation,
     tangent_mode: TangentMode,
     keys: KeyTable,
@@ -177,7 +179,7 @@ impl TrackCurve {
         let (segments, tangents) = (track.interpolation.mode().compile)(track, &mut keys, previous);
         let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };
         let index = if keys.len() >= INDEX_MIN_KEYS { BucketIndex::new(&keys.times) } else { BucketIndex::default() };
-        let mut curve = Self { kind, interpolation: track.interpolation, tangent_mode: track.tangents, keys, index, segments, tangents, extension };
+        let mut curve = Self { kind, order: track.order, interpolation: track.interpolation, tangent_mode: track.tangents, keys, index, segments, tangents, extension };
         if let Some((key, what)) = finite::overflow(&curve) {
             return Err(TrackError::Overflow { track: track.name.clone(), key, what });
         }
@@ -204,6 +206,23 @@ impl TrackCurve {
     #[must_use]
     pub fn kind(&self) -> TrackKind {
         self.kind
+    }
+    /// The order of an Euler track's angles (meaningless for other kinds).
+    #[must_use]
+    pub fn order(&self) -> EulerOrder {
+        self.order
+    }
+
+    /// The rotation of a Quat or Euler track at `t` as a unit quaternion (an Euler track's
+    /// angles through [`crate::euler::to_quat`], whose sign follows the half angles); `None`
+    /// for other kinds. `scratch` holds one value (`dim()` components).
+    pub fn rotation_at(&self, cursor: &mut SegmentCursor, t: f64, scratch: &mut [f64]) -> Option<quat::Quat> {
+        self.sample(cursor, t, scratch);
+        match self.kind {
+            TrackKind::Quat => Some(quat::normalize(&[scratch[0], scratch[1], scratch[2], scratch[3]])),
+            TrackKind::Euler => Some(crate::euler::to_quat(&[scratch[0], scratch[1], scratch[2]], self.order)),
+            _ => None,
+        }
     }
     /// Components per value.
     #[must_use]
