@@ -44,6 +44,7 @@ pub mod curve;
 pub mod edit;
 pub mod error;
 pub mod euler;
+pub mod euler_tracks;
 pub mod export;
 #[doc(hidden)]
 pub mod fuzzing;

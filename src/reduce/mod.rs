@@ -19,7 +19,7 @@
 pub mod fit;
 pub mod measure;
 pub mod project;
-mod rotation;
+pub mod rotation;
 
 use thiserror::Error;
 
@@ -235,7 +235,7 @@ fn fit_values(track: &Track, curve: &TrackCurve, bound: f64, range: Option<(f64,
 /// A Bezier track with `track`'s settings and the fitted keys: handles at a third of each
 /// neighbouring segment, slopes as fitted — Aligned where the key is smooth (one slope), Free
 /// at corners; a run's outer handles mirror its inner ones.
-fn bezier_track(track: &Track, runs: Vec<Vec<FitKey>>) -> Track {
+pub(crate) fn bezier_track(track: &Track, runs: Vec<Vec<FitKey>>) -> Track {
     let mut keys = Vec::new();
     for run in runs {
         for (i, k) in run.iter().enumerate() {

@@ -57,37 +57,55 @@ fn samples(track: &Track, curve: &TrackCurve) -> (Vec<f64>, Vec<f64>) {
     (times, values)
 }
 
-/// The largest angle between `reduced` and `original` at `times` and, for smooth originals,
-/// densely between them.
-fn max_angle(original: &TrackCurve, reduced: &TrackCurve, times: &[f64], dense: bool) -> f64 {
-    let (mut eo, mut er) = (original.evaluator(), reduced.evaluator());
+/// The largest angle between `reduced` and `original` (Quat or Euler curves, through
+/// [`TrackCurve::rotation_at`]) at `times` and, for smooth originals, densely between them.
+pub(crate) fn max_angle(original: &TrackCurve, reduced: &TrackCurve, times: &[f64], dense: bool) -> f64 {
+    let (mut co, mut cr) = (crate::search::SegmentCursor::new(), crate::search::SegmentCursor::new());
+    let (mut so, mut sr) = (vec![0.0; original.dim()], vec![0.0; reduced.dim()]);
+    let mut angle = |t: f64| {
+        let a = original.rotation_at(&mut co, t, &mut so).unwrap_or(crate::quat::IDENTITY);
+        let b = reduced.rotation_at(&mut cr, t, &mut sr).unwrap_or(crate::quat::IDENTITY);
+        angle_deg(&a, &b)
+    };
     let mut worst: f64 = 0.0;
     for w in times.windows(2) {
         let steps = if dense { super::measure::DENSE_POINTS } else { 1 };
         for i in 0..steps {
-            let t = w[0] + (w[1] - w[0]) * i as f64 / steps as f64;
-            worst = worst.max(angle_deg(&eo.value_at(t), &er.value_at(t)));
+            worst = worst.max(angle(w[0] + (w[1] - w[0]) * i as f64 / steps as f64));
         }
     }
     if let Some(&t) = times.last() {
-        worst = worst.max(angle_deg(&eo.value_at(t), &er.value_at(t)));
+        worst = worst.max(angle(t));
     }
     worst
+}
+
+/// The most a kept segment may turn, in degrees: below 180° with a margin, so every runtime's
+/// shortest-arc slerp (three.js, glTF LINEAR) turns the same way as the original.
+pub const MAX_SEGMENT_TURN_DEG: f64 = 170.0;
+
+/// Whether the turn from `a` to `b` (hemisphere-continuous samples: no sign flip between them)
+/// stays below [`MAX_SEGMENT_TURN_DEG`]: `a·b > cos(MAX/2)`.
+#[must_use]
+pub fn turn_fits(a: &[f64], b: &[f64]) -> bool {
+    a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>() > (MAX_SEGMENT_TURN_DEG / 2.0).to_radians().cos()
 }
 
 fn quat4(q: &[f64]) -> [f64; 4] {
     [q[0], q[1], q[2], q[3]]
 }
 
-/// Greedy Slerp keys kept from the samples: each segment as long as every sample inside it is
-/// within the angle of the slerp between its ends.
-fn slerp_keys(times: &[f64], values: &[f64], angle: f64) -> Vec<Key> {
+/// Greedy Slerp keys kept from the samples (hemisphere-continuous): each segment as long as
+/// every sample inside it is within the angle of the slerp between its ends and its ends turn
+/// less than [`MAX_SEGMENT_TURN_DEG`] ([`turn_fits`]).
+pub(crate) fn slerp_keys(times: &[f64], values: &[f64], angle: f64) -> Vec<Key> {
     let q = |i: usize| &values[i * 4..i * 4 + 4];
     let fits = |a: usize, b: usize| {
-        (a + 1..b).all(|i| {
-            let u = (times[i] - times[a]) / (times[b] - times[a]);
-            angle_deg(&crate::quat::slerp(&quat4(q(a)), &quat4(q(b)), u), q(i)) <= angle
-        })
+        turn_fits(q(a), q(b))
+            && (a + 1..b).all(|i| {
+                let u = (times[i] - times[a]) / (times[b] - times[a]);
+                angle_deg(&crate::quat::slerp(&quat4(q(a)), &quat4(q(b)), u), q(i)) <= angle
+            })
     };
     let mut keep = vec![0];
     let mut a = 0;
