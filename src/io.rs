@@ -62,7 +62,7 @@ pub fn parse_project_compiled(text: &str, origin: &str) -> Result<(Project, Vec<
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     // A big file is parsed track by track on every core; anything unusual, as one.
     let split = crate::ron_split::parse_split(text, &options);
-    let project: Project = split.map_or_else(|| options.from_str(text), Ok).map_err(|e| parse_error(e, origin))?;
+    let project: Project = split.map_or_else(|| options.from_str(text), Ok).map_err(|e| parse_error(e, origin, text))?;
     if project.version > FILE_VERSION {
         return Err(FileError::Version { path: origin.to_owned(), found: project.version, supported: FILE_VERSION });
     }
@@ -70,10 +70,28 @@ pub fn parse_project_compiled(text: &str, origin: &str) -> Result<(Project, Vec<
     Ok((project, curves))
 }
 
+/// The `name: "…"` nearest before `line:column` (1-based): the track an error inside a
+/// track's fields is in (a track's name comes first in files Tangent writes; `node_name` and
+/// other fields ending in `name` are not it).
+fn enclosing_track_name(text: &str, line: usize, column: usize) -> Option<String> {
+    let line_start: usize = text.split_inclusive('\n').take(line.saturating_sub(1)).map(str::len).sum();
+    let upto = text.get(..(line_start + column.saturating_sub(1)).min(text.len()))?;
+    let mut end = upto.len();
+    while let Some(at) = upto[..end].rfind("name:") {
+        let plain = !upto[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_');
+        if plain {
+            let rest = upto[at + 5..].trim_start().strip_prefix('"')?;
+            return Some(rest[..rest.find('"')?].to_owned());
+        }
+        end = at;
+    }
+    None
+}
+
 /// A RON error as a [`FileError`] at its line and column. An unknown field (every file struct
 /// denies them, `crate::model`) becomes [`FileError::UnknownField`] with the nearest known name;
 /// an unknown mode or kind gets the nearest one too.
-fn parse_error(e: ron::error::SpannedError, origin: &str) -> FileError {
+fn parse_error(e: ron::error::SpannedError, origin: &str, text: &str) -> FileError {
     let (path, line, column) = (origin.to_owned(), e.span.start.line, e.span.start.col);
     match e.code {
         ron::Error::NoSuchStructField { expected, found, outer } => {
@@ -88,6 +106,14 @@ fn parse_error(e: ron::error::SpannedError, origin: &str) -> FileError {
             };
             let suggestion = crate::error::nearest_name(&found, expected);
             FileError::UnknownField { path, line, column, field: found, place, suggestion, expected }
+        }
+        ron::Error::NoSuchEnumVariant { expected, ref found, outer: Some(ref outer) } if outer == "EulerOrder" => {
+            let track = enclosing_track_name(text, line, column).map(|n| format!("track \"{n}\": ")).unwrap_or_default();
+            let mut message = format!("{track}unknown rotation order `{found}`; the orders are {}", crate::euler::EulerOrder::all_names());
+            if let Some(near) = crate::error::nearest_name(found, expected) {
+                message.push_str(&format!("; did you mean `{near}`?"));
+            }
+            FileError::Syntax { path, line, column, message }
         }
         ron::Error::NoSuchEnumVariant { expected, ref found, .. } => {
             let mut message = e.code.to_string();

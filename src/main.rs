@@ -1,6 +1,7 @@
 //! `tangent`: the editor, and the commands that scripts depend on (SPEC §9).
 
 mod cli;
+mod cli_rotation;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -96,6 +97,41 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
     },
+    /// Filter tracks' keys: `--euler` replaces each Euler track's angles, key by key, by the
+    /// angles of the same rotation nearest the key before (no step over 180°) (SPEC §13).
+    Filter {
+        file: PathBuf,
+        /// The Euler filter (the only filter so far; required).
+        #[arg(long, required = true)]
+        euler: bool,
+        /// Only this track (repeat for more); default: every Euler track.
+        #[arg(long = "track", value_name = "NAME")]
+        tracks: Vec<String>,
+        /// Output project.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+    },
+    /// Convert rotation tracks: Quat to Euler angles (keys at the same times, continuous
+    /// angles) or Euler to the fewest quaternion keys within an angle (SPEC §13).
+    Convert {
+        file: PathBuf,
+        /// Quat tracks to Euler angles in this order (XYZ, XZY, YXZ, YZX, ZXY, ZYX; Blender's
+        /// meaning: XYZ applies X first).
+        #[arg(long, value_name = "ORDER", conflicts_with = "to_quat", required_unless_present = "to_quat", value_parser = parse_order)]
+        to_euler: Option<tangent::euler::EulerOrder>,
+        /// Euler tracks to Slerp or Bezier quaternion keys.
+        #[arg(long)]
+        to_quat: bool,
+        /// With --to-quat: the largest angle from the Euler rotation, in degrees.
+        #[arg(long, default_value_t = tangent::reduce::DEFAULT_ANGLE_DEG, allow_negative_numbers = true)]
+        angle: f64,
+        /// Only this track (repeat for more); default: every track of the kind converted.
+        #[arg(long = "track", value_name = "NAME")]
+        tracks: Vec<String>,
+        /// Output project.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+    },
     /// Import a glTF (.gltf, .glb), three.js clip (.json) or CSV file as a project; prints one
     /// line per track (name, kind, interpolation, keys, target) and the warnings.
     Import {
@@ -107,6 +143,11 @@ enum Command {
         #[arg(long)]
         animation: Option<String>,
     },
+}
+
+/// An Euler order by name, any case; an unknown one names the six.
+fn parse_order(s: &str) -> Result<tangent::euler::EulerOrder, String> {
+    tangent::euler::EulerOrder::parse(s).ok_or_else(|| format!("unknown rotation order \"{s}\" (the orders are {})", tangent::euler::EulerOrder::all_names()))
 }
 
 fn main() -> ExitCode {
@@ -123,6 +164,11 @@ fn main() -> ExitCode {
         }
         Some(Command::Reduce { file, tolerance, tracks, angle, output }) => cli::reduce(&file, tolerance, angle, &tracks, &output),
         Some(Command::Import { file, output, animation }) => cli::import(&file, output.as_deref(), animation),
+        Some(Command::Filter { file, euler: _, tracks, output }) => cli_rotation::filter_euler(&file, &tracks, &output),
+        Some(Command::Convert { file, to_euler, to_quat: _, angle, tracks, output }) => {
+            let conversion = to_euler.map_or(cli_rotation::Conversion::ToQuat(angle), cli_rotation::Conversion::ToEuler);
+            cli_rotation::convert(&file, conversion, &tracks, &output)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
