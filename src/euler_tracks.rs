@@ -29,6 +29,8 @@ use crate::euler::{self, Angles, EulerOrder};
 use crate::model::{HandleType, Interpolation, Key, Track, TrackKind};
 use crate::quat;
 use crate::reduce::fit::{fit_run, FitKey, Samples};
+/// The most a segment of [`euler_to_quat`]'s result turns, in degrees.
+pub use crate::reduce::rotation::MAX_SEGMENT_TURN_DEG as MAX_TURN_DEG;
 use crate::reduce::rotation::{max_angle, slerp_keys, turn_fits};
 use crate::reduce::{bezier_track, FIT_FRACTION, SAMPLES_PER_SEGMENT};
 

@@ -179,7 +179,8 @@ impl TrackCurve {
         let (segments, tangents) = (track.interpolation.mode().compile)(track, &mut keys, previous);
         let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };
         let index = if keys.len() >= INDEX_MIN_KEYS { BucketIndex::new(&keys.times) } else { BucketIndex::default() };
-        let mut curve = Self { kind, order: track.order, interpolation: track.interpolation, tangent_mode: track.tangents, keys, index, segments, tangents, extension };
+        let mut curve =
+            Self { kind, order: track.order, interpolation: track.interpolation, tangent_mode: track.tangents, keys, index, segments, tangents, extension };
         if let Some((key, what)) = finite::overflow(&curve) {
             return Err(TrackError::Overflow { track: track.name.clone(), key, what });
         }
