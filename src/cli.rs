@@ -165,7 +165,8 @@ pub struct BakeArgs {
 }
 
 /// `tangent bake`: exports every (mapped) track, with a progress bar on a terminal and a
-/// per-track report (form, keys, true maximum error) on stdout.
+/// per-track report (form, keys, true maximum error, and a note where the track went in
+/// another form, as an Euler track as quaternions) on stdout.
 pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     let project = load_project(file)?;
     let fps = Fps::new(args.fps.unwrap_or(project.fps)).context("--fps")?;
@@ -193,7 +194,10 @@ pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     let report = report?;
     let mut out = BufWriter::new(std::io::stdout().lock());
     for r in report {
-        writeln!(out, "{}\t{:?}\t{}\t{} keys\tmax error {:e}", r.name, r.target, r.form, r.keys, r.max_error)?;
+        // How a track the format cannot hold as keyed went instead (an Euler track as
+        // quaternions), after the error so the first five columns keep their meaning.
+        let note = r.note.as_deref().map(|n| format!("\t{n}")).unwrap_or_default();
+        writeln!(out, "{}\t{:?}\t{}\t{} keys\tmax error {:e}{note}", r.name, r.target, r.form, r.keys, r.max_error)?;
     }
     Ok(())
 }

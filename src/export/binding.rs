@@ -329,5 +329,5 @@ fn merge_group(members: Vec<Prepared>) -> Prepared {
         Dest::Three { path, value_type, .. } => Dest::Three { path, value_type, element: None },
         Dest::Csv => Dest::Csv,
     };
-    Prepared { name, kind, target, form, times, values, tangents, max_error, dest, width: count }
+    Prepared { name, kind, target, form, times, values, tangents, max_error, dest, width: count, note: None }
 }

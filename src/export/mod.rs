@@ -11,6 +11,7 @@
 //! | Slerp | quaternion linear, the keys | LINEAR rotation (slerp), the keys |
 //! | Tcb without ease or jumps | baked | CUBICSPLINE: tangents `ra/Δt`, `rb/Δt` per second |
 //! | anything else, or constant-speed motion | baked | baked, LINEAR |
+//! | Euler (to Rotation) | quaternions: Step exact, else baked with every turn kept (`rotation.rs`) | the same |
 //!
 //! glTF stores FLOAT (f32): times that f32 rounding would make equal (a jump) are nudged
 //! one f32 step apart so they stay strictly increasing, as glTF requires.
@@ -19,6 +20,7 @@ mod bezier;
 mod binding;
 mod csv;
 mod gltf;
+mod rotation;
 mod three;
 
 pub use binding::bound_target;
@@ -87,27 +89,30 @@ pub enum Target {
 impl Target {
     pub const ALL: [Target; 6] = [Self::Translation, Self::Rotation, Self::Scale, Self::Weights, Self::Property, Self::Skip];
 
-    /// The mapping used unless the user chooses another: Vec3 → translation, Quat →
-    /// rotation; Scalar, Vec2 and Vec4 → a property in three.js JSON and CSV, morph weights
-    /// (one per component) in glTF, which has no free properties.
+    /// The mapping used unless the user chooses another: Vec3 → translation, Quat and Euler →
+    /// rotation (an Euler track as quaternions, `rotation.rs`); Scalar, Vec2 and Vec4 → a
+    /// property in three.js JSON and CSV, morph weights (one per component) in glTF, which has
+    /// no free properties.
     #[must_use]
     pub fn default_for(kind: TrackKind, format: Format) -> Self {
         match kind {
             TrackKind::Vec3 => Self::Translation,
-            TrackKind::Quat => Self::Rotation,
+            TrackKind::Quat | TrackKind::Euler => Self::Rotation,
             _ if matches!(format, Format::Gltf | Format::Glb) => Self::Weights,
             _ => Self::Property,
         }
     }
 
-    /// Whether a track of `kind` can go to this target in `format`.
+    /// Whether a track of `kind` can go to this target in `format`. Rotations (Quat, Euler)
+    /// are not morph weights; an Euler track's angles can be a three.js property (a vector of
+    /// radians) or CSV columns.
     #[must_use]
     pub fn fits(self, kind: TrackKind, format: Format) -> bool {
         match self {
             Self::Skip => true,
             Self::Translation | Self::Scale => kind == TrackKind::Vec3,
-            Self::Rotation => kind == TrackKind::Quat,
-            Self::Weights => kind != TrackKind::Quat,
+            Self::Rotation => kind.is_rotation(),
+            Self::Weights => !kind.is_rotation(),
             Self::Property => !matches!(format, Format::Gltf | Format::Glb),
         }
     }
@@ -218,6 +223,9 @@ pub struct TrackReport {
     pub max_error: f64,
     /// Where it went: `node 2 "Hips" rotation in animation "Walk"`, `Hips.position (vector)`.
     pub destination: String,
+    /// How a track the format cannot hold as keyed was written instead: for an Euler track,
+    /// that it went as quaternions, and why baked (`rotation.rs`).
+    pub note: Option<String>,
 }
 
 #[derive(Debug, Error)]
@@ -252,9 +260,11 @@ struct Prepared {
     max_error: f64,
     /// Where it is written.
     dest: Dest,
-    /// Values per key (not counting CUBICSPLINE tangents): the kind's dim, or the number of
-    /// morph targets of a merged weights channel.
+    /// Values per key (not counting CUBICSPLINE tangents): the kind's dim, 4 for an Euler
+    /// track written as quaternions, or the number of morph targets of a merged weights channel.
     width: usize,
+    /// [`TrackReport::note`].
+    note: Option<String>,
 }
 
 impl Target {
@@ -374,6 +384,7 @@ impl Prepared {
             max_error: 0.0,
             dest: binding::dest(track, target, format, options.targets.contains_key(&track.name)),
             width: track.kind.dim(),
+            note: None,
         }
     }
 }
@@ -386,6 +397,13 @@ fn prepare(track: &Track, target: Target, format: Format, options: &ExportOption
     // what the editor shows beyond the keys.
     let (k0, k1) = curve.domain();
     let beyond = (track.pre_infinity != Infinity::Constant && range.0 < k0) || (track.post_infinity != Infinity::Constant && range.1 > k1);
+    if track.kind == TrackKind::Euler && target == Target::Rotation && format != Format::Csv {
+        let span = if beyond { range } else { (k0, k1) };
+        let (exact, note) = rotation::euler_as_quaternions(track, &curve, format, options, span)?;
+        (p.form, p.times, p.values, p.tangents, p.max_error) = (exact.form, exact.times, exact.values, exact.tangents, exact.max_error);
+        (p.width, p.note) = (4, Some(note));
+        return Ok(p);
+    }
     let form = if beyond { None } else { exact_form(track, &curve, format, options) };
     match form {
         Some(exact) => {
@@ -480,6 +498,7 @@ pub fn export(
             keys: p.times.len(),
             max_error: p.max_error,
             destination: binding::describe(p),
+            note: p.note.clone(),
         })
         .collect();
     let tracks = binding::merge(tracks);
