@@ -113,7 +113,7 @@ impl Panel for ConvertWindow {
             ui.horizontal(|ui| {
                 ui.label("bound");
                 ui.add(egui::Slider::new(&mut bound, 1e-9..=1e-1).logarithmic(true).custom_formatter(|v, _| format!("{v:.0e}")))
-                    .on_hover_text("The largest difference allowed between the eased TCB curve and its Bézier keys, in value units")
+                    .on_hover_text("The largest difference allowed between the eased TCB curve and its Bézier keys, in value units (radians for Euler angles)")
                     .accessible_name("bound");
             });
             let preview = self.preview(cx, (bound, cx.doc.basis()), &ctx);

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::document::rotation::Rotations;
 use super::payload::{CompiledTake, Conversions, Finished, HandleSides, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
 use super::playback::TransportCommand;
 use super::settings::ViewSettings;
@@ -50,6 +51,9 @@ pub enum AppCommand {
         /// The conversion the window already made (used if its basis holds).
         done: Option<Arc<Conversions>>,
     },
+    /// Put the tracks Track > Convert Rotation… converted (compiled on its worker) in place, as
+    /// one undo step, if what they were made for still holds.
+    ApplyRotations(Arc<Rotations>),
     Select(BTreeSet<KeyRef>),
     /// Add a key to the selection, or take it out if it is in.
     ToggleSelected(KeyRef),
@@ -179,6 +183,11 @@ pub enum Command {
     /// Blender's `V` menu: the handle types, at the pointer.
     HandleTypeMenu,
     Simplify,
+    /// Edit > Euler filter: each key's angles the equivalent nearest the key before, on the
+    /// selected Euler tracks.
+    EulerFilter,
+    /// Track > Convert rotation…: Quat tracks to Euler angles, Euler tracks to quaternions.
+    ConvertRotation,
     SetHandleType(crate::HandleType),
     FrameAll,
     FrameSelected,
@@ -194,8 +203,10 @@ pub enum Command {
 impl Command {
     pub const FILE: [Command; 8] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Import, Self::Export, Self::Quit];
     /// Simplify is in the Edit menu (where the issue and Blender users look for it) and in Key.
-    pub const EDIT: [Command; 8] = [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::Simplify];
+    pub const EDIT: [Command; 9] =
+        [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::Simplify, Self::EulerFilter];
     pub const KEY: [Command; 4] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu, Self::Simplify];
+    pub const TRACK: [Command; 1] = [Self::ConvertRotation];
     /// The entries of the handle-type menu, in Blender's order.
     pub const HANDLE_TYPES: [Command; 5] = [
         Self::SetHandleType(crate::HandleType::Free),
@@ -229,6 +240,8 @@ impl Command {
             Self::ConvertToBezier => "Convert to Bézier…",
             Self::HandleTypeMenu => "Handle type…",
             Self::Simplify => "Simplify…",
+            Self::EulerFilter => "Euler filter",
+            Self::ConvertRotation => "Convert rotation…",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free",
                 crate::HandleType::Vector => "Vector",
@@ -271,6 +284,12 @@ impl Command {
             }
             Self::HandleTypeMenu => "Set the handle type of the selected Bézier keys (Blender's V menu)",
             Self::Simplify => "Replace the keys of the selected tracks (or the active track) by the fewest Bézier keys within a tolerance, previewed over the original",
+            Self::EulerFilter => {
+                "On the Euler tracks of the selected keys (or the active track): give each key the angles of the same rotation nearest the key before, removing 360° jumps and gimbal flips (Blender's Euler Filter); one undo step"
+            }
+            Self::ConvertRotation => {
+                "Quat tracks of the selected keys (or the active track) become Euler angles in an order you choose (hemisphere flips reported); Euler tracks become the fewest quaternion keys within an angle"
+            }
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free: each handle moves on its own",
                 crate::HandleType::Vector => "Vector: each handle points a third of the way to the neighbouring key (sharp corners, straight runs)",
@@ -310,7 +329,8 @@ impl Command {
             Self::Copy => k(cmd, Key::C),
             Self::Paste => k(cmd, Key::V),
             Self::InsertKey => k(Modifiers::NONE, Key::I),
-            Self::ConvertToBezier | Self::SetHandleType(_) | Self::Simplify => None,
+            Self::ConvertToBezier | Self::SetHandleType(_) | Self::Simplify | Self::ConvertRotation => None,
+            Self::EulerFilter => k(cmd.plus(Modifiers::SHIFT), Key::F),
             Self::HandleTypeMenu => k(Modifiers::NONE, Key::V),
             Self::FrameAll => k(Modifiers::NONE, Key::F),
             Self::FrameSelected => k(Modifiers::NONE, Key::Period),

@@ -27,7 +27,7 @@ use super::state::AppState;
 /// Ctrl+Z: asked first, Redo consumes it (and Save as its Ctrl+Shift+S before Save).
 fn shortcuts_in_matching_order() -> &'static [(Command, egui::KeyboardShortcut)] {
     static LIST: std::sync::LazyLock<Vec<(Command, egui::KeyboardShortcut)>> = std::sync::LazyLock::new(|| {
-        let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::VIEW).chain(Command::PLAY);
+        let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::TRACK).chain(Command::VIEW).chain(Command::PLAY);
         let mut list: Vec<_> = all.flat_map(|c| c.shortcut().into_iter().chain(c.alternative_shortcuts()).map(move |s| (c, s))).collect();
         let held = |m: egui::Modifiers| [m.alt, m.shift, m.command || m.ctrl || m.mac_cmd].into_iter().filter(|x| *x).count();
         list.sort_by_key(|(_, s)| std::cmp::Reverse(held(s.modifiers)));
@@ -91,7 +91,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             state.set_status(s);
             true
         }
-        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(..) | AppCommand::ConvertToBezier { .. } | AppCommand::Restore { .. }) => {
+        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(..) | AppCommand::ConvertToBezier { .. } | AppCommand::ApplyRotations(_)) => {
             key_command(state, c)
         }
         AppCommand::Select(selection) => replace(&mut *state.doc.selection, selection),
@@ -117,7 +117,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             state.confirm_or_run(AfterDiscard::Open(Some(path)));
             true
         }
-        c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. }) => import_command(state, c),
+        c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. } | AppCommand::Restore { .. }) => import_command(state, c),
         AppCommand::CloseWindow(w) => state.ui.windows.close(w),
         AppCommand::Finished(f) => finished(ctx, state, f),
         AppCommand::SaveTo(mut path) => {
@@ -145,9 +145,17 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
     changed
 }
 
-/// A file to import, or a finished import.
+/// Tracks from outside: a file to import, a finished import, or recovered work (the recovery
+/// offer).
 fn import_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
+        AppCommand::Restore { take, origin } => {
+            end_gesture(state);
+            let s = state.doc.restore(*take, origin);
+            state.set_status(s);
+            state.follow_range();
+            true
+        }
         AppCommand::ImportPath(path) => {
             state.ui.windows.open(Window::Import);
             state.ui.requests.push(PanelRequest::Import(Some(path)));
@@ -170,17 +178,10 @@ fn import_command(state: &mut AppState, command: AppCommand) -> bool {
     }
 }
 
-/// The commands of the Key menu's windows (Simplify, Convert to Bézier) and of the recovery
-/// offer.
+/// The commands of the Key and Track menus' windows (Simplify, Convert to Bézier, Convert
+/// rotation).
 fn key_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
-        AppCommand::Restore { take, origin } => {
-            end_gesture(state);
-            let s = state.doc.restore(*take, origin);
-            state.set_status(s);
-            state.follow_range();
-            true
-        }
         AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
         AppCommand::ApplySimplify(simplified) => {
             end_gesture(state);
@@ -194,6 +195,14 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
             end_gesture(state);
             let s = state.doc.convert_to_bezier(bound, done);
             state.set_status(s);
+            true
+        }
+        AppCommand::ApplyRotations(rotations) => {
+            end_gesture(state);
+            if state.current(&rotations.made_for, Needs::Everything, "Convert rotation") {
+                let s = state.doc.apply_rotations(rotations);
+                state.set_status(s);
+            }
             true
         }
         _ => false,
@@ -334,6 +343,8 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         },
         Command::ConvertToBezier => state.ui.windows.open(Window::ConvertToBezier),
         Command::Simplify => state.ui.windows.open(Window::Simplify),
+        Command::ConvertRotation => state.ui.windows.open(Window::ConvertRotation),
+        Command::EulerFilter => euler_filter(ctx, state),
         Command::HandleTypeMenu => {
             if state.doc.selection.is_empty() {
                 state.set_status(Status::message("Handle type: select Bézier keys first"));
@@ -455,6 +466,16 @@ fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChange) -> bool 
     }
     let plan = planner::plan_change(&state.doc, &c, state.ui.key_queue.background_keys);
     carry_out(ctx, state, plan, &c.label, c.gesture)
+}
+
+/// Edit > Euler filter: at once, or on a worker (one undo step either way), or what the status
+/// bar says when no Euler track is selected.
+fn euler_filter(ctx: &egui::Context, state: &mut AppState) {
+    end_gesture(state);
+    match planner::plan_euler_filter(&state.doc, state.ui.key_queue.background_keys) {
+        Ok(plan) => _ = carry_out(ctx, state, plan, "Euler filter", false),
+        Err(s) => state.set_status(s),
+    }
 }
 
 /// Delete: at once, or on a worker (one undo step either way).

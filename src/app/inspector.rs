@@ -2,14 +2,16 @@
 //! ease-from for every selected key at once. A field shows the first selected key's value and
 //! "(mixed)" when the selection differs; an edit sets that field on every selected key
 //! (time moves all selected keys by the same amount). One slider drag is one undo step.
-//! Bézier keys add their handle types and offsets (`inspector_handles.rs`).
+//! Values are shown and typed in each track's display units (`units.rs`: an Euler track's
+//! angles in degrees). Bézier keys add their handle types and offsets (`inspector_handles.rs`).
 
 use eframe::egui;
 
 use super::commands::AppCommand;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Change, KeyChange};
-use super::style::{fmt_vec, EASE, INCOMING, OUTGOING};
+use super::style::{EASE, INCOMING, OUTGOING};
+use super::units::{display_scale, fmt_shown, unit};
 use crate::edit::intent::KeyRef;
 use crate::euler::{self, EulerOrder};
 use crate::{Interpolation, Key, TrackKind};
@@ -93,10 +95,11 @@ impl Panel for Inspector {
         // The tangents the engine computed for the first selected key.
         if let Some(Ok(curve)) = cx.doc.curve(first_ref.track) {
             if let (Some(ra), Some(rb)) = (curve.incoming_tangent(first_ref.key), curve.outgoing_tangent(first_ref.key)) {
+                let kind = tracks[first_ref.track].kind;
                 ui.separator();
-                ui.label(egui::RichText::new(format!("in  ra = {}", fmt_vec(ra))).color(INCOMING))
+                ui.label(egui::RichText::new(format!("in  ra = {}", fmt_shown(kind, ra))).color(INCOMING))
                     .on_hover_text("Incoming tangent: the derivative arriving at this key, per unit of the previous segment's time");
-                ui.label(egui::RichText::new(format!("out rb = {}", fmt_vec(rb))).color(OUTGOING))
+                ui.label(egui::RichText::new(format!("out rb = {}", fmt_shown(kind, rb))).color(OUTGOING))
                     .on_hover_text("Outgoing tangent: the derivative leaving this key, per unit of the next segment's time");
             }
         }
@@ -116,18 +119,28 @@ fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCom
     let command = KeyChange { label: "Set key time".to_owned(), gesture: is_dragged(&r), change: Change::FirstKeyTo(t) };
     widget_gesture(out, &r, "Set key time", (r.changed() && t.is_finite()).then(|| AppCommand::ChangeKeys(command)));
     ui.end_row();
-    let comp_names = cx.project().tracks[first_ref.track].kind.component_names();
-    for (c, (&value, name)) in first.value.iter().zip(comp_names).enumerate() {
-        let mut v = value;
-        ui.label(format!("value {name}")).on_hover_text("Set this component on every selected key that has it");
+    let kind = cx.project().tracks[first_ref.track].kind;
+    // Shown and typed in the first track's display units; each key takes the typed value in
+    // its own track's units (`Change::Shown`).
+    let scale = display_scale(kind);
+    let in_unit = unit(kind).map_or(String::new(), |u| format!(" {u}"));
+    for (c, (&value, name)) in first.value.iter().zip(kind.component_names()).enumerate() {
+        let mut v = value * scale;
+        ui.label(format!("value {name}")).on_hover_text("Set this component on every selected key that has it (an Euler track's angles in degrees)");
+        let mixed = if mixed.value.get(c).copied().unwrap_or(false) { " (mixed)" } else { "" };
         let r = ui
-            .add(egui::DragValue::new(&mut v).speed(0.01).max_decimals(6).suffix(if mixed.value.get(c).copied().unwrap_or(false) { " (mixed)" } else { "" }))
+            .add(egui::DragValue::new(&mut v).speed(0.01 * scale).max_decimals(6).suffix(format!("{in_unit}{mixed}")))
             .accessible_name(format!("value {name}"));
-        set_on_selected(out, &r, "Set key value", r.changed() && v.is_finite(), move |k| {
-            if let Some(x) = k.value.get_mut(c) {
-                *x = v;
-            }
-        });
+        let command = KeyChange {
+            label: "Set key value".to_owned(),
+            gesture: is_dragged(&r),
+            change: Change::Shown(std::sync::Arc::new(move |k: &mut Key, scale: f64| {
+                if let Some(x) = k.value.get_mut(c) {
+                    *x = v / scale;
+                }
+            })),
+        };
+        widget_gesture(out, &r, "Set key value", (r.changed() && v.is_finite()).then(|| AppCommand::ChangeKeys(command)));
         ui.end_row();
     }
 }

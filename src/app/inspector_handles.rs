@@ -4,7 +4,8 @@
 //! when the selection differs. Typing or dragging a coordinate sets it on every selected Bezier
 //! key by the rules of a handle drag (`crate::handles::set_handles`: automatic handles become
 //! Aligned); a type sets that side (`crate::handles::set_handle_types`). Each change of a
-//! field, or one drag of it, is one undo step.
+//! field, or one drag of it, is one undo step. Δv is shown and typed in the display units of
+//! each track (`units.rs`: degrees on Euler tracks).
 
 use eframe::egui;
 
@@ -12,6 +13,7 @@ use super::commands::{AppCommand, TrackEdits};
 use super::panel::PanelContext;
 use super::payload::HandleSides;
 use super::style::handle_color;
+use super::units::{display_scale, stored, unit};
 use crate::edit::intent::{KeyEdit, KeyRef};
 use crate::handles::{self, Side};
 use crate::{Edit, HandleType};
@@ -75,10 +77,11 @@ pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<Ap
     });
     let Some(Ok(curve)) = cx.doc.curve(first_track) else { return };
     let names = tracks[first_track].kind.component_names();
+    let scale = display_scale(tracks[first_track].kind);
     egui::Grid::new("handle offsets").num_columns(3).spacing([6.0, 6.0]).show(ui, |ui| {
         ui.label("handle");
         ui.label("Δt (s)");
-        ui.label("Δv");
+        ui.label(unit(tracks[first_track].kind).map_or_else(|| "Δv".to_owned(), |u| format!("Δv ({u})")));
         ui.end_row();
         let dim = tracks[first_track].kind.dim();
         for (c, name) in names.iter().enumerate().take(dim) {
@@ -87,7 +90,7 @@ pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<Ap
                 let side_name = if side == Side::Left { "left" } else { "right" };
                 ui.label(if dim == 1 { side_name.to_owned() } else { format!("{name} {side_name}") });
                 for coord in 0..2 {
-                    offset_field(ui, cx, out, &selection, (side, c, coord), if coord == 0 { h.0 } else { h.1 });
+                    offset_field(ui, cx, out, &selection, (side, c, coord), if coord == 0 { h.0 } else { h.1 * scale });
                 }
                 ui.end_row();
             }
@@ -95,7 +98,8 @@ pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<Ap
     });
 }
 
-/// One coordinate (`coord` 0 = Δt, 1 = Δv) of the `side` handle of component `c`.
+/// One coordinate (`coord` 0 = Δt, 1 = Δv in display units) of the `side` handle of
+/// component `c`, `shown` as the first selected key has it.
 fn offset_field(
     ui: &mut egui::Ui,
     cx: &PanelContext<'_>,
@@ -109,10 +113,11 @@ fn offset_field(
     let mixed = cx.doc.about_selection(&question, || {
         selection.iter().any(|(t, keys)| {
             let Some(Ok(curve)) = cx.doc.curve(*t) else { return false };
+            let scale = display_scale(curve.kind());
             keys.iter().any(|&k| {
                 curve.bezier_handles(k, c).is_some_and(|(l, r)| {
                     let h = if side == Side::Left { l } else { r };
-                    (if coord == 0 { h.0 } else { h.1 }) != shown
+                    (if coord == 0 { h.0 } else { h.1 * scale }) != shown
                 })
             })
         })
@@ -131,7 +136,8 @@ fn offset_field(
         out.push(AppCommand::Status(cx.busy_status()));
     } else if r.changed() && v.is_finite() {
         let edits = per_track(cx, selection, |track, curve, which| {
-            handles::set_handles(track, curve, which, side, c, |h| if coord == 0 { (v, h.1) } else { (h.0, v) })
+            let dv = stored(track.kind, v);
+            handles::set_handles(track, curve, which, side, c, |h| if coord == 0 { (v, h.1) } else { (h.0, dv) })
         });
         push_edits(out, &r, "Set handle", edits);
     } else if r.drag_started() || r.drag_stopped() {

@@ -1,5 +1,5 @@
-//! The menu bar (File, Edit, Key, View, Help), built from [`Command`] so every entry shows its
-//! shortcut and tooltip.
+//! The menu bar (File, Edit, Key, Track, View, Help), built from [`Command`] so every entry
+//! shows its shortcut and tooltip.
 
 use eframe::egui;
 
@@ -74,6 +74,11 @@ impl Panel for MenuBar {
                     } else {
                         entry(ui, cx, out, c, None);
                     }
+                }
+            });
+            ui.menu_button("Track", |ui| {
+                for c in Command::TRACK {
+                    entry(ui, cx, out, c, None);
                 }
             });
             ui.menu_button("View", |ui| {

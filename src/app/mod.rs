@@ -9,7 +9,7 @@
 //! file_job.rs key_queue.rs jobs.rs   work off the UI thread: one Job type
 //! commands.rs                     AppCommand, Command (menus, shortcuts, tooltips)
 //! document/                       DocState: edits, undo, selection, per-track caches
-//! payload.rs settings.rs key_ranges.rs playback.rs style.rs   plain data, no egui state
+//! payload.rs settings.rs key_ranges.rs playback.rs style.rs units.rs   plain data, no egui state
 //! ```
 //!
 //! Menus, shortcuts, drags and tests all change the document through one door: commands.
@@ -38,6 +38,7 @@ pub mod planner;
 mod playback;
 mod recovery;
 mod rotation_view;
+mod rotation_window;
 mod settings;
 mod simplify;
 mod speed;
@@ -46,6 +47,7 @@ mod status;
 mod style;
 mod tracks;
 mod transport;
+mod units;
 
 #[cfg(test)]
 mod bezier_tests;
@@ -53,6 +55,8 @@ mod bezier_tests;
 mod currency_tests;
 #[cfg(test)]
 mod dispatch_tests;
+#[cfg(test)]
+mod euler_tests;
 #[cfg(test)]
 mod key_job_tests;
 #[cfg(test)]
@@ -95,6 +99,7 @@ pub struct Panels {
     pub handle_menu: bezier_windows::HandleMenu,
     pub convert: bezier_windows::ConvertWindow,
     pub simplify: simplify::SimplifyWindow,
+    pub convert_rotation: rotation_window::RotationWindow,
     pub import: import_window::ImportWindow,
 }
 
@@ -223,6 +228,7 @@ impl TangentApp {
         p.handle_menu.ui(ui, &cx, &mut out);
         p.convert.ui(ui, &cx, &mut out);
         p.simplify.ui(ui, &cx, &mut out);
+        p.convert_rotation.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
         self.recovery.ui(ui, &cx, &mut out);
         // Finished jobs' results first (as commands), then what the panels asked for.
@@ -260,7 +266,7 @@ fn central(ui: &mut egui::Ui, p: &mut Panels, cx: &PanelContext<'_>, out: &mut V
         for (v, name, tip) in [
             (CentralView::Graph, "Graph", "Values against time, with tangents and the speed graph"),
             (CentralView::Path, "Path", "A Vec2/Vec3 path in space, with the constant-speed preview"),
-            (CentralView::Rotation, "Rotation", "A Quat track's orientation and angular speed"),
+            (CentralView::Rotation, "Rotation", "A Quat or Euler track's orientation and angular speed"),
         ] {
             ui.selectable_value(&mut central, v, name).on_hover_text(tip);
         }

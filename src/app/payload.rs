@@ -157,6 +157,10 @@ pub struct ChangedKeys {
 /// The function that changes one key.
 pub type ChangeFn = Arc<dyn Fn(&mut Key) + Send + Sync>;
 
+/// The function that changes one key by a value typed in display units: it is given the
+/// display scale of the key's track (`units::display_scale`, shown units per stored unit).
+pub type ShownFn = Arc<dyn Fn(&mut Key, f64) + Send + Sync>;
+
 /// One absolute change of every selected key (a field set to a value), as the inspector
 /// sends it. Absolute, so it means the same whatever change lands before it.
 #[derive(Clone)]
@@ -172,6 +176,9 @@ pub struct KeyChange {
 pub enum Change {
     /// The same change of every key (a field set to a value).
     Each(ChangeFn),
+    /// A value typed in display units set on every key, in each key's track's units (the
+    /// inspector's value fields: 45 typed is π/4 on an Euler track's keys, 45 on a Vec3's).
+    Shown(ShownFn),
     /// Every key moved by the same time, the one that puts the first selected key (of the
     /// first track) at this time: the inspector's time field. The amount is found from the
     /// keys as they are when the change is made, so this too means the same whatever change
@@ -205,11 +212,16 @@ impl KeyMove {
 
 impl Change {
     /// The change of each key of `tracks` (per track its keys, ascending, as
-    /// [`intent::keys_by_track`] gives them) of `project`.
+    /// [`intent::keys_by_track`] gives them) of `project`, on tracks of display scale `scale`
+    /// (which only [`Change::Shown`] reads).
     #[must_use]
-    pub fn of_each_key(&self, project: &Project, tracks: &[(usize, Vec<usize>)]) -> ChangeFn {
+    pub fn of_each_key(&self, project: &Project, tracks: &[(usize, Vec<usize>)], scale: f64) -> ChangeFn {
         match self {
             Self::Each(change) => change.clone(),
+            Self::Shown(change) => {
+                let change = change.clone();
+                Arc::new(move |k: &mut Key| change(k, scale))
+            }
             Self::FirstKeyTo(time) => {
                 let first = tracks.first().and_then(|(t, keys)| project.tracks.get(*t)?.keys.get(*keys.first()?));
                 let dt = first.map_or(0.0, |k| time - k.time);
@@ -225,6 +237,7 @@ impl PartialEq for KeyChange {
     fn eq(&self, other: &Self) -> bool {
         let same = match (&self.change, &other.change) {
             (Change::Each(a), Change::Each(b)) => Arc::ptr_eq(a, b),
+            (Change::Shown(a), Change::Shown(b)) => Arc::ptr_eq(a, b),
             (Change::FirstKeyTo(a), Change::FirstKeyTo(b)) => a == b,
             (Change::Move(a), Change::Move(b)) => Arc::ptr_eq(a, b),
             _ => false,
@@ -416,6 +429,8 @@ pub enum Window {
     Simplify,
     /// Blender's `V` menu.
     HandleTypeMenu,
+    /// Track > Convert rotation….
+    ConvertRotation,
 }
 
 /// Which windows are open.

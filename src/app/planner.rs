@@ -1,9 +1,10 @@
 //! The planner: where a change of the selected keys is made — spliced in on the UI thread
 //! and recompiled where it reaches, compiled whole on every core, or on a worker — and the
-//! work a worker does for it. It decides from the document alone ([`Plan`]); the dispatcher
-//! carries the plan out, so one key drag is one path: graph → `AppCommand::ChangeKeys` →
-//! dispatcher → [`plan_change`] → applied now, or a [`KeyJob`] whose result the dispatcher
-//! installs (`DocState::install_key_changes`) if its basis holds.
+//! work a worker does for it (a field set on every key, in each track's display units; a
+//! drag; Delete; handle types; the Euler filter). It decides from the document alone
+//! ([`Plan`]); the dispatcher carries the plan out, so one key drag is one path: graph →
+//! `AppCommand::ChangeKeys` → dispatcher → [`plan_change`] → applied now, or a [`KeyJob`] whose
+//! result the dispatcher installs (`DocState::install_key_changes`) if its basis holds.
 //!
 //! An inspector field set on a whole mocap take (200 tracks × 5,000 keys) changes a million
 //! keys: making the new keys, compiling the tracks and building their key ranges took about
@@ -18,7 +19,8 @@ use std::sync::Arc;
 
 use super::document::DocState;
 use super::key_queue::Describe;
-use super::payload::{ChangeFn, ChangedKeys, CompiledTrack, HandleSides, KeyChange, KeyMove, KeyRef};
+use super::payload::{Change, ChangeFn, ChangedKeys, CompiledTrack, HandleSides, KeyChange, KeyMove, KeyRef, Status};
+use super::units::display_scale;
 use crate::edit::intent::{self, KeyEdit};
 use crate::{Edit, Interpolation, Key, Project, TrackCurve};
 
@@ -65,17 +67,35 @@ pub fn plan_change(doc: &DocState, c: &KeyChange, background_keys: usize) -> Pla
     }
     let tracks = intent::keys_by_track(doc.project(), &doc.selection);
     if keys_of_selected_tracks(doc) < background_keys {
-        let change = c.change.of_each_key(doc.project(), &tracks);
-        let wide = intent::change_keys_of(doc.project(), tracks, |k| change(k));
+        let wide = change_each(doc.project(), tracks, &c.change);
         return Plan::Edits { local: Vec::new(), wide, message: None };
     }
     let keys = tracks.iter().map(|(_, k)| k.len()).sum();
     let change = c.change.clone();
-    let work = Box::new(move |p: &Project| {
-        let change: ChangeFn = change.of_each_key(p, &tracks);
-        prepare(p, tracks, &*change)
-    });
+    let work = Box::new(move |p: &Project| prepare(p, tracks, &change));
     Plan::Worker(WorkerPlan { label: c.label.clone(), own_step: !c.gesture, keys, work, describe: None })
+}
+
+/// `change` of keys `tracks` (per track, [`intent::keys_by_track`]) of `project`, each
+/// track's keys given it in that track's display units (`units.rs`): the tracks are changed
+/// in groups of one display scale, each group on every core.
+fn change_each(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &Change) -> Vec<KeyEdit> {
+    let scale_of = |t: usize| project.tracks.get(t).map_or(1.0, |t| display_scale(t.kind));
+    let mut scales: Vec<f64> = Vec::new();
+    for (t, _) in &tracks {
+        let s = scale_of(*t);
+        if !scales.contains(&s) {
+            scales.push(s);
+        }
+    }
+    // Made from the whole selection's tracks, so that the time field finds the first key of all.
+    let changes: Vec<ChangeFn> = scales.iter().map(|&s| change.of_each_key(project, &tracks, s)).collect();
+    let mut groups: Vec<Vec<(usize, Vec<usize>)>> = vec![Vec::new(); scales.len()];
+    for (t, keys) in tracks {
+        let i = scales.iter().position(|&s| s == scale_of(t)).unwrap_or(0);
+        groups[i].push((t, keys));
+    }
+    groups.into_iter().zip(changes).flat_map(|(group, each)| intent::change_keys_of(project, group, |k| each(k))).collect()
 }
 
 /// A frame of a key drag: at once, spliced into each track, for a small selection (a splice
@@ -132,6 +152,74 @@ pub fn plan_handle_types(doc: &DocState, sides: HandleSides, background_keys: us
     Plan::Worker(WorkerPlan { label: "Set handle type".to_owned(), own_step: true, keys, work, describe: Some(describe) })
 }
 
+/// What the status bar says after Edit > Euler Filter changed `keys` keys in `tracks` of the
+/// `of` Euler tracks it filtered, leaving `locked` locked ones as they were.
+fn euler_filter_text(keys: usize, tracks: usize, of: usize, locked: usize) -> String {
+    let text = match (keys, of) {
+        (0, 1) => "Euler filter: no key changed (the track's angles are continuous already)".to_owned(),
+        (0, _) => format!("Euler filter: no key changed in the {of} Euler tracks (their angles are continuous already)"),
+        _ => format!("Euler filter: {keys} keys changed in {tracks} {}", if tracks == 1 { "track" } else { "tracks" }),
+    };
+    match locked {
+        0 => text,
+        n => format!("{text}; {n} locked {} left as {}", if n == 1 { "track" } else { "tracks" }, if n == 1 { "it was" } else { "they were" }),
+    }
+}
+
+/// Edit > Euler Filter on the Euler tracks of the selection (or the active one): each key's
+/// angles the equivalent triple nearest the key before ([`crate::euler_tracks::filter_track`]),
+/// one undo step for all of them. Made at once, as edits of the whole tracks compiled on every
+/// core, when the tracks have fewer than `background_keys` keys; else on a worker. `Err`: what
+/// the status bar says when there is nothing to filter.
+///
+/// # Errors
+/// When no Euler track is selected (or they are all locked).
+pub fn plan_euler_filter(doc: &DocState, background_keys: usize) -> Result<Plan, Status> {
+    let project = doc.project();
+    let (locked, targets): (Vec<usize>, Vec<usize>) = doc.euler_targets().into_iter().partition(|&t| project.tracks[t].locked);
+    if targets.is_empty() {
+        let why =
+            if locked.is_empty() { "select keys on an Euler track, or click one (no Euler track is selected)" } else { "the selected Euler tracks are locked" };
+        return Err(Status::message(format!("Euler filter: {why}")));
+    }
+    let (of, locked) = (targets.len(), locked.len());
+    let with_selection: Vec<(usize, Vec<KeyRef>)> = targets.iter().map(|&t| (t, doc.selection.of_track(t).copied().collect())).collect();
+    let keys: usize = targets.iter().map(|&t| project.tracks[t].keys.len()).sum();
+    if keys < background_keys {
+        let (wide, changed) = filter_edits(project, with_selection);
+        let message = euler_filter_text(changed, wide.len(), of, locked);
+        return Ok(Plan::Edits { local: Vec::new(), wide, message: Some(message) });
+    }
+    // How many keys the worker's filter changed, for the status bar once they are in place.
+    let counted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = counted.clone();
+    let work = Box::new(move |p: &Project| {
+        use rayon::prelude::*;
+        let (edits, n) = filter_edits(p, with_selection);
+        count.store(n, std::sync::atomic::Ordering::Relaxed);
+        edits.into_par_iter().filter_map(|edit| changed(p, edit)).collect()
+    });
+    let describe: Describe =
+        Box::new(move |made: &[ChangedKeys]| euler_filter_text(counted.load(std::sync::atomic::Ordering::Relaxed), made.len(), of, locked));
+    Ok(Plan::Worker(WorkerPlan { label: "Euler filter".to_owned(), own_step: true, keys, work, describe: Some(describe) }))
+}
+
+/// The Euler filter of each of `tracks` (with its selected keys, which stay selected) as an
+/// edit of its keys, on every core, leaving out tracks it does not change (or cannot
+/// filter); and how many keys it changed.
+fn filter_edits(project: &Project, tracks: Vec<(usize, Vec<KeyRef>)>) -> (Vec<KeyEdit>, usize) {
+    use rayon::prelude::*;
+    let filtered: Vec<(KeyEdit, usize)> = tracks
+        .into_par_iter()
+        .filter_map(|(t, selected)| {
+            let (track, n) = crate::euler_tracks::filter_track(project.tracks.get(t)?).ok()?;
+            (n > 0).then_some((KeyEdit { track: t, edit: Edit::SetKeys { track: t, keys: track.keys }, selected }, n))
+        })
+        .collect();
+    let n = filtered.iter().map(|(_, n)| n).sum();
+    (filtered.into_iter().map(|(e, _)| e).collect(), n)
+}
+
 /// Whether `edit` would leave the project as it is.
 #[must_use]
 pub fn is_noop(project: &Project, edit: &Edit) -> bool {
@@ -146,12 +234,13 @@ pub fn is_noop(project: &Project, edit: &Edit) -> bool {
     }
 }
 
-/// `change` of keys `tracks` (per track, [`intent::keys_by_track`]) of `project`, each changed
-/// track compiled, on every core. Tracks the change leaves as they are are left out.
+/// `change` of keys `tracks` (per track, [`intent::keys_by_track`]) of `project` (in each
+/// track's display units, as [`change_each`] makes it), each changed track compiled, on every
+/// core. Tracks the change leaves as they are are left out.
 #[must_use]
-pub fn prepare(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &(dyn Fn(&mut Key) + Sync)) -> Vec<ChangedKeys> {
+pub fn prepare(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &Change) -> Vec<ChangedKeys> {
     use rayon::prelude::*;
-    intent::change_keys_of(project, tracks, change).into_par_iter().filter_map(|edit| changed(project, edit)).collect()
+    change_each(project, tracks, change).into_par_iter().filter_map(|edit| changed(project, edit)).collect()
 }
 
 /// A track's whole new keys (`SetKeys`) compiled, with its key ranges; `None` when they are
@@ -255,7 +344,7 @@ mod tests {
                 .with_keys((0..4).map(|i| Key::new(f64::from(i), vec![f64::from(i * i)]).with_tcb(tension, 0.0, 0.0)).collect())
         };
         let project = Project { tracks: vec![track("a", 0.5), track("b", 0.0)], ..Project::default() };
-        let prepared = prepare(&project, vec![(0, vec![1, 2]), (1, vec![1, 2])], &|k: &mut Key| k.tension = 0.5);
+        let prepared = prepare(&project, vec![(0, vec![1, 2]), (1, vec![1, 2])], &Change::Each(Arc::new(|k: &mut Key| k.tension = 0.5)));
         assert_eq!(prepared.len(), 1, "track a had tension 0.5 already");
         let p = &prepared[0];
         assert_eq!(p.track, 1);

@@ -94,7 +94,7 @@ impl Panel for SimplifyWindow {
             ui.horizontal(|ui| {
                 ui.label("tolerance");
                 ui.add(egui::Slider::new(&mut self.tolerance, 1e-6..=1.0).logarithmic(true).custom_formatter(|v, _| format!("{v:.0e}")))
-                    .on_hover_text("Largest distance from the original curve, in value units (Euclidean over a vector's components)")
+                    .on_hover_text("Largest distance from the original curve, in value units (Euclidean over a vector's components; radians for Euler angles, as the file keeps them)")
                     .accessible_name("simplify tolerance");
             });
             ui.horizontal(|ui| {

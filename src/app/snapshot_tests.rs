@@ -9,9 +9,10 @@ use eframe::egui;
 use egui_kittest::Harness;
 
 use super::payload::KeyRef;
-use super::{export_window, graph, inspector, path_view, rotation_view, speed, tracks, transport};
+use super::{export_window, graph, inspector, path_view, rotation_view, rotation_window, speed, tracks, transport};
 use super::{AppState, Panel, PanelContext};
 use crate::io::demo_project;
+use crate::{Interpolation, Key, Project, Track, TrackKind};
 
 /// A panel alone, with the state it reads.
 struct Solo<P> {
@@ -108,4 +109,31 @@ fn export_window_snapshot() {
     let mut app = demo();
     app.ui.windows.open(crate::app::Window::Export);
     snapshot("export_window", egui::vec2(560.0, 520.0), app, export_window::ExportWindow::default());
+}
+
+/// An Euler track whose x angle wraps at ±180° between keys 2 and 3 (what Edit > Euler filter
+/// unwraps), drawn in degrees on the "angle (deg)" axis, key 3 selected.
+fn wrapped_euler() -> AppState {
+    let angles: [[f64; 3]; 6] = [[0.0, 10.0, -30.0], [120.0, 25.0, -20.0], [170.0, 40.0, 0.0], [-170.0, 45.0, 20.0], [-120.0, 30.0, 35.0], [-60.0, 15.0, 40.0]];
+    let keys = angles.iter().enumerate().map(|(i, a)| Key::new(0.5 * i as f64, a.map(f64::to_radians).to_vec())).collect();
+    let track = Track::new("hips.rotation", TrackKind::Euler, Interpolation::Tcb).with_keys(keys);
+    let mut app = AppState::new(Project { tracks: vec![track], ..Project::default() }, None);
+    app.doc.selection = BTreeSet::from([KeyRef { track: 0, key: 3 }]).into();
+    app.doc.active_track = Some(0);
+    app
+}
+
+#[test]
+fn euler_graph_snapshot() {
+    let panel = graph::Graph { height: 440.0, ..Default::default() };
+    snapshot("euler_graph", egui::vec2(760.0, 460.0), wrapped_euler(), panel);
+}
+
+#[test]
+fn rotation_window_snapshot() {
+    let mut app = demo();
+    app.doc.active_track = Some(track_named(&app, "spin"));
+    app.doc.selection = BTreeSet::new().into();
+    app.ui.windows.open(crate::app::Window::ConvertRotation);
+    snapshot("rotation_window", egui::vec2(560.0, 320.0), app, rotation_window::RotationWindow::default());
 }

@@ -6,7 +6,8 @@
 //! track, the visible range or the width changes (an idle repaint computes nothing). The
 //! other mode's curve is compiled from the keys in view only (exact there: a TCB segment
 //! depends on its neighbours alone), and left out when more segments than pixel columns are
-//! in view, where the two would differ by less than a pixel.
+//! in view, where the two would differ by less than a pixel. An Euler track's speed is in
+//! degrees per second, as its curves are drawn in degrees (`units.rs`).
 
 use eframe::egui;
 use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, VLine};
@@ -14,6 +15,7 @@ use egui_plot::{Legend, Line, LineStyle, Plot, PlotPoints, VLine};
 use super::commands::AppCommand;
 use super::panel::{Panel, PanelContext};
 use super::style::{track_color, AXIS_WIDTH, PLAYHEAD};
+use super::units::{display_scale, unit};
 use crate::analysis::{other_tangents_between, speed_series_within};
 use crate::{Interpolation, Track, TrackCurve, TrackKind};
 
@@ -31,8 +33,10 @@ impl SpeedGraph {
     fn series(&mut self, key: SeriesKey, track: &Track, curve: &TrackCurve) -> (&[[f64; 2]], Option<&[[f64; 2]]>) {
         if self.series.as_ref().is_none_or(|(k, ..)| *k != key) {
             let (_, _, x0, x1, width) = key;
-            let own = speed_series_within(curve, x0, x1, 2 * width);
-            let other = (track.interpolation == Interpolation::Tcb).then(|| other_series(track, curve, (x0, x1), width)).flatten();
+            let scale = display_scale(track.kind);
+            let shown = |series: Vec<[f64; 2]>| if scale == 1.0 { series } else { series.into_iter().map(|[t, v]| [t, v * scale]).collect() };
+            let own = shown(speed_series_within(curve, x0, x1, 2 * width));
+            let other = (track.interpolation == Interpolation::Tcb).then(|| other_series(track, curve, (x0, x1), width)).flatten().map(shown);
             self.series = Some((key, own, other));
         }
         let (_, own, other) = self.series.as_ref().expect("just computed");
@@ -73,7 +77,7 @@ impl Panel for SpeedGraph {
         Plot::new("speed_graph")
             .legend(Legend::default())
             .x_axis_label("time (s)")
-            .y_axis_label("speed |dP/dt|")
+            .y_axis_label(unit(track.kind).map_or_else(|| "speed |dP/dt|".to_owned(), |u| format!("speed |dP/dt| ({u}/s)")))
             .y_axis_min_width(AXIS_WIDTH)
             .allow_drag(false)
             .allow_boxed_zoom(false)

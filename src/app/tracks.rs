@@ -1,6 +1,6 @@
 //! The track list: add, remove, rename, show/hide, lock, colour, and for the active track its
-//! kind, interpolation, tangent mode and pre/post infinity (above the list). Every change is an
-//! undoable edit.
+//! kind, rotation order (Euler tracks), interpolation, tangent mode and pre/post infinity
+//! (above the list). Every change is an undoable edit.
 //!
 //! Built for hundreds of tracks: a filter by name; tracks that share a prefix (`bone7` of
 //! `bone7.translation`, `Walk/Hips` of `Walk/Hips.rotation`, as imports name them) are listed
@@ -13,6 +13,7 @@ use super::commands::{AppCommand, EditCommand};
 use super::panel::{Panel, PanelContext};
 use super::style::{component_color, track_color};
 use crate::edit::intent;
+use crate::euler::EulerOrder;
 use crate::{Edit, Infinity, Interpolation, Rgb, TangentMode, Track, TrackHeader, TrackKind};
 
 /// The track list and the rename in progress.
@@ -268,6 +269,9 @@ fn modes(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) 
         out.push(EditCommand::new("Change track kind", Edit::SetTrack { index: i, track: intent::with_kind(track, kind) }).into());
     }
     ui.end_row();
+    if track.kind == TrackKind::Euler {
+        rotation_order(ui, out, i, track);
+    }
 
     ui.label("interpolation");
     let mut interp = track.interpolation;
@@ -311,6 +315,25 @@ fn modes(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) 
         }
         ui.end_row();
     }
+}
+
+/// An Euler track's order (the angles stay as they are: the rotation they make changes), one
+/// undoable edit.
+fn rotation_order(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) {
+    const TIP: &str = "Blender's meaning: XYZ applies X first (R = Rz·Ry·Rx). Changing it keeps the angles and changes the rotation they make";
+    ui.label("order").on_hover_text(TIP);
+    let mut order = track.order;
+    let r = egui::ComboBox::from_id_salt(("order", i)).selected_text(order.name()).show_ui(ui, |ui| {
+        for o in EulerOrder::ALL {
+            ui.selectable_value(&mut order, o, o.name()).on_hover_text(TIP);
+        }
+    });
+    r.response.accessible_name("rotation order").on_hover_text(TIP);
+    if order != track.order {
+        let message = format!("\"{}\" now applies its angles in {} order", track.name, order.name());
+        out.push(EditCommand::new("Change rotation order", set_track_edit(i, track, |t| t.order = order)).with_message(message).into());
+    }
+    ui.end_row();
 }
 
 /// Which components of a vector track the graph shows (a view setting, not an edit).

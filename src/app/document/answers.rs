@@ -1,4 +1,4 @@
-//! What the document answers about its selection: select all, its bounds, and the answers
+//! What the document answers about its selection: select all, and the answers
 //! that take a pass over every selected key, kept in the selection's memo until the selection
 //! or the document changes (`selection.rs`).
 
@@ -28,22 +28,6 @@ impl DocState {
             .flat_map(|(track, t)| (0..t.keys.len()).map(move |key| KeyRef { track, key }))
             .collect::<BTreeSet<_>>()
             .into();
-    }
-
-    /// The selected keys' time and value range, for Frame selected.
-    pub fn selection_bounds(&self) -> Option<([f64; 2], [f64; 2])> {
-        let mut lo = [f64::INFINITY; 2];
-        let mut hi = [f64::NEG_INFINITY; 2];
-        for k in &self.selection {
-            let key = &self.project().tracks[k.track].keys[k.key];
-            lo[0] = lo[0].min(key.time);
-            hi[0] = hi[0].max(key.time);
-            for &v in &key.value {
-                lo[1] = lo[1].min(v);
-                hi[1] = hi[1].max(v);
-            }
-        }
-        lo[0].is_finite().then_some((lo, hi))
     }
 
     /// `answer()` the first time `question` is asked about this selection of this document

@@ -10,11 +10,14 @@
 //!   Convert, Simplify, imported and recovered tracks);
 //! - `undo.rs`: undo and redo putting back parked curves instead of compiling;
 //! - `selection.rs`: the selection and the memo of answers about it; `answers.rs` asks them;
-//! - `compiled.rs`: documents and tracks that arrive compiled (a worker's take).
+//! - `compiled.rs`: documents and tracks that arrive compiled (a worker's take);
+//! - `rotation.rs`: rotation tracks (Euler Filter's and Convert Rotation's targets, the
+//!   conversion a worker makes, and putting it in place as one step).
 
 mod answers;
 mod compiled;
 pub mod edits;
+pub mod rotation;
 pub mod selection;
 #[cfg(test)]
 mod tests;

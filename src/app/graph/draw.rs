@@ -12,7 +12,8 @@ use super::lod::envelope_series;
 use super::markers::MarkerSet;
 use super::view::{Graph, GraphDrag};
 use crate::app::panel::PanelContext;
-use crate::app::style::{component_color, fmt_vec, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
+use crate::app::style::{component_color, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
+use crate::app::units::{fmt_shown, shown, unit};
 use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
 use crate::{HandleType, Interpolation, Track, TrackCurve, TrackKind};
@@ -94,11 +95,12 @@ fn draw_track(
         if !component_shown(cx, ti, c) {
             continue;
         }
-        // Unnamed items stay out of the legend.
+        // Unnamed items stay out of the legend; an Euler curve says it is in degrees.
+        let in_unit = unit(track.kind).map_or(String::new(), |u| format!(" ({u})"));
         let name = match (named, dim) {
             (false, _) => String::new(),
-            (true, 1) => track.name.clone(),
-            (true, _) => format!("{}.{}", track.name, names[c]),
+            (true, 1) => format!("{}{in_unit}", track.name),
+            (true, _) => format!("{}.{}{in_unit}", track.name, names[c]),
         };
         let color = component_color(base, c, dim);
         let mut line = Line::new(name.clone(), PlotPoints::from(points)).color(color).width(if active { 2.5 } else { 1.5 });
@@ -190,7 +192,7 @@ fn draw_tangents(
             let at = (k.time, d.show(k.value[c]));
             if let Some(tip) = tangent_tip(curve, key.key, c, outgoing, at, d) {
                 let (label, v) = if outgoing { ("out rb", curve.outgoing_tangent(key.key)) } else { ("in ra", curve.incoming_tangent(key.key)) };
-                let text = format!("{label} = {}", fmt_vec(v.unwrap_or(&[])));
+                let text = format!("{label} = {}", fmt_shown(track.kind, v.unwrap_or(&[])));
                 let color = if outgoing { OUTGOING } else { INCOMING };
                 plot_ui.text(Text::new("", PlotPoint::new(tip.0, tip.1), text).color(color).anchor(egui::Align2::LEFT_BOTTOM));
             }
@@ -242,7 +244,8 @@ fn draw_bezier_handles(
             let at = (k.time, d.show(k.value[c]));
             if let (Some(tip), Some((l, r))) = (handle_tip(curve, key.key, c, side, at, d), curve.bezier_handles(key.key, c)) {
                 let (name, h, kind) = if side == Side::Left { ("left", l, k.handles.0) } else { ("right", r, k.handles.1) };
-                let text = format!("{name} handle Δt = {:.3}, Δv = {:.3} ({kind:?})", h.0, h.1);
+                let in_unit = unit(track.kind).map_or(String::new(), |u| format!(" {u}"));
+                let text = format!("{name} handle Δt = {:.3}, Δv = {:.3}{in_unit} ({kind:?})", h.0, shown(track.kind, h.1));
                 plot_ui.text(Text::new("", PlotPoint::new(tip.0, tip.1), text).color(handle_color(kind)).anchor(egui::Align2::LEFT_BOTTOM));
             }
         }

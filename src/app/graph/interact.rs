@@ -7,14 +7,14 @@ use std::collections::BTreeSet;
 use eframe::egui::{self, Modifiers, Pos2, Vec2};
 use egui_plot::{PlotPoint, PlotTransform};
 
-use super::display::{component_shown, display, Display};
+use super::display::{component_shown, display, snap_step, Display};
 use super::hit::{hit_test, keys_in_range, tangent_tip, Target};
 use super::view::{Graph, GraphDrag};
 use crate::app::commands::{AppCommand, EditCommand};
 use crate::app::panel::PanelContext;
 use crate::app::payload::{Change, KeyChange, KeyMove, Status};
 use crate::app::playback::TransportCommand;
-use crate::app::style::fmt_vec;
+use crate::app::units::{display_scale, fmt_shown, shown, unit};
 use crate::edit::intent::{self, KeyEdit, KeyRef, Snap};
 use crate::handles::{self, Side};
 use crate::TrackKind;
@@ -23,9 +23,10 @@ fn adds(m: Modifiers) -> bool {
     m.shift || m.command
 }
 
-/// "Key 2 of "a": t = …, value = …".
+/// "Key 2 of "a": t = …, value = …" (in the track's display units, `units.rs`).
 fn describe(cx: &PanelContext<'_>, k: KeyRef, key: &crate::Key) -> String {
-    format!("Key {} of \"{}\": t = {:.4} s, value = {}", k.key, cx.project().tracks[k.track].name, key.time, fmt_vec(&key.value))
+    let track = &cx.project().tracks[k.track];
+    format!("Key {} of \"{}\": t = {:.4} s, value = {}", k.key, track.name, key.time, fmt_shown(track.kind, &key.value))
 }
 
 impl Graph {
@@ -97,7 +98,9 @@ impl Graph {
                 out.push(AppCommand::SetActiveTrack(k.track));
                 let origins = std::sync::Arc::new(intent::move_origins(cx.project(), &selection));
                 let scale = display(cx, k.track, comp).scale;
-                Some(GraphDrag::Move { origin: plot_origin, at_start: *transform, comp, scale, origins, sent: std::cell::Cell::new(None) })
+                let unit_scale = display_scale(cx.project().tracks[k.track].kind);
+                let sent = std::cell::Cell::new(None);
+                Some(GraphDrag::Move { origin: plot_origin, at_start: *transform, comp, scale, unit_scale, origins, sent })
             }
             Some(Target::Tangent { key, comp, outgoing }) => {
                 let k = &cx.project().tracks[key.track].keys[key.key];
@@ -132,13 +135,13 @@ impl Graph {
     fn continue_drag(&self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, screen: Pos2, modifiers: Modifiers) {
         let p = transform.value_from_position(screen);
         match self.drag.as_ref() {
-            Some(GraphDrag::Move { origin, at_start, comp, scale, origins, sent }) => {
+            Some(GraphDrag::Move { origin, at_start, comp, scale, unit_scale, origins, sent }) => {
                 // Through the mapping the drag began with: a layout that shifts for a frame
                 // (a panel appearing) must not move the keys under a pointer that stands still.
                 let p = at_start.value_from_position(screen);
                 let snap = (cx.view.snap != modifiers.command).then(|| {
                     let span = transform.bounds().max()[1] - transform.bounds().min()[1];
-                    Snap { fps: cx.project().fps, value_step: 10f64.powf((span / scale / 20.0).log10().floor()) }
+                    Snap { fps: cx.project().fps, value_step: snap_step(span, *scale, *unit_scale) }
                 });
                 let (dt, dv) = (p.x - origin.x, (p.y - origin.y) / scale);
                 if sent.replace(Some((dt, dv, snap))) == Some((dt, dv, snap)) {
@@ -168,7 +171,7 @@ impl Graph {
                 }
             }
             Some(GraphDrag::Ease { key, from }) => ease(cx, out, *key, *from, p.x),
-            Some(GraphDrag::Handle { key, comp, side, start, display }) => drag_handle(out, *key, *comp, *side, start, *display, p),
+            Some(GraphDrag::Handle { key, comp, side, start, display }) => drag_handle(out, *key, (*comp, *side), start, *display, p),
             Some(GraphDrag::Scrub) => out.push(AppCommand::Transport(TransportCommand::Scrub(p.x))),
             Some(GraphDrag::Box { .. }) | None => {}
         }
@@ -196,10 +199,10 @@ fn moved_message(cx: &PanelContext<'_>, edits: &[KeyEdit]) -> String {
 
 /// The `side` Bézier handle of `key` dragged to plot point `p` (Blender's rules: automatic
 /// handles become Aligned, Vector becomes Free, Aligned turns the other side).
-fn drag_handle(out: &mut Vec<AppCommand>, key: KeyRef, comp: usize, side: Side, start: &(crate::Track, crate::TrackCurve), d: Display, p: PlotPoint) {
+fn drag_handle(out: &mut Vec<AppCommand>, key: KeyRef, (comp, side): (usize, Side), start: &(crate::Track, crate::TrackCurve), d: Display, p: PlotPoint) {
     let (track, curve) = start;
     let Some(k) = track.keys.get(key.key) else { return };
-    let value = p.y / d.scale + d.offset;
+    let value = d.value(p.y);
     let offset = (p.x - k.time, value - k.value[comp]);
     if !(offset.0.is_finite() && offset.1.is_finite()) {
         return;
@@ -208,7 +211,9 @@ fn drag_handle(out: &mut Vec<AppCommand>, key: KeyRef, comp: usize, side: Side, 
     let k = &keys[key.key];
     let (name, kind, h) = if side == Side::Left { ("Left", k.handles.0, &k.left) } else { ("Right", k.handles.1, &k.right) };
     let h = h.get(comp).copied().unwrap_or(offset);
-    let message = format!("{name} handle of key {}: Δt = {:.4}, Δv = {:.4} ({kind:?})", key.key, h.0, h.1);
+    let dv = shown(track.kind, h.1);
+    let in_unit = unit(track.kind).map_or(String::new(), |u| format!(" {u}"));
+    let message = format!("{name} handle of key {}: Δt = {:.4}, Δv = {dv:.4}{in_unit} ({kind:?})", key.key, h.0);
     let edit = crate::Edit::SetKeys { track: key.track, keys };
     out.push(EditCommand::new("Drag handle", edit).in_gesture(true).with_message(message).into());
 }

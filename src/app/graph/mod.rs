@@ -27,6 +27,7 @@ use super::panel::{Panel, PanelContext};
 use super::style::AXIS_WIDTH;
 use display::display;
 
+pub use display::value_axis_label;
 pub use view::Graph;
 
 fn pad(lo: [f64; 2], hi: [f64; 2]) -> PlotBounds {
@@ -53,12 +54,29 @@ fn fit_bounds(cx: &PanelContext<'_>) -> Option<PlotBounds> {
     lo[0].is_finite().then(|| pad(lo, hi))
 }
 
+/// Bounds that hold the selected keys, in display units (Frame selected).
+fn selection_bounds(cx: &PanelContext<'_>) -> Option<PlotBounds> {
+    let mut lo = [f64::INFINITY; 2];
+    let mut hi = [f64::NEG_INFINITY; 2];
+    for k in cx.doc.selection.iter() {
+        let Some(key) = cx.project().tracks.get(k.track).and_then(|t| t.keys.get(k.key)) else { continue };
+        lo[0] = lo[0].min(key.time);
+        hi[0] = hi[0].max(key.time);
+        for (comp, &v) in key.value.iter().enumerate() {
+            let y = display(cx, k.track, comp).show(v);
+            lo[1] = lo[1].min(y);
+            hi[1] = hi[1].max(y);
+        }
+    }
+    lo[0].is_finite().then(|| pad(lo, hi))
+}
+
 impl Panel for Graph {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         let frame_all = std::mem::take(&mut self.frame_all);
         let frame_selected = std::mem::take(&mut self.frame_selected);
         let fit = if frame_selected {
-            cx.doc.selection_bounds().map(|(lo, hi)| pad(lo, hi))
+            selection_bounds(cx)
         } else if frame_all {
             fit_bounds(cx)
         } else {
@@ -68,7 +86,7 @@ impl Panel for Graph {
         let response = Plot::new("value_graph")
             .legend(Legend::default().color_conflict_handling(egui_plot::ColorConflictHandling::PickFirst))
             .x_axis_label("time (s)")
-            .y_axis_label("value")
+            .y_axis_label(value_axis_label(cx))
             .y_axis_min_width(AXIS_WIDTH)
             .height(self.height)
             .allow_drag(false)

@@ -19,6 +19,9 @@ pub enum GraphDrag {
         comp: usize,
         /// Display units per value unit of the grabbed component.
         scale: f64,
+        /// Shown units per value unit of the grabbed track (`units::display_scale`: degrees
+        /// for Euler angles), which snapping keeps a round step of.
+        unit_scale: f64,
         /// Shared with the frames' moves (a worker makes a big selection's).
         origins: std::sync::Arc<Vec<MoveOrigin>>,
         /// The last move sent, `(dt, dv, snap)`: a frame with the pointer held still sends
