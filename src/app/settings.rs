@@ -35,7 +35,65 @@ pub struct ViewSettings {
     pub arclen_tolerance: f64,
     /// Order of the Euler angles (Blender's meaning, `euler.rs`) the inspector shows for
     /// quaternion keys.
+    #[serde(deserialize_with = "saved_order")]
     pub euler_order: EulerOrder,
+}
+
+/// An order as saved by this version (`"XYZ"`) or an earlier one, which named orders as
+/// three.js does by the matrix product (`"Xyz"` = Rx·Ry·Rz, X applied last): read as the same
+/// rotation in Blender's names (`"Xyz"` is `ZYX`), so a saved choice keeps its meaning and the
+/// rest of the settings still load.
+fn saved_order<'de, D: serde::Deserializer<'de>>(d: D) -> Result<EulerOrder, D::Error> {
+    #[derive(Deserialize)]
+    #[allow(clippy::upper_case_acronyms)]
+    enum Saved {
+        XYZ,
+        XZY,
+        YXZ,
+        YZX,
+        ZXY,
+        ZYX,
+        Xyz,
+        Xzy,
+        Yxz,
+        Yzx,
+        Zxy,
+        Zyx,
+    }
+    use EulerOrder as O;
+    Ok(match Saved::deserialize(d)? {
+        Saved::XYZ | Saved::Zyx => O::XYZ,
+        Saved::XZY | Saved::Yzx => O::XZY,
+        Saved::YXZ | Saved::Zxy => O::YXZ,
+        Saved::YZX | Saved::Xzy => O::YZX,
+        Saved::ZXY | Saved::Yxz => O::ZXY,
+        Saved::ZYX | Saved::Xyz => O::ZYX,
+    })
+}
+
+#[cfg(test)]
+mod saved_order_tests {
+    use super::*;
+
+    /// This version's names read back as written; an earlier version's three.js names as the
+    /// same rotation (`Xyz` = Rx·Ry·Rz applies Z first: Blender's `ZYX`), the other settings kept.
+    #[test]
+    fn saved_orders_keep_their_meaning() {
+        for order in EulerOrder::ALL {
+            let text = ron::to_string(&ViewSettings { euler_order: order, arclen_tolerance: 0.5, ..ViewSettings::default() }).unwrap();
+            let back: ViewSettings = ron::from_str(&text).unwrap();
+            assert_eq!((back.euler_order, back.arclen_tolerance), (order, 0.5));
+        }
+        let old = ron::to_string(&ViewSettings { arclen_tolerance: 0.5, ..ViewSettings::default() }).unwrap().replace("euler_order:XYZ", "euler_order:Yzx");
+        assert!(old.contains("euler_order:Yzx"), "{old}");
+        let back: ViewSettings = ron::from_str(&old).unwrap();
+        assert_eq!((back.euler_order, back.arclen_tolerance), (EulerOrder::XZY, 0.5));
+        // The product Rx·Rz·Ry of an old `Xzy` is Blender's YZX, checked on a matrix.
+        let [a, b, c] = [0.3, -0.7, 1.1];
+        let m =
+            crate::euler::mat_mul(&crate::euler::axis_matrix(0, a), &crate::euler::mat_mul(&crate::euler::axis_matrix(2, c), &crate::euler::axis_matrix(1, b)));
+        assert!(crate::euler::mat_distance(&m, &crate::euler::to_matrix(&[a, b, c], EulerOrder::YZX)) < 1e-15);
+    }
 }
 
 /// The view in the centre of the window.
