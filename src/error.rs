@@ -116,4 +116,6 @@ pub enum ProjectError {
     DuplicateName(String),
     #[error("fps is {0}; it must be a positive finite number")]
     BadFps(f64),
+    #[error("skeleton: {0}")]
+    Skeleton(#[from] crate::skeleton::SkeletonError),
 }

@@ -39,6 +39,9 @@ pub fn compile_project(project: &Project) -> Result<Vec<crate::TrackCurve>, Proj
     if !(project.fps.is_finite() && project.fps > 0.0) {
         return Err(ProjectError::BadFps(project.fps));
     }
+    if let Some(skeleton) = &project.skeleton {
+        skeleton.check()?;
+    }
     let mut names = HashSet::new();
     for track in &project.tracks {
         if !names.insert(track.name.as_str()) {

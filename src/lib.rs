@@ -58,6 +58,7 @@ pub mod reduce;
 pub mod ron_keys;
 pub mod ron_split;
 pub mod search;
+pub mod skeleton;
 pub mod tcb;
 pub mod trig;
 

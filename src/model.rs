@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 pub use crate::euler::EulerOrder;
+pub use crate::skeleton::{Joint, Skeleton};
 
 /// The newest project file version this program reads. Saving writes the lowest version that
 /// holds the project ([`Project::required_version`]): 1, 2 with Bezier tracks (SPEC §10), 3
@@ -492,6 +493,16 @@ pub enum Binding {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         element: Option<Element>,
     },
+    /// A node of a skeleton or scene by name (a BVH joint, an FBX node): the animation (take
+    /// or stack) it came from, the node's name and the property. Export writes the node by
+    /// this name (version 3).
+    Node {
+        animation: String,
+        node: String,
+        property: GltfProperty,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        element: Option<Element>,
+    },
     /// A three.js keyframe track: its property path (`Hips.position`) and value type.
     Three {
         path: String,
@@ -506,7 +517,7 @@ impl Binding {
     #[must_use]
     pub fn element(&self) -> Option<Element> {
         match self {
-            Self::Gltf { element, .. } | Self::Three { element, .. } => *element,
+            Self::Gltf { element, .. } | Self::Node { element, .. } | Self::Three { element, .. } => *element,
         }
     }
 }
@@ -520,6 +531,10 @@ impl std::fmt::Display for Binding {
                 let name = node_name.as_ref().map(|n| format!(" {n:?}")).unwrap_or_default();
                 let property = format!("{property:?}").to_lowercase();
                 write!(f, "glTF node {node}{name} {property}{} (animation {animation:?})", element(e))
+            }
+            Self::Node { animation, node, property, element: e } => {
+                let property = format!("{property:?}").to_lowercase();
+                write!(f, "node {node:?} {property}{} (animation {animation:?})", element(e))
             }
             Self::Three { path, value_type, element: e } => write!(f, "three.js {path}{} ({})", element(e), format!("{value_type:?}").to_lowercase()),
         }
@@ -538,22 +553,26 @@ pub struct Project {
     #[serde(default = "default_fps")]
     pub fps: f64,
     pub tracks: Vec<Track>,
+    /// The joint hierarchy of an imported take (BVH), for export (version 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skeleton: Option<Skeleton>,
 }
 
 impl Default for Project {
     fn default() -> Self {
-        Self { version: 1, fps: default_fps(), tracks: Vec::new() }
+        Self { version: 1, fps: default_fps(), tracks: Vec::new(), skeleton: None }
     }
 }
 
 impl Project {
     /// The file version that can hold this project: 3 if any track is Euler or has an
-    /// `order` (SPEC §13), else 2 if any track is Bezier or any key has handles (SPEC §10),
+    /// `order` or a node binding, or the project has a skeleton (SPEC §13), else 2 if any track is Bezier or any key has handles (SPEC §10),
     /// else 1, so files stay readable by programs that know only the older versions.
     #[must_use]
     pub fn required_version(&self) -> u32 {
         let default_handles = (HandleType::default(), HandleType::default());
-        let euler = self.tracks.iter().any(|t| t.kind == TrackKind::Euler || t.order != EulerOrder::default());
+        let euler = self.skeleton.is_some()
+            || self.tracks.iter().any(|t| t.kind == TrackKind::Euler || t.order != EulerOrder::default() || matches!(t.binding, Some(Binding::Node { .. })));
         let bezier = self.tracks.iter().any(|t| {
             t.interpolation == Interpolation::Bezier || t.keys.iter().any(|k| k.handles != default_handles || !k.left.is_empty() || !k.right.is_empty())
         });

@@ -76,7 +76,7 @@ fn three_property(path: &str) -> (&str, &str) {
 #[must_use]
 pub fn bound_target(track: &Track, format: Format) -> Option<Target> {
     let target = match track.binding.as_ref()? {
-        Binding::Gltf { property, .. } => match property {
+        Binding::Gltf { property, .. } | Binding::Node { property, .. } => match property {
             GltfProperty::Translation => Target::Translation,
             GltfProperty::Rotation => Target::Rotation,
             GltfProperty::Scale => Target::Scale,
@@ -110,6 +110,9 @@ fn gltf_dest(track: &Track, target: Target, bound: Option<&Binding>) -> Dest {
         Some(Binding::Gltf { animation, node, node_name, element, .. }) => {
             Dest::Gltf { animation: Some(animation.clone()), node: NodeKey::Source { index: *node, name: node_name.clone() }, element: *element }
         }
+        Some(Binding::Node { animation, node, element, .. }) => {
+            Dest::Gltf { animation: Some(animation.clone()), node: NodeKey::Named(node.clone()), element: *element }
+        }
         Some(Binding::Three { path, element, .. }) if target != Target::Weights || element.is_some() => {
             let node = three_property(path).0;
             if node.is_empty() {
@@ -128,6 +131,13 @@ fn three_dest(track: &Track, target: Target, bound: Option<&Binding>) -> Dest {
         Some(Binding::Three { path, value_type, element }) => Dest::Three { path: path.clone(), value_type: *value_type, element: *element },
         Some(Binding::Gltf { node, node_name, element, .. }) => {
             let name = three_node_name(&node_name.clone().unwrap_or_else(|| format!("node{node}")));
+            match (target, element) {
+                (Target::Weights, Some(e)) => typed(format!("{name}.morphTargetInfluences[{}]", e.index), ThreeValueType::Number),
+                _ => own_three(&name, target, track.kind),
+            }
+        }
+        Some(Binding::Node { node, element, .. }) => {
+            let name = three_node_name(node);
             match (target, element) {
                 (Target::Weights, Some(e)) => typed(format!("{name}.morphTargetInfluences[{}]", e.index), ThreeValueType::Number),
                 _ => own_three(&name, target, track.kind),

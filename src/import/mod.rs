@@ -300,7 +300,7 @@ fn finish(read: Read, format: ImportFormat, ctx: &Ctx<'_>) -> Result<Imported, I
         let reason = if warnings.is_empty() { "the file has no animation tracks".to_owned() } else { warnings.join("; ") };
         return Err(ImportError::Empty { path: ctx.path.to_owned(), reason });
     }
-    let project = Project { version: 1, fps: guess_fps(&tracks), tracks };
+    let project = Project { version: 1, fps: guess_fps(&tracks), tracks, skeleton: None };
     crate::io::validate_project(&project).map_err(|error| ImportError::Project { path: ctx.path.to_owned(), error })?;
     let mut project = project;
     project.version = project.required_version();

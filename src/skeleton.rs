@@ -1,0 +1,95 @@
+//! A skeleton kept with a project (SPEC §13, issue 30): the joint hierarchy of an imported
+//! motion-capture take (BVH: `ROOT`/`JOINT`/`End Site` with their `OFFSET`s), so export can
+//! write the joints as a node hierarchy with the offsets as rest translations and the
+//! animation on them. Plain data, as the file holds it (`docs/format.md`).
+
+use serde::{Deserialize, Serialize};
+
+/// One joint: its name (unique in the skeleton), its parent (an index before its own, or
+/// `None` for a root), its rest translation from the parent in file units (BVH `OFFSET`), and
+/// the offset of its end site if it has one (BVH `End Site`: where the last bone ends).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Joint {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<usize>,
+    pub offset: [f64; 3],
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_site: Option<[f64; 3]>,
+}
+
+/// The joints in file order: each parent before its children.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Skeleton {
+    pub joints: Vec<Joint>,
+}
+
+/// What is wrong with a skeleton.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SkeletonError {
+    #[error("joint {index} (\"{name}\"): its parent {parent} is not a joint before it")]
+    Parent { index: usize, name: String, parent: usize },
+    #[error("joint {index}: the name \"{name}\" is used twice")]
+    Duplicate { index: usize, name: String },
+    #[error("joint {index} (\"{name}\"): its offset or end site is not finite")]
+    NotFinite { index: usize, name: String },
+}
+
+impl Skeleton {
+    /// Checks that parents come before their children, names are unique and numbers finite.
+    ///
+    /// # Errors
+    /// The first problem found.
+    pub fn check(&self) -> Result<(), SkeletonError> {
+        let mut seen = std::collections::HashSet::new();
+        for (index, j) in self.joints.iter().enumerate() {
+            if let Some(parent) = j.parent.filter(|&p| p >= index) {
+                return Err(SkeletonError::Parent { index, name: j.name.clone(), parent });
+            }
+            if !seen.insert(j.name.as_str()) {
+                return Err(SkeletonError::Duplicate { index, name: j.name.clone() });
+            }
+            if !j.offset.iter().chain(j.end_site.iter().flatten()).all(|x| x.is_finite()) {
+                return Err(SkeletonError::NotFinite { index, name: j.name.clone() });
+            }
+        }
+        Ok(())
+    }
+
+    /// The joint called `name`.
+    #[must_use]
+    pub fn joint(&self, name: &str) -> Option<usize> {
+        self.joints.iter().position(|j| j.name == name)
+    }
+
+    /// The children of joint `index`, in file order.
+    pub fn children(&self, index: usize) -> impl Iterator<Item = usize> + '_ {
+        self.joints.iter().enumerate().filter(move |(_, j)| j.parent == Some(index)).map(|(i, _)| i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn joint(name: &str, parent: Option<usize>) -> Joint {
+        Joint { name: name.into(), parent, offset: [0.0, 1.0, 0.0], end_site: None }
+    }
+
+    #[test]
+    fn checks_parents_names_and_numbers() {
+        let ok = Skeleton { joints: vec![joint("Hips", None), joint("Spine", Some(0)), joint("Head", Some(1))] };
+        assert_eq!(ok.check(), Ok(()));
+        assert_eq!(ok.children(0).collect::<Vec<_>>(), vec![1]);
+        assert_eq!(ok.joint("Head"), Some(2));
+        let forward = Skeleton { joints: vec![joint("Hips", Some(1)), joint("Spine", None)] };
+        assert!(matches!(forward.check(), Err(SkeletonError::Parent { index: 0, .. })));
+        let twice = Skeleton { joints: vec![joint("Hips", None), joint("Hips", Some(0))] };
+        assert!(matches!(twice.check(), Err(SkeletonError::Duplicate { index: 1, .. })));
+        let mut nan = ok.clone();
+        nan.joints[2].end_site = Some([0.0, f64::NAN, 0.0]);
+        assert!(matches!(nan.check(), Err(SkeletonError::NotFinite { index: 2, .. })));
+    }
+}
