@@ -146,8 +146,10 @@ pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
         version: u32,
         fps: f64,
         tracks: &'a [crate::model::Track],
+        #[serde(skip_serializing_if = "Option::is_none")]
+        skeleton: Option<&'a crate::model::Skeleton>,
     }
-    let written = Written { version: project.required_version(), fps: project.fps, tracks: &project.tracks };
+    let written = Written { version: project.required_version(), fps: project.fps, tracks: &project.tracks, skeleton: project.skeleton.as_ref() };
     let config = ron::ser::PrettyConfig::new().depth_limit(4).indentor("    ".to_owned()).struct_names(false);
     ron::ser::to_string_pretty(&written, config)
 }

@@ -86,7 +86,7 @@ pub(super) fn read(bytes: &[u8], ctx: &Ctx<'_>) -> Result<Read, ImportError> {
             Track::new(g.name, g.kind, Interpolation::Linear).with_keys(keys)
         })
         .collect();
-    Ok(Read { tracks, warnings })
+    Ok(Read { tracks, warnings, ..Read::default() })
 }
 
 /// The tracks the header's columns (after `time`) make, in the order they first appear.

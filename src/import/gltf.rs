@@ -91,7 +91,7 @@ pub(super) fn read(bytes: &[u8], binary: bool, base: Option<&Path>, options: &Im
     if root_has_no_animation(&document) {
         warnings.push("the file has no animations".to_owned());
     }
-    Ok(Read { tracks, warnings })
+    Ok(Read { tracks, warnings, ..Read::default() })
 }
 
 fn root_has_no_animation(document: &gltf::Document) -> bool {

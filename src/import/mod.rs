@@ -9,6 +9,7 @@
 //! | glTF STEP / LINEAR / CUBICSPLINE | `NODE.translation`, `.rotation`, `.scale`, `.weights[i]` | Step / Linear (Slerp for rotation) / Bezier, Free handles at thirds ([`gltf`]) |
 //! | three.js Discrete / Linear / Smooth / Bezier | the track's name | Step / Linear (Slerp) / Cubic / Bezier, Free handles ([`three`]) |
 //! | CSV | `NAME` from `NAME.x`, `NAME.y`, … or a column's header | Linear ([`csv`]) |
+//! | BVH motion capture | `JOINT.translation` (Vec3), `JOINT.rotation` (Euler in the channels' order), and the skeleton | Linear, a key per frame ([`bvh`]) |
 //!
 //! Every imported track remembers its [`Binding`] (glTF node and property, three.js property
 //! path), so export writes it back where it came from. Nothing is half-imported: the whole
@@ -16,6 +17,7 @@
 //! cannot hold (a `KHR_animation_pointer` channel, a three.js string track, …) is named in
 //! [`ImportReport::warnings`], never dropped silently.
 
+mod bvh;
 mod csv;
 mod gltf;
 mod gltf_check;
@@ -41,10 +43,13 @@ pub enum ImportFormat {
     ThreeJson,
     /// Comma-separated values with a `time` column first.
     Csv,
+    /// Biovision Hierarchy motion capture: a joint hierarchy and a frame of channel values
+    /// per line.
+    Bvh,
 }
 
 impl ImportFormat {
-    pub const ALL: [ImportFormat; 4] = [Self::Gltf, Self::Glb, Self::ThreeJson, Self::Csv];
+    pub const ALL: [ImportFormat; 5] = [Self::Gltf, Self::Glb, Self::ThreeJson, Self::Csv, Self::Bvh];
 
     /// The format a file's extension names (any case) in [`IMPORT_KINDS`], if it names one.
     #[must_use]
@@ -52,8 +57,8 @@ impl ImportFormat {
         import_kind(path).map(|k| k.format)
     }
 
-    /// The format the bytes look like: GLB magic, a glTF JSON (`"asset"`), other JSON, else
-    /// CSV.
+    /// The format the bytes look like: GLB magic, BVH's `HIERARCHY`, a glTF JSON (`"asset"`),
+    /// other JSON, else CSV.
     #[must_use]
     pub fn sniff(bytes: &[u8]) -> Self {
         if bytes.starts_with(b"glTF") {
@@ -61,6 +66,9 @@ impl ImportFormat {
         }
         let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
         let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+        if trimmed.starts_with("HIERARCHY") {
+            return Self::Bvh;
+        }
         if trimmed.starts_with('{') || trimmed.starts_with('[') {
             if trimmed.contains("\"asset\"") {
                 Self::Gltf
@@ -80,6 +88,7 @@ impl ImportFormat {
             Self::Glb => "GLB",
             Self::ThreeJson => "three.js JSON",
             Self::Csv => "CSV",
+            Self::Bvh => "BVH",
         }
     }
 }
@@ -98,11 +107,12 @@ pub struct ImportKind {
 /// The kinds of file Tangent imports, by extension: the one table that import by path, the
 /// command line and the editor's "open any file" read (a new kind, `.bvh`, is one row here and
 /// its reader in [`import_bytes`]).
-pub const IMPORT_KINDS: [ImportKind; 4] = [
+pub const IMPORT_KINDS: [ImportKind; 5] = [
     ImportKind { extension: "glb", format: ImportFormat::Glb, described: "glTF" },
     ImportKind { extension: "gltf", format: ImportFormat::Gltf, described: "glTF" },
     ImportKind { extension: "json", format: ImportFormat::ThreeJson, described: "three.js clip" },
     ImportKind { extension: "csv", format: ImportFormat::Csv, described: "" },
+    ImportKind { extension: "bvh", format: ImportFormat::Bvh, described: "motion capture" },
 ];
 
 /// The row of [`IMPORT_KINDS`] that `path`'s extension (any case) names, if any.
@@ -226,10 +236,14 @@ fn json_syntax(e: &serde_json::Error, path: &str) -> ImportError {
     ImportError::Syntax { path: path.to_owned(), line: e.line(), column: e.column(), message: message.strip_suffix(&suffix).unwrap_or(&message).to_owned() }
 }
 
-/// What one importer passes to [`finish`]: the tracks in file order, and the warnings.
+/// What one importer passes to [`finish`]: the tracks in file order, and the warnings; a
+/// skeleton and a frame rate where the file has them (BVH).
+#[derive(Default)]
 struct Read {
     tracks: Vec<Track>,
     warnings: Vec<String>,
+    skeleton: Option<crate::model::Skeleton>,
+    fps: Option<f64>,
 }
 
 /// The file being read, for messages and progress.
@@ -288,6 +302,7 @@ fn import_bytes_in(
         ImportFormat::Gltf | ImportFormat::Glb => gltf::read(bytes, format == ImportFormat::Glb, base, options, &ctx)?,
         ImportFormat::ThreeJson => three::read(bytes, options, &ctx)?,
         ImportFormat::Csv => csv::read(bytes, &ctx)?,
+        ImportFormat::Bvh => bvh::read(bytes, &ctx)?,
     };
     finish(read, format, &ctx)
 }
@@ -295,12 +310,13 @@ fn import_bytes_in(
 /// Checks and assembles what an importer read: at least one track, unique names, every
 /// track valid; the project's fps from the key times.
 fn finish(read: Read, format: ImportFormat, ctx: &Ctx<'_>) -> Result<Imported, ImportError> {
-    let Read { tracks, warnings } = read;
+    let Read { tracks, warnings, skeleton, fps } = read;
     if tracks.is_empty() {
         let reason = if warnings.is_empty() { "the file has no animation tracks".to_owned() } else { warnings.join("; ") };
         return Err(ImportError::Empty { path: ctx.path.to_owned(), reason });
     }
-    let project = Project { version: 1, fps: guess_fps(&tracks), tracks, skeleton: None };
+    let fps = fps.filter(|f| f.is_finite() && *f > 0.0).unwrap_or_else(|| guess_fps(&tracks));
+    let project = Project { version: 1, fps, tracks, skeleton };
     crate::io::validate_project(&project).map_err(|error| ImportError::Project { path: ctx.path.to_owned(), error })?;
     let mut project = project;
     project.version = project.required_version();

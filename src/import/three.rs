@@ -114,7 +114,7 @@ pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Resu
             ctx.progress(done, total)?;
         }
     }
-    Ok(Read { tracks, warnings })
+    Ok(Read { tracks, warnings, ..Read::default() })
 }
 
 /// The track's value type, or why it cannot be held.
