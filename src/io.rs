@@ -137,7 +137,8 @@ pub fn load_project(path: &Path) -> Result<Project, FileError> {
 }
 
 /// The project as pretty RON text, in the lowest file version that holds it
-/// ([`Project::required_version`]).
+/// ([`Project::required_version`]); a big project's key lists written in parallel, by hand
+/// ([`crate::ron_write`]).
 pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
     /// [`Project`]'s fields with the version to write, borrowing the tracks (a copy of a
     /// million keys would cost more than writing them out).
@@ -149,9 +150,16 @@ pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
         #[serde(skip_serializing_if = "Option::is_none")]
         skeleton: Option<&'a crate::model::Skeleton>,
     }
-    let written = Written { version: project.required_version(), fps: project.fps, tracks: &project.tracks, skeleton: project.skeleton.as_ref() };
-    let config = ron::ser::PrettyConfig::new().depth_limit(4).indentor("    ".to_owned()).struct_names(false);
-    ron::ser::to_string_pretty(&written, config)
+    let keys: usize = project.tracks.iter().map(|t| t.keys.len()).sum();
+    let fast = keys > crate::ron_write::FAST_WRITE_KEYS;
+    let tracks: &[crate::model::Track] = if fast { &[] } else { &project.tracks };
+    let written = Written { version: project.required_version(), fps: project.fps, tracks, skeleton: project.skeleton.as_ref() };
+    let text = ron::ser::to_string_pretty(&written, crate::ron_write::pretty())?;
+    if fast {
+        crate::ron_write::with_tracks(&text, project)
+    } else {
+        Ok(text)
+    }
 }
 
 /// A worker's own copy of a document's shared project, the share let go of at once: the

@@ -57,6 +57,7 @@ pub mod quat;
 pub mod reduce;
 pub mod ron_keys;
 pub mod ron_split;
+pub mod ron_write;
 pub mod search;
 pub mod skeleton;
 pub mod tcb;

@@ -118,7 +118,7 @@ pub fn envelope_series(curve: &TrackCurve, ranges: Option<&KeyRanges>, (x0, x1):
 fn push_envelope(curve: &TrackCurve, ranges: Option<&KeyRanges>, keys: std::ops::Range<usize>, t: f64, displays: &[Display], series: &mut Series) {
     for (c, line) in series.iter_mut().enumerate() {
         let (lo, hi) = match ranges {
-            Some(r) => r.range(c, keys.clone()),
+            Some(r) => r.range(c, keys.clone(), |i| curve.key_value(i)[c]),
             None => keys.clone().map(|i| curve.key_value(i)[c]).fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v))),
         };
         let (lo, hi) = (displays[c].show(lo), displays[c].show(hi));
