@@ -1,8 +1,8 @@
 //! Writing a big project fast: the text of [`crate::io::project_to_string`] for projects of
 //! more than [`FAST_WRITE_KEYS`] keys, with each track's key list formatted by hand, on every
 //! core, in the plain form [`crate::ron_keys`] reads back fast:
-//! `(time: 0.5, value: [1.0, 2.0, 3.0]),` — numbers in Rust's shortest round-trip form
-//! (`{:?}`), which RON parses to the same `f64`. A key with anything besides time and value
+//! `(time: 0.5, value: [1.0, 2.0, 3.0]),` — numbers in their shortest round-trip form (the
+//! `ryu` crate: `0.1`, `1e-7`, `-0.0`), which RON parses to the same `f64`. A key with anything besides time and value
 //! (TCB, ease, handles) is written by RON itself. Everything but the key lists (the project's
 //! fields, each track's fields, the skeleton) is RON's pretty text, so the file reads as a
 //! smaller project's does. RON's serializer costs about a microsecond a key: a 7.2-million-key
@@ -35,12 +35,17 @@ fn plain(key: &Key) -> bool {
 
 /// One key on one line, `indent` before it, a comma and a newline after.
 fn write_key(out: &mut String, key: &Key, indent: &str) -> Result<(), ron::Error> {
-    use std::fmt::Write;
     out.push_str(indent);
     if plain(key) {
-        let _ = write!(out, "(time: {:?}, value: [", key.time);
-        for (i, v) in key.value.iter().enumerate() {
-            let _ = write!(out, "{}{v:?}", if i == 0 { "" } else { ", " });
+        let mut buffer = ryu::Buffer::new();
+        out.push_str("(time: ");
+        out.push_str(buffer.format_finite(key.time));
+        out.push_str(", value: [");
+        for (i, &v) in key.value.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(buffer.format_finite(v));
         }
         out.push_str("]),\n");
     } else {
@@ -57,7 +62,8 @@ fn track_text(track: &Track, indent: &str) -> Result<String, ron::Error> {
     // `keys` is the last field: RON wrote `keys: [],` before the closing parenthesis.
     let at = head.rfind("keys: []").ok_or_else(|| ron::Error::Message("a track without its keys field".to_owned()))?;
     let (before, after) = (&head[..at], &head[at + "keys: []".len()..]);
-    let mut out = String::with_capacity(track.keys.len() * 64 + head.len() * 2);
+    // About 30 bytes of text a key besides its numbers, 24 at most a number.
+    let mut out = String::with_capacity(track.keys.len() * (32 + 24 * (1 + track.kind.dim())) + head.len() * 2);
     for line in before.lines() {
         out.push_str(indent);
         out.push_str(line);

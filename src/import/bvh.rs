@@ -363,9 +363,10 @@ pub(super) fn read(bytes: &[u8], ctx: &Ctx<'_>) -> Result<Read, ImportError> {
         }
     }
     let warnings = Vec::new();
-    // The project's rate: a whole number when the frame time is one rounded (0.033333 s).
+    // The project's rate: a whole number when the frame time is one rounded to the file's
+    // six decimals (0.033333 s is 30.0003 fps, 0.008333 s is 120.0048).
     let rate = 1.0 / frame_time;
-    let fps = if (rate - rate.round()).abs() < 1e-3 { rate.round() } else { rate };
+    let fps = if (rate - rate.round()).abs() <= 1e-4 * rate { rate.round() } else { rate };
     Ok(Read { tracks, warnings, skeleton: Some(skeleton), fps: Some(fps) })
 }
 
