@@ -5,7 +5,7 @@
 use eframe::egui::{Key as K, Modifiers};
 use egui_kittest::kittest::Queryable;
 
-use super::tests::{app, click_at, drag, harness, key_pos, plot_to_screen};
+use super::tests::{app, click_at, drag, harness, key_pos, plot_to_screen, Dropped};
 use crate::{HandleType, Interpolation, Key, Project, Track, TrackCurve, TrackKind};
 
 /// One Scalar Bezier track with AutoClamped keys (0, 0), (1, 2), (3, 1), (4, 3).
@@ -177,20 +177,6 @@ fn simplify_previews_then_applies_as_one_step() {
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert_eq!(app(&h).project(), &original);
-}
-
-/// A file dropped on the window, as the windowing layer would hand it over.
-#[derive(Debug)]
-struct Dropped(std::path::PathBuf);
-
-impl eframe::egui::DroppedFile for Dropped {
-    fn path(&self) -> &std::path::Path {
-        &self.0
-    }
-
-    fn bytes(&self) -> Result<Vec<u8>, String> {
-        std::fs::read(&self.0).map_err(|e| e.to_string())
-    }
 }
 
 /// Dropping a `.glb` on the window opens File > Import… on it; "add to this project" adds

@@ -52,6 +52,8 @@ mod units;
 #[cfg(test)]
 mod bezier_tests;
 #[cfg(test)]
+mod bvh_tests;
+#[cfg(test)]
 mod currency_tests;
 #[cfg(test)]
 mod dispatch_tests;

@@ -569,3 +569,17 @@ fn recovery_offers_are_read_on_a_worker_and_restored_or_discarded_by_their_butto
     assert!(h.query_by_label_contains("Recover unsaved work").is_none(), "the window closes with its last offer");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A file dropped on the window, as the windowing layer would hand it over.
+#[derive(Debug)]
+pub(super) struct Dropped(pub std::path::PathBuf);
+
+impl eframe::egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
