@@ -100,7 +100,7 @@ impl Panel for ImportWindow {
         }
         let mut open = true;
         egui::Window::new("Import animation").open(&mut open).collapsible(false).resizable(true).default_width(520.0).show(&ctx, |ui| {
-            ui.label("glTF (.gltf, .glb), a three.js clip (.json) or CSV: values and tangents as they are in the file.");
+            ui.label(format!("Tangent imports {}: values and tangents as they are in the file.", crate::import::import_kinds_list()));
             ui.horizontal(|ui| {
                 ui.add(egui::TextEdit::singleline(&mut self.path).hint_text("file to import").desired_width(360.0)).accessible_name("import path");
                 if ui.button("Browse…").on_hover_text("Choose the file with the system's dialog").clicked() {
