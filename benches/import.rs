@@ -1,8 +1,10 @@
 //! Import throughput (issue 12): an 11.1 MB GLB with 200 channels × 5,000 keys (100
 //! translations, 50 rotations, 50 morph weights; one input accessor shared by every
 //! sampler, as Blender writes them) and a 100,000-row CSV (a Vec3, a Vec4 and a Scalar
-//! column group, 15.7 MB). Both are generated here and imported from memory; the import
-//! checks every accessor, reads with the `gltf` crate's reader, and validates every track.
+//! column group, 15.7 MB); and (issue 30) a BVH take of 100 joints × 3,600 frames at 120 fps
+//! (6 channels a joint, 720,000 keys, 21 MB: a tenth of the 5-minute take of docs/measured.md).
+//! All are generated here and imported from memory; the import checks every accessor or
+//! line, and validates every track.
 //!
 //! `cargo bench --bench import`; with `TANGENT_BENCH_GLB=FILE` the GLB is also written to
 //! FILE (to time another importer on it).
@@ -112,8 +114,40 @@ fn csv() -> Vec<u8> {
     s.into_bytes()
 }
 
+const JOINTS: usize = 100;
+const FRAMES: usize = 3_600;
+
+/// The BVH: a root and 99 joints in branches of ten, each `Xposition Yposition Zposition
+/// Zrotation Xrotation Yrotation`, six decimals as capture suites write.
+fn bvh() -> Vec<u8> {
+    let mut r = rng::uniform(30);
+    let mut s = String::from("HIERARCHY\n");
+    for j in 0..JOINTS {
+        let kind = if j == 0 { "ROOT" } else { "JOINT" };
+        let _ = write!(s, "{kind} j{j}\n{{\nOFFSET 0.1 0.2 0.0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n");
+        if j % 10 == 0 && j > 0 || j == JOINTS - 1 {
+            s.push_str("End Site\n{\nOFFSET 0 0.1 0\n}\n");
+            // Close back to the root (joint 0 stays open until the end).
+            for _ in 0..(if j == JOINTS - 1 { (j - 1) % 10 + 2 } else { 10 }) {
+                s.push_str("}\n");
+            }
+        }
+    }
+    let _ = write!(s, "MOTION\nFrames: {FRAMES}\nFrame Time: 0.008333\n");
+    for _ in 0..FRAMES {
+        for j in 0..JOINTS * 6 {
+            let _ = write!(s, "{}{:.6}", if j == 0 { "" } else { " " }, r() * 360.0 - 180.0);
+        }
+        s.push('\n');
+    }
+    s.into_bytes()
+}
+
 fn bench(c: &mut Criterion) {
-    let (glb, csv) = (glb(), csv());
+    let (glb, csv, bvh) = (glb(), csv(), bvh());
+    let keys: usize =
+        import_bytes(&bvh, ImportFormat::Bvh, "take.bvh", None, &ImportOptions::default()).unwrap().project.tracks.iter().map(|t| t.keys.len()).sum();
+    assert_eq!(keys, JOINTS * 2 * FRAMES);
     if let Some(path) = std::env::var_os("TANGENT_BENCH_GLB") {
         std::fs::write(path, &glb).unwrap();
     }
@@ -127,6 +161,9 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function(format!("CSV {:.1} MB, {ROWS} rows", csv.len() as f64 / 1e6), |b| {
         b.iter(|| black_box(import_bytes(&csv, ImportFormat::Csv, "big.csv", None, &options).unwrap()))
+    });
+    g.bench_function(format!("BVH {:.1} MB, {JOINTS} joints x {FRAMES} frames ({keys} keys)", bvh.len() as f64 / 1e6), |b| {
+        b.iter(|| black_box(import_bytes(&bvh, ImportFormat::Bvh, "take.bvh", None, &options).unwrap()))
     });
     g.finish();
 }
