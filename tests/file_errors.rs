@@ -186,13 +186,14 @@ fn the_committed_example_files_still_load() {
 
 #[test]
 fn import_kinds_are_one_table_chosen_by_extension_in_any_case() {
-    assert_eq!(import_kinds_list(), ".glb, .gltf (glTF), .json (three.js clip) and .csv");
-    assert_eq!(IMPORT_KINDS.len(), 4);
+    assert_eq!(import_kinds_list(), ".glb, .gltf (glTF), .json (three.js clip), .csv, .bvh (motion capture) and .fbx (FBX)");
+    assert_eq!(IMPORT_KINDS.len(), 6);
     assert_eq!(import_kind(Path::new("a/walk.GLB")).map(|k| k.format), Some(ImportFormat::Glb));
     assert_eq!(import_kind(Path::new("walk.gltf")).map(|k| k.format), Some(ImportFormat::Gltf));
     assert_eq!(import_kind(Path::new("clip.Json")).map(|k| k.format), Some(ImportFormat::ThreeJson));
     assert_eq!(import_kind(Path::new("take.csv")).map(|k| k.format), Some(ImportFormat::Csv));
-    for other in ["take.xyz", "take.fbx", "take.ron", "noext", "csv"] {
+    assert_eq!(import_kind(Path::new("take.Fbx")).map(|k| k.format), Some(ImportFormat::Fbx));
+    for other in ["take.xyz", "take.max", "take.ron", "noext", "csv"] {
         assert_eq!(import_kind(Path::new(other)), None, "{other}");
     }
 }
@@ -209,7 +210,7 @@ fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
     p
 }
 
-/// The first bytes of an FBX file: binary, not UTF-8.
+/// Binary, not UTF-8 (an FBX file's first bytes), under extensions no kind has (`.max`).
 const FBX: &[u8] = b"Kaydara FBX Binary  \x00\x1a\x00\xe8\x1c\x00\x00\xff\xfe";
 
 fn sample(name: &str) -> PathBuf {
@@ -218,11 +219,17 @@ fn sample(name: &str) -> PathBuf {
 
 #[test]
 fn import_of_an_unknown_kind_names_the_kinds() {
-    for name in ["take.xyz", "take.fbx"] {
+    for name in ["take.xyz", "take.max"] {
         let path = scratch(name, FBX);
         let e = import_path(&path, &ImportOptions::default()).unwrap_err();
         assert!(matches!(e, ImportError::UnknownKind { .. }), "{e:?}");
-        assert_eq!(e.to_string(), format!("cannot import `{}`: Tangent imports .glb, .gltf (glTF), .json (three.js clip) and .csv", path.display()));
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "cannot import `{}`: Tangent imports .glb, .gltf (glTF), .json (three.js clip), .csv, .bvh (motion capture) and .fbx (FBX)",
+                path.display()
+            )
+        );
     }
     // Told the format, the extension does not matter.
     let csv = scratch("take.txt", b"time,a\n0,1\n1,2\n");
@@ -252,10 +259,10 @@ fn open_any_opens_projects_and_imports_importable_files() {
     assert_eq!((report.format, report.tracks.len()), (ImportFormat::Glb, project.tracks.len()));
     assert!(matches!(open_any(&sample("character_clip.json")).unwrap(), Opened::Imported(_)));
     // Binary of no known kind: named as such, with the kinds.
-    let fbx = scratch("take.fbx", FBX);
-    let e = open_any(&fbx).unwrap_err();
+    let max = scratch("take.max", FBX);
+    let e = open_any(&max).unwrap_err();
     assert!(matches!(e, OpenError::Unknown { .. }), "{e:?}");
-    assert!(e.to_string().contains(".glb, .gltf (glTF), .json (three.js clip) and .csv"), "{e}");
+    assert!(e.to_string().contains(".glb, .gltf (glTF), .json (three.js clip), .csv, .bvh (motion capture) and .fbx (FBX)"), "{e}");
     // A .ron that is not text is a project file that cannot be read.
     let bad = scratch("bad.ron", FBX);
     assert!(matches!(open_any(&bad).unwrap_err(), OpenError::File(FileError::Io { .. })));
@@ -266,6 +273,11 @@ fn open_any_opens_projects_and_imports_importable_files() {
     // An importable file that is broken says what the importer says.
     let broken = scratch("broken.glb", b"glTX");
     assert!(matches!(open_any(&broken).unwrap_err(), OpenError::Import(_)));
+    // An FBX file opens as its import (`tangent scene.fbx`); a cut one gives ufbx's reason.
+    let fbx = sample("fbx/sample_props.fbx");
+    assert_eq!(open_any(&fbx).unwrap().project(), &import_path(&fbx, &ImportOptions::default()).unwrap().project);
+    let e = open_any(&scratch("cut.fbx", FBX)).unwrap_err();
+    assert!(matches!(e, OpenError::Import(_)) && e.to_string().ends_with("cut.fbx: not a readable FBX file: Truncated file"), "{e}");
 }
 
 fn tangent(args: &[&str]) -> Output {
@@ -291,15 +303,35 @@ fn tangent_check_prints_the_unknown_field() {
 
 #[test]
 fn tangent_import_of_an_unknown_kind_names_the_kinds_and_writes_nothing() {
-    for name in ["cli-take.xyz", "cli-take.fbx"] {
+    for name in ["cli-take.xyz", "cli-take.max"] {
         let path = scratch(name, FBX);
         let out = tangent(&["import", path.to_str().unwrap()]);
         assert!(!out.status.success());
         assert!(out.stdout.is_empty());
         let err = text(&out.stderr);
-        assert_eq!(err.trim_end(), format!("tangent: cannot import `{}`: Tangent imports .glb, .gltf (glTF), .json (three.js clip) and .csv", path.display()));
+        assert_eq!(
+            err.trim_end(),
+            format!(
+                "tangent: cannot import `{}`: Tangent imports .glb, .gltf (glTF), .json (three.js clip), .csv, .bvh (motion capture) and .fbx (FBX)",
+                path.display()
+            )
+        );
         assert!(!path.with_extension("ron").exists(), "nothing written");
     }
+}
+
+#[test]
+fn tangent_import_of_an_fbx_stack() {
+    let out_path = scratch_dir().join("cli-door.ron");
+    let _ = std::fs::remove_file(&out_path);
+    let fbx = sample("fbx/sample_props.fbx");
+    let out = tangent(&["import", fbx.to_str().unwrap(), "-o", out_path.to_str().unwrap(), "--animation", "Door|DoorAction"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("Door.translation\tVec3\tLinear\t71 keys\tnode \"Door\" translation (animation \"Door|DoorAction\")\n"), "{stdout}");
+    assert_eq!(tangent::io::load_project(&out_path).unwrap().tracks.len(), 3);
+    let out = tangent(&["import", fbx.to_str().unwrap(), "-o", out_path.with_extension("x.ron").to_str().unwrap(), "--animation", "Walk"]);
+    assert!(!out.status.success() && text(&out.stderr).contains("no animation named \"Walk\" (the file has: Crate|CrateAction, "), "{}", text(&out.stderr));
 }
 
 #[test]
@@ -308,7 +340,11 @@ fn tangent_check_on_an_importable_file_says_so() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("ok, a GLB file Tangent imports (not a project)") && stdout.contains("`tangent import "), "{stdout}");
-    let out = tangent(&["check", scratch("cli-check.fbx", FBX).to_str().unwrap()]);
+    let out = tangent(&["check", scratch("cli-check.max", FBX).to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("nor a kind Tangent imports (.glb, .gltf (glTF), .json (three.js clip) and .csv)"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("nor a kind Tangent imports (.glb, .gltf (glTF), .json (three.js clip), .csv, .bvh (motion capture) and .fbx (FBX))"),
+        "{}",
+        text(&out.stderr)
+    );
 }

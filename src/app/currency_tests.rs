@@ -197,7 +197,7 @@ fn an_importable_file_from_the_command_line_opens_as_an_untitled_import() {
     assert!(state.ui.status.text.starts_with("Imported ") && state.ui.status.text.contains("bezier_mover.glb"), "{}", state.ui.status.text);
     // A file of no kind Tangent reads is refused with the kinds it reads.
     let dir = scratch_dir("cli-kind");
-    let fbx = dir.join("take.fbx");
+    let fbx = dir.join("take.max");
     std::fs::write(&fbx, [0u8, 159, 146, 150, 0, 1]).unwrap();
     let error = super::initial_state(Some(fbx)).err().expect("refused").to_string();
     assert!(error.contains(".glb") && error.contains(".csv"), "{error}");

@@ -19,6 +19,7 @@
 
 mod bvh;
 mod csv;
+mod fbx;
 mod gltf;
 mod gltf_check;
 mod three;
@@ -46,10 +47,13 @@ pub enum ImportFormat {
     /// Biovision Hierarchy motion capture: a joint hierarchy and a frame of channel values
     /// per line.
     Bvh,
+    /// Autodesk FBX, binary or ASCII (read by ufbx): animation stacks of node transforms and
+    /// blend shape weights.
+    Fbx,
 }
 
 impl ImportFormat {
-    pub const ALL: [ImportFormat; 5] = [Self::Gltf, Self::Glb, Self::ThreeJson, Self::Csv, Self::Bvh];
+    pub const ALL: [ImportFormat; 6] = [Self::Gltf, Self::Glb, Self::ThreeJson, Self::Csv, Self::Bvh, Self::Fbx];
 
     /// The format a file's extension names (any case) in [`IMPORT_KINDS`], if it names one.
     #[must_use]
@@ -57,15 +61,22 @@ impl ImportFormat {
         import_kind(path).map(|k| k.format)
     }
 
-    /// The format the bytes look like: GLB magic, BVH's `HIERARCHY`, a glTF JSON (`"asset"`),
-    /// other JSON, else CSV.
+    /// The format the bytes look like: GLB magic, binary FBX's (`Kaydara FBX Binary`), ASCII
+    /// FBX (`; FBX` first, or `FBXHeaderExtension` early), BVH's `HIERARCHY`, a glTF JSON
+    /// (`"asset"`), other JSON, else CSV.
     #[must_use]
     pub fn sniff(bytes: &[u8]) -> Self {
         if bytes.starts_with(b"glTF") {
             return Self::Glb;
         }
+        if bytes.starts_with(b"Kaydara FBX Binary") {
+            return Self::Fbx;
+        }
         let text = String::from_utf8_lossy(&bytes[..bytes.len().min(4096)]);
         let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+        if trimmed.starts_with("; FBX") || text.contains("FBXHeaderExtension") {
+            return Self::Fbx;
+        }
         if trimmed.starts_with("HIERARCHY") {
             return Self::Bvh;
         }
@@ -89,6 +100,7 @@ impl ImportFormat {
             Self::ThreeJson => "three.js JSON",
             Self::Csv => "CSV",
             Self::Bvh => "BVH",
+            Self::Fbx => "FBX",
         }
     }
 }
@@ -107,12 +119,13 @@ pub struct ImportKind {
 /// The kinds of file Tangent imports, by extension: the one table that import by path, the
 /// command line and the editor's "open any file" read (a new kind, `.bvh`, is one row here and
 /// its reader in [`import_bytes`]).
-pub const IMPORT_KINDS: [ImportKind; 5] = [
+pub const IMPORT_KINDS: [ImportKind; 6] = [
     ImportKind { extension: "glb", format: ImportFormat::Glb, described: "glTF" },
     ImportKind { extension: "gltf", format: ImportFormat::Gltf, described: "glTF" },
     ImportKind { extension: "json", format: ImportFormat::ThreeJson, described: "three.js clip" },
     ImportKind { extension: "csv", format: ImportFormat::Csv, described: "" },
     ImportKind { extension: "bvh", format: ImportFormat::Bvh, described: "motion capture" },
+    ImportKind { extension: "fbx", format: ImportFormat::Fbx, described: "FBX" },
 ];
 
 /// The row of [`IMPORT_KINDS`] that `path`'s extension (any case) names, if any.
@@ -303,6 +316,7 @@ fn import_bytes_in(
         ImportFormat::ThreeJson => three::read(bytes, options, &ctx)?,
         ImportFormat::Csv => csv::read(bytes, &ctx)?,
         ImportFormat::Bvh => bvh::read(bytes, &ctx)?,
+        ImportFormat::Fbx => fbx::read(bytes, options, &ctx)?,
     };
     finish(read, format, &ctx)
 }
