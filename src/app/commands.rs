@@ -268,7 +268,7 @@ impl Command {
             Self::OpenPath => "Open a project by typing its path (works where no file dialog can open)",
             Self::Save => "Save the project to its file (atomically: a crash never leaves half a file)",
             Self::SaveAs => "Save the project to a new file",
-            Self::Import => "Open glTF (.gltf, .glb), a three.js clip (.json) or CSV with its exact values and tangents, as a new project or added to this one",
+            Self::Import => "Open glTF (.gltf, .glb), a three.js clip (.json), CSV, BVH motion capture or FBX with its exact values and tangents, as a new project or added to this one",
             Self::Export => "Bake and export the tracks for an engine: CSV, three.js JSON, glTF or GLB",
             Self::Quit => "Close Tangent (asks before discarding unsaved changes)",
             Self::Undo => "Undo the last edit; a whole drag or slider gesture is one step",

@@ -1,5 +1,5 @@
 //! Import of animation other programs wrote (SPEC §11): glTF 2.0 (`.gltf`, `.glb`), three.js
-//! clip JSON (`AnimationClip.toJSON`) and CSV, with exact values and tangents wherever the
+//! clip JSON (`AnimationClip.toJSON`), CSV, BVH motion capture and FBX, with exact values and tangents wherever the
 //! source has them. One entry point, [`import_path`], for the editor and the command line;
 //! the kind is chosen by the file's extension from one table, [`IMPORT_KINDS`], and an
 //! extension it does not list is refused with the list.
@@ -10,6 +10,7 @@
 //! | three.js Discrete / Linear / Smooth / Bezier | the track's name | Step / Linear (Slerp) / Cubic / Bezier, Free handles ([`three`]) |
 //! | CSV | `NAME` from `NAME.x`, `NAME.y`, … or a column's header | Linear ([`csv`]) |
 //! | BVH motion capture | `JOINT.translation` (Vec3), `JOINT.rotation` (Euler in the channels' order), and the skeleton | Linear, a key per frame ([`bvh`]) |
+//! | FBX (through ufbx) | `NODE.translation`, `.rotation` (Euler in the node's order), `.scale`, `.weights[i]` | Step / Linear / Bezier with Free handles from FBX's tangents ([`fbx`]) |
 //!
 //! Every imported track remembers its [`Binding`] (glTF node and property, three.js property
 //! path), so export writes it back where it came from. Nothing is half-imported: the whole
