@@ -1,8 +1,8 @@
-//! glTF 2.0 export: a node per track (or per imported node), an animation per imported
-//! animation (else one), a buffer embedded as a data URI (`.gltf`) or in a GLB container
-//! (`.glb`).
+//! glTF 2.0 export: a node per track (or per imported node), the joints of a take's skeleton
+//! as a node hierarchy (`skeleton.rs`), an animation per imported animation (else one), a
+//! buffer embedded as a data URI (`.gltf`) or in a GLB container (`.glb`).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use base64::Engine as _;
 use gj::validation::{Checked::Valid, USize64};
@@ -11,7 +11,9 @@ use gltf_json as gj;
 use gj::accessor::{ComponentType, GenericComponentType, Type};
 
 use super::binding::{Dest, NodeKey};
+use super::skeleton::Scene;
 use super::{Form, Prepared, Target};
+use crate::model::Skeleton;
 
 /// Appends little-endian f32s, returning (offset, length in bytes).
 fn push_f32(bin: &mut Vec<u8>, values: impl IntoIterator<Item = f32>) -> (usize, usize) {
@@ -114,47 +116,39 @@ fn morph_mesh(root: &mut gj::Root, bin: &mut Vec<u8>, name: &str, dim: usize) ->
 pub(super) const DEFAULT_ANIMATION: &str = "Tangent";
 
 /// The node a track animates.
-fn node_key(p: &Prepared) -> NodeKey {
+pub(super) fn node_key(p: &Prepared) -> NodeKey {
     match &p.dest {
         Dest::Gltf { node, .. } => node.clone(),
         _ => NodeKey::Own(p.name.clone()),
     }
 }
 
-/// The scene's nodes, in order of first use: a node some track's weights animate gets a
-/// morph mesh with as many targets as its widest weights channel.
-fn nodes(root: &mut gj::Root, bin: &mut Vec<u8>, tracks: &[Prepared]) -> HashMap<NodeKey, gj::Index<gj::Node>> {
-    let mut order: Vec<(NodeKey, usize)> = Vec::new();
-    for p in tracks {
-        let key = node_key(p);
-        let morph = if p.target == Target::Weights { p.width } else { 0 };
-        match order.iter_mut().find(|(k, _)| *k == key) {
-            Some(entry) => entry.1 = entry.1.max(morph),
-            None => order.push((key, morph)),
+/// Writes the scene's nodes (node `i` of the scene is node `i` of the document): names, rest
+/// translations (a zero one left out), children, and a morph mesh where weights animate.
+fn write_nodes(root: &mut gj::Root, bin: &mut Vec<u8>, scene: &Scene) {
+    for n in &scene.nodes {
+        let mut node = gj::Node { name: n.name.clone(), ..Default::default() };
+        node.translation = n.translation.filter(|t| t.iter().any(|&v| v != 0.0)).map(|t| t.map(|v| v as f32));
+        if !n.children.is_empty() {
+            node.children = Some(n.children.iter().map(|&c| gj::Index::new(c as u32)).collect());
         }
+        if n.morph > 0 {
+            node.mesh = Some(morph_mesh(root, bin, n.name.as_deref().unwrap_or("node"), n.morph));
+        }
+        root.push(node);
     }
-    order
-        .into_iter()
-        .map(|(key, morph)| {
-            let name = key.name();
-            let mut node = gj::Node { name: name.clone(), ..Default::default() };
-            if morph > 0 {
-                node.mesh = Some(morph_mesh(root, bin, name.as_deref().unwrap_or("node"), morph));
-            }
-            (key, root.push(node))
-        })
-        .collect()
 }
 
 /// The glTF document and its binary buffer; `embed` puts the buffer in a data URI. Tracks
 /// go to the node and animation their destination names (imported tracks to the node and
-/// animation they came from), others to a node named after the track in the animation
-/// called [`DEFAULT_ANIMATION`].
-pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>) {
+/// animation they came from, a take's to its skeleton's joints), others to a node named after
+/// the track in the animation called [`DEFAULT_ANIMATION`].
+pub(super) fn gltf_root(tracks: &[Prepared], skeleton: Option<&Skeleton>, embed: bool) -> (gj::Root, Vec<u8>) {
     use gj::animation::{Channel, Interpolation as GI, Property, Sampler, Target as GT};
     let mut root = gj::Root { asset: gj::Asset { generator: Some("Tangent".into()), ..Default::default() }, ..Default::default() };
     let mut bin = Vec::new();
-    let node_index = nodes(&mut root, &mut bin, tracks);
+    let scene = super::skeleton::scene(tracks, skeleton);
+    write_nodes(&mut root, &mut bin, &scene);
     let mut animations: Vec<(String, Vec<Channel>, Vec<Sampler>)> = Vec::new();
     for p in tracks {
         let name = match &p.dest {
@@ -187,7 +181,7 @@ pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>)
             Target::Scale => Property::Scale,
             _ => Property::MorphTargetWeights,
         };
-        let node = node_index[&node_key(p)];
+        let node = gj::Index::new(scene.index[&node_key(p)] as u32);
         channels.push(Channel {
             sampler,
             target: GT { extensions: None, extras: Default::default(), node, path: Valid(path) },
@@ -198,8 +192,7 @@ pub(super) fn gltf_root(tracks: &[Prepared], embed: bool) -> (gj::Root, Vec<u8>)
     for (name, channels, samplers) in animations {
         root.push(gj::Animation { extensions: None, extras: Default::default(), channels, name: Some(name), samplers });
     }
-    let mut nodes: Vec<gj::Index<gj::Node>> = node_index.into_values().collect();
-    nodes.sort_by_key(|n| n.value());
+    let nodes = scene.roots.iter().map(|&r| gj::Index::new(r as u32)).collect();
     let scene = root.push(gj::Scene { extensions: None, extras: Default::default(), name: None, nodes });
     root.scene = Some(scene);
     let uri = embed.then(|| format!("data:application/octet-stream;base64,{}", base64::engine::general_purpose::STANDARD.encode(&bin)));

@@ -13,6 +13,10 @@
 //! | anything else, or constant-speed motion | baked | baked, LINEAR |
 //! | Euler (to Rotation) | quaternions: Step exact, else baked with every turn kept (`rotation.rs`) | the same |
 //!
+//! A project with a skeleton (a BVH take) is written to glTF as a node hierarchy of its joints
+//! with their offsets as rest translations and end sites as leaf nodes, the take's tracks on
+//! those nodes (`skeleton.rs`).
+//!
 //! glTF stores FLOAT (f32): times that f32 rounding would make equal (a jump) are nudged
 //! one f32 step apart so they stay strictly increasing, as glTF requires.
 
@@ -21,6 +25,7 @@ mod binding;
 mod csv;
 mod gltf;
 mod rotation;
+mod skeleton;
 mod three;
 
 pub use binding::bound_target;
@@ -389,8 +394,9 @@ impl Prepared {
     }
 }
 
-/// Glues what the bake produced, or the keys, into a [`Prepared`] track.
-fn prepare(track: &Track, target: Target, format: Format, options: &ExportOptions, range: (f64, f64)) -> Result<Prepared, ExportError> {
+/// Glues what the bake produced, or the keys, into a [`Prepared`] track. `take`: the track
+/// animates a joint of the project's skeleton ([`skeleton::joint_track`]).
+fn prepare(track: &Track, target: Target, format: Format, options: &ExportOptions, range: (f64, f64), take: bool) -> Result<Prepared, ExportError> {
     let curve = TrackCurve::new(track)?;
     let mut p = Prepared::empty(track, target, format, options);
     // Pre/post infinity other than Constant is baked over the whole clip, so engines play
@@ -399,7 +405,7 @@ fn prepare(track: &Track, target: Target, format: Format, options: &ExportOption
     let beyond = (track.pre_infinity != Infinity::Constant && range.0 < k0) || (track.post_infinity != Infinity::Constant && range.1 > k1);
     if track.kind == TrackKind::Euler && target == Target::Rotation && format != Format::Csv {
         let span = if beyond { range } else { (k0, k1) };
-        let (exact, note) = rotation::euler_as_quaternions(track, &curve, format, options, span)?;
+        let (exact, note) = rotation::euler_as_quaternions(track, &curve, format, options, span, take)?;
         (p.form, p.times, p.values, p.tangents, p.max_error) = (exact.form, exact.times, exact.values, exact.tangents, exact.max_error);
         (p.width, p.note) = (4, Some(note));
         return Ok(p);
@@ -464,7 +470,7 @@ fn prepare_all(
             if cancelled.load(Ordering::Relaxed) {
                 return Err(ExportError::Cancelled);
             }
-            let p = prepare(t, *g, format, options, range);
+            let p = prepare(t, *g, format, options, range, skeleton::joint_track(project, t));
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if !progress(n, total) {
                 cancelled.store(true, Ordering::Relaxed);
@@ -506,7 +512,7 @@ pub fn export(
         Format::Csv => csv::csv(project, &tracks, options.fps),
         Format::ThreeJson => three::three_json(&tracks)?,
         Format::Gltf => {
-            let (root, bin) = gltf::gltf_root(&tracks, true);
+            let (root, bin) = gltf::gltf_root(&tracks, project.skeleton.as_ref(), true);
             root.to_vec_pretty().map_err(|e| ExportError::Encode(e.to_string())).map(|mut v| {
                 v.push(b'\n');
                 drop(bin);
@@ -514,7 +520,7 @@ pub fn export(
             })?
         }
         Format::Glb => {
-            let (root, bin) = gltf::gltf_root(&tracks, false);
+            let (root, bin) = gltf::gltf_root(&tracks, project.skeleton.as_ref(), false);
             gltf::glb(&root.to_vec().map_err(|e| ExportError::Encode(e.to_string()))?, &bin)
         }
     };

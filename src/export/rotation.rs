@@ -11,7 +11,9 @@
 //! - **Step** Euler tracks are exact: STEP quaternion keys, each key's rotation.
 //! - **Default bake**: one key per frame at the export's fps (the rotation of
 //!   [`TrackCurve::rotation_at`]), and keys added inside a frame that turns 170° or more (a spin
-//!   faster than 170° per frame). The turn inside a frame is bounded by the sum of the angles'
+//!   faster than 170° per frame). A joint of a take (a BVH import's skeleton) is sampled at the
+//!   take's own frames instead, its key times ([`super::skeleton::take_frames`]), so every
+//!   frame's rotation is a key. The turn inside a frame is bounded by the sum of the angles'
 //!   changes, `|Δx| + |Δy| + |Δz|` (each axis turns the body by its own angle's change), taken
 //!   at eight points of the frame and every key time inside it; only frames where that bound
 //!   reaches 170° are sampled finer and measured as rotation angles.
@@ -24,7 +26,7 @@
 //! Errors are rotation angles in radians, measured on the written keys as played, as the
 //! report gives them for Quat tracks.
 
-use crate::bake::{Bound, Fps};
+use crate::bake::Bound;
 use crate::curve::TrackCurve;
 use crate::euler_tracks::{euler_to_quat, EulerTrackError};
 use crate::model::{Interpolation, Key, Track, TrackKind};
@@ -50,13 +52,15 @@ const DENSER_ROUNDS: usize = 4;
 const MAX_BOUND_DEG: f64 = 90.0;
 
 /// An Euler track as quaternion keys over `span` (its keys, or the clip for pre/post
-/// infinity), and the report's note on how (module docs).
+/// infinity), and the report's note on how (module docs). `take`: the track animates a joint
+/// of the project's skeleton, and a default bake samples the take's frames.
 pub(super) fn euler_as_quaternions(
     track: &Track,
     curve: &TrackCurve,
     format: Format,
     options: &ExportOptions,
     span: (f64, f64),
+    take: bool,
 ) -> Result<(Exact, String), ExportError> {
     let order = track.order;
     let keyed = span == curve.domain();
@@ -77,12 +81,17 @@ pub(super) fn euler_as_quaternions(
             return Ok((exact, format!("{inexact}; {how} within {:e} rad", bound.get())));
         }
     }
-    let (times, values, added) = fixed_rate(curve, options.fps, span);
+    let (grid, rate) = if take {
+        (super::skeleton::take_frames(curve.times(), options.fps, span), "the take's frames (its key times)".to_owned())
+    } else {
+        (options.fps.frames(span.0, span.1), format!("{} fps", options.fps.get()))
+    };
+    let (times, values, added) = fixed_rate(curve, grid, span);
     let max_error = measure(curve, &times, &values, 4);
     let extra = if added > 0 { format!(", {added} keys added where a frame turned {MAX_TURN_DEG}° or more") } else { String::new() };
     let missed = options.adaptive.map(|b| format!("; no keys within {:e} rad", b.get())).unwrap_or_default();
     let exact = Exact { form: Form::Baked, times, values, tangents: None, max_error };
-    Ok((exact, format!("{inexact}{missed}; baked at {} fps{extra}", options.fps.get())))
+    Ok((exact, format!("{inexact}{missed}; baked at {rate}{extra}")))
 }
 
 /// `q`, or `−q` if that is nearer the last quaternion of `values` (dot ≥ 0), appended.
@@ -186,12 +195,12 @@ fn jumps_in(curve: &TrackCurve, t0: f64, t1: f64) -> Vec<f64> {
     j
 }
 
-/// One key per frame over `span` (a jump: the rotation arriving, then the one after, at its
-/// time), each in the hemisphere of the key before, with keys added inside frames that turn
-/// [`MAX_TURN_DEG`] or more. Returns times, values and how many keys were added.
-fn fixed_rate(curve: &TrackCurve, fps: Fps, span: (f64, f64)) -> (Vec<f64>, Vec<f64>, usize) {
+/// One key per frame of `grid` (the frames over `span`; a jump: the rotation arriving, then
+/// the one after, at its time), each in the hemisphere of the key before, with keys added
+/// inside frames that turn [`MAX_TURN_DEG`] or more. Returns times, values and how many keys
+/// were added.
+fn fixed_rate(curve: &TrackCurve, mut grid: Vec<f64>, span: (f64, f64)) -> (Vec<f64>, Vec<f64>, usize) {
     let jumps = jumps_in(curve, span.0, span.1);
-    let mut grid = fps.frames(span.0, span.1);
     grid.extend_from_slice(&jumps);
     grid.sort_by(f64::total_cmp);
     grid.dedup();
