@@ -30,11 +30,22 @@ pub fn load_ron(data: &[u8]) {
     }
 }
 
-/// An import: the first byte picks the format (glTF, GLB, three.js JSON, CSV), the rest is
-/// the file.
+/// The format the first byte of an `import` input picks: 0xF0–0xF7 BVH, 0xF8–0xFF FBX, any
+/// other byte glTF, GLB, three.js JSON or CSV by its value mod 4 (as before BVH and FBX, so
+/// the corpus found then still reads each file as the format it was found for).
+#[must_use]
+pub fn import_format(first: u8) -> ImportFormat {
+    match first {
+        0xF0..=0xF7 => ImportFormat::Bvh,
+        0xF8..=0xFF => ImportFormat::Fbx,
+        _ => [ImportFormat::Gltf, ImportFormat::Glb, ImportFormat::ThreeJson, ImportFormat::Csv][usize::from(first % 4)],
+    }
+}
+
+/// An import: the first byte picks the format ([`import_format`]), the rest is the file.
 pub fn import(data: &[u8]) {
     let Some((&first, bytes)) = data.split_first() else { return };
-    let format = [ImportFormat::Gltf, ImportFormat::Glb, ImportFormat::ThreeJson, ImportFormat::Csv][usize::from(first % 4)];
+    let format = import_format(first);
     if let Ok(imported) = import_bytes(bytes, format, "fuzz", None, &ImportOptions::default()) {
         assert_finite(&imported.project);
     }

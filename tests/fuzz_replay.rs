@@ -9,7 +9,7 @@
 
 use std::path::PathBuf;
 
-use tangent::import::{import_bytes, ImportFormat, ImportOptions};
+use tangent::import::{import_bytes, ImportOptions};
 use tangent::TrackCurve;
 
 /// Runs `check` on every file of the corpus (none may panic); returns how many files there
@@ -38,8 +38,7 @@ fn ron_loads(data: &[u8]) -> bool {
 /// What `fuzzing::import` reads: the first byte picks the format, the rest is the file.
 fn import_loads(data: &[u8]) -> bool {
     let Some((&first, bytes)) = data.split_first() else { return false };
-    let format = [ImportFormat::Gltf, ImportFormat::Glb, ImportFormat::ThreeJson, ImportFormat::Csv][usize::from(first % 4)];
-    import_bytes(bytes, format, "fuzz", None, &ImportOptions::default()).is_ok()
+    import_bytes(bytes, tangent::fuzzing::import_format(first), "fuzz", None, &ImportOptions::default()).is_ok()
 }
 
 /// The track `fuzzing::evaluate` builds from the bytes (`fuzzing::decode_track`) compiles.
@@ -71,9 +70,16 @@ fn import_corpus() {
     assert!(loaded >= IMPORT_FLOOR, "import: only {loaded} files load");
     // The target's seeds (fuzz/README.md) that need no other file, with the byte that picks
     // their format, through the same check.
-    for (byte, name) in
-        [(0u8, "mixed_interp.gltf"), (1, "bezier_mover.glb"), (1, "synthetic_quantized_sparse.glb"), (2, "character_clip.json"), (2, "three_two_clips.json")]
-    {
+    for (byte, name) in [
+        (0u8, "mixed_interp.gltf"),
+        (1, "bezier_mover.glb"),
+        (1, "synthetic_quantized_sparse.glb"),
+        (2, "character_clip.json"),
+        (2, "three_two_clips.json"),
+        (0xF0, "bvh/sample_xzy.bvh"),
+        (0xF0, "bvh/cmu_zyx.bvh"),
+        (0xF8, "fbx/sample_props.fbx"),
+    ] {
         let mut data = vec![byte];
         data.extend(std::fs::read(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import-samples").join(name)).unwrap());
         tangent::fuzzing::import(&data);

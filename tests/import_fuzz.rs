@@ -1,4 +1,4 @@
-//! Mutated import files (GLB, glTF, three.js JSON, CSV) from the samples: every importer
+//! Mutated import files (GLB, glTF, three.js JSON, CSV, BVH, FBX) from the samples: every importer
 //! returns a project or an error, never panics (issue 12). Mutations flip bytes to values
 //! chosen to reach past the parsers (digits, signs, brackets, NaN bit patterns), cut the
 //! file short, or duplicate a stretch of it.
@@ -80,7 +80,7 @@ fn survives(bytes: &[u8], format: ImportFormat) -> bool {
 ///
 /// Most mutations break the file: over 7 runs of 400 cases, 2.6% of mutated glTF files
 /// imported, 4.9% of CSV, 5.0% of three.js JSON, 6.4% of GLB and 82% of GLB binary-chunk
-/// flips. At 1,000 cases (a second for all five) the floors below, about a fifth of those
+/// flips; of 1,000, 5.2% of BVH and 5.3% of FBX (the floor for both is CASES / 100). At 1,000 cases (a second for all five) the floors below, about a fifth of those
 /// means (CASES / 200 for glTF, CASES / 100 for CSV, JSON and GLB, CASES / 2 for the binary
 /// chunk), fail a correct build with a probability under 2e-7 (binomial); an importer that
 /// refuses everything imports none.
@@ -90,6 +90,8 @@ static GLTF: AtomicUsize = AtomicUsize::new(0);
 static THREE_JSON: AtomicUsize = AtomicUsize::new(0);
 static CSV_IMPORTED: AtomicUsize = AtomicUsize::new(0);
 static GLB_BINARY: AtomicUsize = AtomicUsize::new(0);
+static BVH: AtomicUsize = AtomicUsize::new(0);
+static FBX: AtomicUsize = AtomicUsize::new(0);
 
 fn count_if(imported: bool, counter: &AtomicUsize) {
     if imported {
@@ -129,6 +131,16 @@ proptest! {
         count_if(survives(&mutate(CSV.as_bytes().to_vec(), &mutations), ImportFormat::Csv), &CSV_IMPORTED);
     }
 
+    fn mutated_bvh(which in 0usize..2, mutations in prop::collection::vec(mutation(), 1..8)) {
+        let name = ["bvh/sample_xzy.bvh", "bvh/cmu_zyx.bvh"][which];
+        count_if(survives(&mutate(sample(name), &mutations), ImportFormat::Bvh), &BVH);
+    }
+
+    fn mutated_fbx(which in 0usize..2, mutations in prop::collection::vec(mutation(), 1..8)) {
+        let name = ["fbx/sample_props.fbx", "fbx/hand_ascii.fbx"][which];
+        count_if(survives(&mutate(sample(name), &mutations), ImportFormat::Fbx), &FBX);
+    }
+
     /// The binary chunk alone: the JSON stays valid, so the accessor checks and the reader
     /// see bad offsets, NaN and out-of-order times.
     fn mutated_glb_binary(flips in prop::collection::vec((any::<usize>(), any::<u8>()), 1..16)) {
@@ -161,6 +173,16 @@ fn mutated_three_json_never_panics() {
 #[test]
 fn mutated_csv_never_panics() {
     imported_at_least(mutated_csv, &CSV_IMPORTED, CASES as usize / 100, "csv");
+}
+
+#[test]
+fn mutated_bvh_never_panics() {
+    imported_at_least(mutated_bvh, &BVH, CASES as usize / 100, "bvh");
+}
+
+#[test]
+fn mutated_fbx_never_panics() {
+    imported_at_least(mutated_fbx, &FBX, CASES as usize / 100, "fbx");
 }
 
 #[test]
