@@ -9,8 +9,8 @@ at time × fps). The object's world rotation (matrix_world.to_quaternion()) is r
 frame and --sub points between frames (frame_set with subframes), and the angles between
 consecutive orientations are summed: the accumulated turn. A 720° spin must give 720°, not
 the 0° of a spin whose keys Blender would interpolate the short way. With --expect the script
-exits 1 when the turn is not within 0.5° of it. Not part of CI (Blender is not installed
-there); docs/export.md quotes the figures.
+exits 1 when the turn is not within 0.5° of it. Run by hand (docs/export.md quotes the
+figures); .ci/run runs Blender only for the BVH take check (bvh_gltf_check.py).
 """
 
 import argparse
