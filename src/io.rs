@@ -140,6 +140,17 @@ pub fn load_project(path: &Path) -> Result<Project, FileError> {
 /// ([`Project::required_version`]); a big project's key lists written in parallel, by hand
 /// ([`crate::ron_write`]).
 pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
+    let (header, fast) = project_header(project)?;
+    if fast {
+        crate::ron_write::with_tracks(&header, project)
+    } else {
+        Ok(header)
+    }
+}
+
+/// RON's text of the project; for a big one (more than [`crate::ron_write::FAST_WRITE_KEYS`]
+/// keys) with an empty track list for [`crate::ron_write`] to fill, and `true`.
+fn project_header(project: &Project) -> Result<(String, bool), ron::Error> {
     /// [`Project`]'s fields with the version to write, borrowing the tracks (a copy of a
     /// million keys would cost more than writing them out).
     #[derive(serde::Serialize)]
@@ -154,22 +165,32 @@ pub fn project_to_string(project: &Project) -> Result<String, ron::Error> {
     let fast = keys > crate::ron_write::FAST_WRITE_KEYS;
     let tracks: &[crate::model::Track] = if fast { &[] } else { &project.tracks };
     let written = Written { version: project.required_version(), fps: project.fps, tracks, skeleton: project.skeleton.as_ref() };
-    let text = ron::ser::to_string_pretty(&written, crate::ron_write::pretty())?;
-    if fast {
-        crate::ron_write::with_tracks(&text, project)
-    } else {
-        Ok(text)
-    }
+    Ok((ron::ser::to_string_pretty(&written, crate::ron_write::pretty())?, fast))
 }
 
-/// A worker's own copy of a document's shared project, the share let go of at once: the
-/// project itself if nobody else holds it, else a copy made here. A save that held the share
-/// while it wrote (a second for a million keys) made the editor's next edit copy the whole
-/// project on the UI thread (copy-on-write); this way an edit copies only while this copy is
-/// made (about a sixth of that), and on the worker's side otherwise.
+/// Above this many keys a worker keeps the document's share of the project rather than copy
+/// it ([`released`]).
+pub const SHARE_ABOVE_KEYS: usize = 2_000_000;
+
+/// The project a worker (save, autosave, export) reads: for a project of up to
+/// [`SHARE_ABOVE_KEYS`] keys its own copy, the share let go of at once (the project itself if
+/// nobody else holds it). A save that held the share while it wrote (a second for a million
+/// keys) made the editor's next edit copy the whole project on the UI thread (copy-on-write);
+/// with a copy, an edit copies only while the copy is made, and on the worker's side
+/// otherwise. Above that, the share is kept: a copy would double the memory of a
+/// motion-capture take (7.2 million keys: 1.2 GB more, the editor's whole budget), and an
+/// edit made while the worker writes (a second or two) copies once then instead.
 #[must_use]
-pub fn released(project: std::sync::Arc<Project>) -> Project {
-    std::sync::Arc::unwrap_or_clone(project)
+pub fn released(project: std::sync::Arc<Project>) -> std::sync::Arc<Project> {
+    released_above(project, SHARE_ABOVE_KEYS)
+}
+
+fn released_above(project: std::sync::Arc<Project>, share_above: usize) -> std::sync::Arc<Project> {
+    if project.tracks.iter().map(|t| t.keys.len()).sum::<usize>() > share_above {
+        project
+    } else {
+        std::sync::Arc::new(std::sync::Arc::unwrap_or_clone(project))
+    }
 }
 
 /// Writes `project` to `path` atomically (temporary file, fsync, rename). Refuses an invalid
@@ -177,8 +198,15 @@ pub fn released(project: std::sync::Arc<Project>) -> Project {
 pub fn save_project(path: &Path, project: &Project) -> Result<(), FileError> {
     let origin = path.display().to_string();
     validate_project(project).map_err(|error| FileError::Invalid { path: origin.clone(), error })?;
-    let text = project_to_string(project).map_err(|e| FileError::Serialize { path: origin.clone(), message: e.to_string() })?;
-    write_atomically(path, text.as_bytes()).map_err(|error| FileError::Io { path: origin, error })
+    let serialize = |e: ron::Error| FileError::Serialize { path: origin.clone(), message: e.to_string() };
+    let (header, fast) = project_header(project).map_err(serialize)?;
+    let written = if fast {
+        // A big project's text is written as its tracks are formatted, never whole in memory.
+        write_atomically_with(path, |f| crate::ron_write::write_with_tracks(&header, project, f))
+    } else {
+        write_atomically(path, header.as_bytes())
+    };
+    written.map_err(|error| FileError::Io { path: origin, error })
 }
 
 /// Writes `bytes` to a sibling temporary file and renames it over `path`. On any failure
@@ -190,14 +218,20 @@ pub fn save_project(path: &Path, project: &Project) -> Result<(), FileError> {
 /// - Temporary files of earlier saves of this file whose writer no longer runs (an interrupted
 ///   save) are removed.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomically_with(path, |f| f.write_all(bytes))
+}
+
+/// [`write_atomically`], the contents written by `write` (through a buffer).
+pub fn write_atomically_with(path: &Path, write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
     let target = resolve_link(path);
     let path = target.as_path();
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().ok_or_else(|| std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file path"))?;
     let tmp = dir.join(format!(".{}.{}.tmp", name.to_string_lossy(), std::process::id()));
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
+        let mut buffered = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&tmp)?);
+        write(&mut buffered)?;
+        let f = buffered.into_inner().map_err(std::io::IntoInnerError::into_error)?;
         if let Ok(meta) = std::fs::metadata(path) {
             f.set_permissions(meta.permissions())?;
         }
@@ -257,11 +291,21 @@ mod tests {
         let shared = std::sync::Arc::new(demo_project());
         let tracks = shared.tracks.as_ptr();
         let own = released(shared.clone());
-        assert_eq!(own, *shared);
+        assert_eq!(*own, *shared);
         assert_ne!(own.tracks.as_ptr(), tracks, "a copy while the document holds it");
         assert_eq!(std::sync::Arc::strong_count(&shared), 1, "the worker's share is gone");
-        let own = released(shared);
-        assert_eq!(own.tracks.as_ptr(), tracks, "the only share: no copy");
+        drop(own);
+        let own = released(shared.clone());
+        drop(shared);
+        assert_ne!(own.tracks.as_ptr(), tracks);
+        let own = released(own);
+        let ptr = own.tracks.as_ptr();
+        assert_eq!(released(own).tracks.as_ptr(), ptr, "the only share: no copy");
+        // A project above the limit keeps the share: no copy, the document's share held.
+        let shared = std::sync::Arc::new(demo_project());
+        let keys: usize = shared.tracks.iter().map(|t| t.keys.len()).sum();
+        let kept = released_above(shared.clone(), keys - 1);
+        assert!(std::sync::Arc::ptr_eq(&kept, &shared));
     }
 
     const SPEC_EXAMPLE: &str = r#"(
