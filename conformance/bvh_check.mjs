@@ -24,6 +24,7 @@ import path from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import validator from 'gltf-validator';
+import { eulerMatrix, matrixQuaternion, mul } from './euler.mjs';
 
 globalThis.ProgressEvent ??= class ProgressEvent extends Event {
   constructor(type, init = {}) { super(type); Object.assign(this, init); }
@@ -40,36 +41,9 @@ let failed = 0;
 const fail = (msg) => { failed++; console.log(`FAIL ${msg}`); };
 const check = (ok, msg) => (ok ? passed++ : fail(msg));
 
-/** Rotation matrix of one axis (0 = X, 1 = Y, 2 = Z), row-major, acting on column vectors. */
-function axisMatrix(axis, angle) {
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  const j = (axis + 1) % 3;
-  const k = (axis + 2) % 3;
-  const m = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
-  m[axis][axis] = 1;
-  m[j][j] = c;
-  m[k][k] = c;
-  m[k][j] = s;
-  m[j][k] = -s;
-  return m;
-}
-
-const mul = (a, b) => a.map((row) => [0, 1, 2].map((c) => row[0] * b[0][c] + row[1] * b[1][c] + row[2] * b[2][c]));
 const apply = (m, v) => m.map((row) => row[0] * v[0] + row[1] * v[1] + row[2] * v[2]);
 const add = (a, b) => a.map((x, i) => x + b[i]);
 const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-
-/** Blender's Euler: the first letter applied first, `XYZ` → R = Rz·Ry·Rx. */
-function eulerMatrix(angles, order) {
-  const [i, j, k] = [...order].map((letter) => 'XYZ'.indexOf(letter));
-  return mul(axisMatrix(k, angles[k]), mul(axisMatrix(j, angles[j]), axisMatrix(i, angles[i])));
-}
-
-function matrixQuaternion(r) {
-  const m = new THREE.Matrix4().set(r[0][0], r[0][1], r[0][2], 0, r[1][0], r[1][1], r[1][2], 0, r[2][0], r[2][1], r[2][2], 0, 0, 0, 0, 1);
-  return new THREE.Quaternion().setFromRotationMatrix(m);
-}
 
 function quaternionMatrix(q) {
   const e = new THREE.Matrix4().makeRotationFromQuaternion(q).elements; // column-major

@@ -22,6 +22,7 @@ import path from 'node:path';
 import * as THREE from 'three';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 import validator from 'gltf-validator';
+import { eulerMatrix, matrixQuaternion } from './euler.mjs';
 
 globalThis.ProgressEvent ??= class ProgressEvent extends Event {
   constructor(type, init = {}) { super(type); Object.assign(this, init); }
@@ -57,31 +58,9 @@ let failed = 0;
 const fail = (msg) => { failed++; console.log(`FAIL ${msg}`); };
 const pass = () => { passed++; };
 
-/** Rotation matrix of one axis (0 = X, 1 = Y, 2 = Z), row-major, acting on column vectors. */
-function axisMatrix(axis, angle) {
-  const c = Math.cos(angle);
-  const s = Math.sin(angle);
-  const j = (axis + 1) % 3;
-  const k = (axis + 2) % 3;
-  const m = [[0, 0, 0], [0, 0, 0], [0, 0, 0]];
-  m[axis][axis] = 1;
-  m[j][j] = c;
-  m[k][k] = c;
-  m[k][j] = s;
-  m[j][k] = -s;
-  return m;
-}
-
-function mul(a, b) {
-  return a.map((row, r) => [0, 1, 2].map((c) => row[0] * b[0][c] + row[1] * b[1][c] + row[2] * b[2][c]));
-}
-
 /** Blender's Euler: the first letter applied first, `XYZ` → R = Rz·Ry·Rx; as a quaternion. */
 function eulerQuaternion(angles, order) {
-  const [i, j, k] = [...order].map((letter) => 'XYZ'.indexOf(letter));
-  const r = mul(axisMatrix(k, angles[k]), mul(axisMatrix(j, angles[j]), axisMatrix(i, angles[i])));
-  const m = new THREE.Matrix4().set(r[0][0], r[0][1], r[0][2], 0, r[1][0], r[1][1], r[1][2], 0, r[2][0], r[2][1], r[2][2], 0, 0, 0, 0, 1);
-  return new THREE.Quaternion().setFromRotationMatrix(m);
+  return matrixQuaternion(eulerMatrix(angles, order));
 }
 
 /** The angle in radians between two rotations, 2·atan2(|vec(a⁻¹b)|, |w|): exact near 0. */
