@@ -60,6 +60,7 @@ pub mod ron_split;
 pub mod ron_write;
 pub mod search;
 pub mod skeleton;
+pub mod smooth;
 pub mod tcb;
 pub mod trig;
 
