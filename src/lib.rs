@@ -55,6 +55,7 @@ pub mod model;
 pub mod open;
 pub mod quat;
 pub mod reduce;
+pub mod retime;
 pub mod ron_keys;
 pub mod ron_split;
 pub mod ron_write;
