@@ -2,11 +2,12 @@
 
 mod cli;
 mod cli_rotation;
+mod cli_smooth;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{ArgGroup, Parser, Subcommand};
 
 /// Tangent — a keyframe curve editor that shows what the tangents really are.
 ///
@@ -97,14 +98,34 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
     },
-    /// Filter tracks' keys: `--euler` replaces each Euler track's angles, key by key, by the
-    /// angles of the same rotation nearest the key before (no step over 180°) (SPEC §13).
+    /// Filter tracks' keys with exactly one of: `--euler` replaces each Euler track's angles,
+    /// key by key, by the angles of the same rotation nearest the key before (no step over
+    /// 180°) (SPEC §13); `--butterworth`, `--gaussian` and `--median` smooth the keys as a
+    /// signal at their rate, as scipy does (docs/smoothing.md), printing per track its keys,
+    /// whether it was resampled, and the largest difference between the old and new curves.
+    #[command(group(ArgGroup::new("filter").required(true).args(["euler", "butterworth", "gaussian", "median"])))]
     Filter {
         file: PathBuf,
-        /// The Euler filter (the only filter so far; required).
-        #[arg(long, required = true)]
+        /// The Euler filter on Euler tracks.
+        #[arg(long)]
         euler: bool,
-        /// Only this track (repeat for more); default: every Euler track.
+        /// Zero-phase Butterworth low-pass at this cutoff in Hz (above 0, below half the keys'
+        /// rate): scipy's butter then filtfilt.
+        #[arg(long, value_name = "CUTOFF_HZ", allow_negative_numbers = true)]
+        butterworth: Option<f64>,
+        /// With --butterworth: the filter's order, 1 to 8 [default: 2].
+        #[arg(long, value_name = "N")]
+        order: Option<usize>,
+        /// Gaussian smoothing with this sigma in seconds (above 0): scipy's gaussian_filter1d,
+        /// mode 'nearest'.
+        #[arg(long, value_name = "SIGMA_SECONDS", allow_negative_numbers = true)]
+        gaussian: Option<f64>,
+        /// Median over a window of this many seconds (at least 3 keys; odd in keys): removes
+        /// spikes.
+        #[arg(long, value_name = "WINDOW_SECONDS", allow_negative_numbers = true)]
+        median: Option<f64>,
+        /// Only this track (repeat for more); default: every Euler track with --euler, every
+        /// track but Step tracks otherwise.
         #[arg(long = "track", value_name = "NAME")]
         tracks: Vec<String>,
         /// Output project.
@@ -164,7 +185,13 @@ fn main() -> ExitCode {
         }
         Some(Command::Reduce { file, tolerance, tracks, angle, output }) => cli::reduce(&file, tolerance, angle, &tracks, &output),
         Some(Command::Import { file, output, animation }) => cli::import(&file, output.as_deref(), animation),
-        Some(Command::Filter { file, euler: _, tracks, output }) => cli_rotation::filter_euler(&file, &tracks, &output),
+        Some(Command::Filter { file, euler, butterworth, order, gaussian, median, tracks, output }) => {
+            if euler {
+                cli_rotation::filter_euler(&file, &tracks, &output)
+            } else {
+                cli_smooth::smooth(&file, cli_smooth::chosen_filter(butterworth, order, gaussian, median), &tracks, &output)
+            }
+        }
         Some(Command::Convert { file, to_euler, to_quat: _, angle, tracks, output }) => {
             let conversion = to_euler.map_or(cli_rotation::Conversion::ToQuat(angle), cli_rotation::Conversion::ToEuler);
             cli_rotation::convert(&file, conversion, &tracks, &output)

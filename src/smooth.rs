@@ -55,7 +55,7 @@ pub const MIN_MEDIAN_KEYS: usize = 3;
 pub enum SmoothError {
     #[error("the cutoff must be above 0 Hz, got {0} Hz")]
     CutoffNotPositive(f64),
-    #[error("the cutoff {cutoff} Hz must be below the Nyquist rate {} Hz (half the keys' rate of {rate} Hz)", rate / 2.0)]
+    #[error("the cutoff {cutoff} Hz must be below the Nyquist rate {} Hz (half the keys' rate of {} Hz)", short(rate / 2.0), short(*rate))]
     CutoffAboveNyquist { cutoff: f64, rate: f64 },
     #[error("the order must be 1 to {MAX_ORDER}, got {0}")]
     Order(usize),
@@ -63,7 +63,7 @@ pub enum SmoothError {
     Sigma(f64),
     #[error("the median window must be above 0 seconds, got {0}")]
     Window(f64),
-    #[error("the median window {window} s covers fewer than {MIN_MEDIAN_KEYS} keys at {rate} Hz: it must be at least {} s", 1.5 / rate)]
+    #[error("the median window {window} s covers fewer than {MIN_MEDIAN_KEYS} keys at {} Hz: it must be at least {} s", short(*rate), short(1.5 / rate))]
     WindowTooShort { window: f64, rate: f64 },
     #[error("{keys} keys: {filter} needs at least {needed}")]
     TooFewKeys { keys: usize, needed: usize, filter: String },
@@ -75,6 +75,16 @@ pub enum SmoothError {
     Degenerate { time: f64, length: f64 },
     #[error(transparent)]
     Track(#[from] TrackError),
+}
+
+/// `x` to 10 significant digits, for messages: a rate of 4.999999999999999 Hz measured from
+/// key times reads 5.
+fn short(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = 10f64.powi(9 - x.abs().log10().floor() as i32);
+    (x * scale).round() / scale
 }
 
 /// A smoothing filter with its parameters (built through the constructors, which check them).
