@@ -334,7 +334,7 @@ pub fn smooth_track(track: &Track, filter: &Filter) -> Result<Smoothed, SmoothEr
     if track.kind == TrackKind::Quat {
         for (q, &time) in values.chunks_exact_mut(4).zip(&new_times) {
             let length = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-            if !(length > 1e-6) {
+            if length.is_nan() || length <= 1e-6 {
                 return Err(SmoothError::Degenerate { time, length });
             }
             q.iter_mut().for_each(|x| *x /= length);

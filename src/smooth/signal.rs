@@ -111,8 +111,9 @@ pub fn lfilter_zi(b: &[f64], a: &[f64]) -> Vec<f64> {
         for r in col + 1..m {
             let f = rows[r][col] / rows[col][col];
             if f != 0.0 {
-                for c in col..=m {
-                    rows[r][c] -= f * rows[col][c];
+                let (top, bottom) = rows.split_at_mut(r);
+                for (x, p) in bottom[0][col..].iter_mut().zip(&top[col][col..]) {
+                    *x -= f * p;
                 }
             }
         }
