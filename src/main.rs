@@ -1,6 +1,7 @@
 //! `tangent`: the editor, and the commands that scripts depend on (SPEC §9).
 
 mod cli;
+mod cli_retime;
 mod cli_rotation;
 mod cli_smooth;
 
@@ -153,6 +154,23 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
     },
+    /// Stretch tracks in time about a pivot: new(t) = old(pivot + (t - pivot)/S), exactly for
+    /// every mode; a negative scale mirrors time (docs/retiming.md).
+    Retime {
+        file: PathBuf,
+        /// The time scale S (not 0; below 0 mirrors).
+        #[arg(long, allow_negative_numbers = true)]
+        scale: f64,
+        /// The time that stays where it is, in seconds.
+        #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+        pivot: f64,
+        /// Only this track (repeat for more); default: every track.
+        #[arg(long = "track", value_name = "NAME")]
+        tracks: Vec<String>,
+        /// Output project.
+        #[arg(short = 'o', long = "output")]
+        output: PathBuf,
+    },
     /// Import a glTF (.gltf, .glb), three.js clip (.json) or CSV file as a project; prints one
     /// line per track (name, kind, interpolation, keys, target) and the warnings.
     Import {
@@ -192,6 +210,7 @@ fn main() -> ExitCode {
                 cli_smooth::smooth(&file, cli_smooth::chosen_filter(butterworth, order, gaussian, median), &tracks, &output)
             }
         }
+        Some(Command::Retime { file, scale, pivot, tracks, output }) => cli_retime::retime(&file, scale, pivot, &tracks, &output),
         Some(Command::Convert { file, to_euler, to_quat: _, angle, tracks, output }) => {
             let conversion = to_euler.map_or(cli_rotation::Conversion::ToQuat(angle), cli_rotation::Conversion::ToEuler);
             cli_rotation::convert(&file, conversion, &tracks, &output)
