@@ -38,6 +38,7 @@ pub mod app;
 pub mod arclen;
 pub mod bake;
 pub mod bezier;
+pub mod blend;
 pub mod clock;
 pub mod convert;
 pub mod curve;
