@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::document::cleanup::{Pivot, Smoothing};
 use super::document::rotation::Rotations;
 use super::payload::{CompiledTake, Conversions, Finished, HandleSides, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
 use super::playback::TransportCommand;
@@ -54,6 +55,17 @@ pub enum AppCommand {
     /// Put the tracks Track > Convert Rotation… converted (compiled on its worker) in place, as
     /// one undo step, if what they were made for still holds.
     ApplyRotations(Arc<Rotations>),
+    /// What Edit > Smooth… previews in the graph (`None` when it closes).
+    SetSmoothPreview(Option<Arc<Smoothing>>),
+    /// Put the tracks Edit > Smooth… smoothed (compiled on its worker) in place, as one undo
+    /// step, if what they were made for still holds; their originals become the ghost.
+    ApplySmooth(Arc<Smoothing>),
+    /// Key > Scale time…: the selection's tracks scaled in time by `scale` about `pivot`, one
+    /// undo step; their originals become the ghost.
+    ScaleTime {
+        scale: f64,
+        pivot: Pivot,
+    },
     Select(BTreeSet<KeyRef>),
     /// Add a key to the selection, or take it out if it is in.
     ToggleSelected(KeyRef),
@@ -188,6 +200,12 @@ pub enum Command {
     EulerFilter,
     /// Track > Convert rotation…: Quat tracks to Euler angles, Euler tracks to quaternions.
     ConvertRotation,
+    /// Edit > Smooth…: Butterworth, Gaussian or median on the selected tracks, previewed.
+    Smooth,
+    /// Key > Scale time…: the selection's tracks stretched in time about a pivot.
+    ScaleTime,
+    /// View > Clear ghost: stop drawing the original curves of the last cleanup.
+    ClearGhost,
     SetHandleType(crate::HandleType),
     FrameAll,
     FrameSelected,
@@ -203,9 +221,19 @@ pub enum Command {
 impl Command {
     pub const FILE: [Command; 8] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Import, Self::Export, Self::Quit];
     /// Simplify is in the Edit menu (where the issue and Blender users look for it) and in Key.
-    pub const EDIT: [Command; 9] =
-        [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::Simplify, Self::EulerFilter];
-    pub const KEY: [Command; 4] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu, Self::Simplify];
+    pub const EDIT: [Command; 10] = [
+        Self::Undo,
+        Self::Redo,
+        Self::SelectAll,
+        Self::DeselectAll,
+        Self::DeleteKeys,
+        Self::Copy,
+        Self::Paste,
+        Self::Simplify,
+        Self::Smooth,
+        Self::EulerFilter,
+    ];
+    pub const KEY: [Command; 5] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu, Self::Simplify, Self::ScaleTime];
     pub const TRACK: [Command; 1] = [Self::ConvertRotation];
     /// The entries of the handle-type menu, in Blender's order.
     pub const HANDLE_TYPES: [Command; 5] = [
@@ -215,8 +243,16 @@ impl Command {
         Self::SetHandleType(crate::HandleType::Auto),
         Self::SetHandleType(crate::HandleType::AutoClamped),
     ];
-    pub const VIEW: [Command; 7] =
-        [Self::FrameAll, Self::FrameSelected, Self::ToggleNormalize, Self::ToggleTangents, Self::ToggleSpeedGraph, Self::ToggleAllCurves, Self::ToggleSnap];
+    pub const VIEW: [Command; 8] = [
+        Self::FrameAll,
+        Self::FrameSelected,
+        Self::ToggleNormalize,
+        Self::ToggleTangents,
+        Self::ToggleSpeedGraph,
+        Self::ToggleAllCurves,
+        Self::ToggleSnap,
+        Self::ClearGhost,
+    ];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
 
     pub fn text(self) -> &'static str {
@@ -242,6 +278,9 @@ impl Command {
             Self::Simplify => "Simplify…",
             Self::EulerFilter => "Euler filter",
             Self::ConvertRotation => "Convert rotation…",
+            Self::Smooth => "Smooth…",
+            Self::ScaleTime => "Scale time…",
+            Self::ClearGhost => "Clear ghost of the original",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free",
                 crate::HandleType::Vector => "Vector",
@@ -290,6 +329,13 @@ impl Command {
             Self::ConvertRotation => {
                 "Quat tracks of the selected keys (or the active track) become Euler angles in an order you choose (hemisphere flips reported); Euler tracks become the fewest quaternion keys within an angle"
             }
+            Self::Smooth => {
+                "Smooth the selected tracks (those of the selected keys, or the active track): Butterworth, Gaussian or median, as scipy; previewed over a ghost of the original with the largest difference measured per track; one undo step"
+            }
+            Self::ScaleTime => {
+                "Stretch the tracks of the selected keys (whole tracks, not only the selected keys: that keeps every curve exact) in time by a factor about the playhead or the selection's centre; a negative factor mirrors; one undo step"
+            }
+            Self::ClearGhost => "Stop drawing the original curves (faint, dashed) that the last Smooth, Simplify or Scale time left as a ghost",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free: each handle moves on its own",
                 crate::HandleType::Vector => "Vector: each handle points a third of the way to the neighbouring key (sharp corners, straight runs)",
@@ -329,7 +375,8 @@ impl Command {
             Self::Copy => k(cmd, Key::C),
             Self::Paste => k(cmd, Key::V),
             Self::InsertKey => k(Modifiers::NONE, Key::I),
-            Self::ConvertToBezier | Self::SetHandleType(_) | Self::Simplify | Self::ConvertRotation => None,
+            Self::ConvertToBezier | Self::SetHandleType(_) | Self::Simplify | Self::ConvertRotation | Self::ScaleTime | Self::ClearGhost => None,
+            Self::Smooth => k(Modifiers::ALT, Key::O),
             Self::EulerFilter => k(cmd.plus(Modifiers::SHIFT), Key::F),
             Self::HandleTypeMenu => k(Modifiers::NONE, Key::V),
             Self::FrameAll => k(Modifiers::NONE, Key::F),

@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use eframe::egui;
 
 use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
+use super::document::DocState;
 use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
 use super::jobs::Job;
 use super::key_queue::KeyJob;
@@ -94,6 +95,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
         c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(..) | AppCommand::ConvertToBezier { .. } | AppCommand::ApplyRotations(_)) => {
             key_command(state, c)
         }
+        c @ (AppCommand::SetSmoothPreview(_) | AppCommand::ApplySmooth(_) | AppCommand::ScaleTime { .. }) => cleanup_command(state, c),
         AppCommand::Select(selection) => replace(&mut *state.doc.selection, selection),
         AppCommand::ToggleSelected(k) => state.doc.selection.remove(&k) || state.doc.selection.insert(k),
         AppCommand::AddToSelection(keys) => {
@@ -186,8 +188,11 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
         AppCommand::ApplySimplify(simplified) => {
             end_gesture(state);
             if state.current(&simplified.made_for, Needs::Everything, "Simplify") {
+                let tracks: Vec<usize> = simplified.tracks.iter().map(|t| t.0).collect();
+                let ghost = state.doc.ghost_of("Simplify", &tracks);
                 let s = state.doc.apply_simplify(simplified);
                 state.set_status(s);
+                state.ui.ghost = ghost.or(state.ui.ghost.take());
             }
             true
         }
@@ -203,6 +208,38 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
                 let s = state.doc.apply_rotations(rotations);
                 state.set_status(s);
             }
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Edit > Smooth… and Key > Scale time…: each applied as one undo step, what it replaced kept
+/// as the ghost.
+fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
+    match command {
+        AppCommand::SetSmoothPreview(p) => replace(&mut state.ui.smooth_preview, p),
+        AppCommand::ApplySmooth(smoothing) => {
+            end_gesture(state);
+            if state.current(&smoothing.made_for, Needs::Everything, "Smooth") {
+                let ghost = state.doc.ghost_of("Smooth", &DocState::smoothed_indices(&smoothing));
+                let s = state.doc.apply_smooth(smoothing);
+                state.set_status(s);
+                state.ui.ghost = ghost.or(state.ui.ghost.take());
+            }
+            true
+        }
+        AppCommand::ScaleTime { scale, pivot } => {
+            end_gesture(state);
+            let targets: Vec<usize> = state.doc.convert_targets().into_iter().collect();
+            let ghost = state.doc.ghost_of("Scale time", &targets);
+            let revision = state.doc.document.revision();
+            let pivot = state.doc.pivot_time(pivot, state.ui.playhead);
+            let s = state.doc.scale_time(scale, pivot);
+            if state.doc.document.revision() != revision {
+                state.ui.ghost = ghost;
+            }
+            state.set_status(s);
             true
         }
         _ => false,
@@ -344,6 +381,9 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::ConvertToBezier => state.ui.windows.open(Window::ConvertToBezier),
         Command::Simplify => state.ui.windows.open(Window::Simplify),
         Command::ConvertRotation => state.ui.windows.open(Window::ConvertRotation),
+        Command::Smooth => state.ui.windows.open(Window::Smooth),
+        Command::ScaleTime => state.ui.windows.open(Window::ScaleTime),
+        Command::ClearGhost => state.ui.ghost = None,
         Command::EulerFilter => euler_filter(ctx, state),
         Command::HandleTypeMenu => {
             if state.doc.selection.is_empty() {
@@ -384,6 +424,7 @@ pub fn waits_for_change(command: &AppCommand) -> bool {
             | AppCommand::Transport(_)
             | AppCommand::Status(_)
             | AppCommand::SetPreview(_)
+            | AppCommand::SetSmoothPreview(_)
             | AppCommand::CloseOpenPath
             | AppCommand::CloseSavePath
             | AppCommand::CancelFileJob

@@ -17,6 +17,7 @@ fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, co
         Command::Redo => doc.redo_label().is_some(),
         Command::DeleteKeys | Command::Copy | Command::FrameSelected | Command::HandleTypeMenu | Command::SetHandleType(_) => !cx.doc.selection.is_empty(),
         Command::Paste => cx.doc.clipboard.is_some(),
+        Command::ClearGhost => cx.ui.ghost.is_some(),
         _ => true,
     };
     let text = match (command, checked) {

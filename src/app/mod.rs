@@ -37,10 +37,12 @@ mod payload;
 pub mod planner;
 mod playback;
 mod recovery;
+mod retime_window;
 mod rotation_view;
 mod rotation_window;
 mod settings;
 mod simplify;
+mod smooth_window;
 mod speed;
 mod state;
 mod status;
@@ -102,6 +104,8 @@ pub struct Panels {
     pub convert: bezier_windows::ConvertWindow,
     pub simplify: simplify::SimplifyWindow,
     pub convert_rotation: rotation_window::RotationWindow,
+    pub smooth: smooth_window::SmoothWindow,
+    pub retime: retime_window::RetimeWindow,
     pub import: import_window::ImportWindow,
 }
 
@@ -231,6 +235,8 @@ impl TangentApp {
         p.convert.ui(ui, &cx, &mut out);
         p.simplify.ui(ui, &cx, &mut out);
         p.convert_rotation.ui(ui, &cx, &mut out);
+        p.smooth.ui(ui, &cx, &mut out);
+        p.retime.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
         self.recovery.ui(ui, &cx, &mut out);
         // Finished jobs' results first (as commands), then what the panels asked for.

@@ -431,6 +431,10 @@ pub enum Window {
     HandleTypeMenu,
     /// Track > Convert rotation….
     ConvertRotation,
+    /// Edit > Smooth….
+    Smooth,
+    /// Key > Scale time….
+    ScaleTime,
 }
 
 /// Which windows are open.

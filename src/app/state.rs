@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::document::cleanup::{Ghost, Smoothing};
 use super::document::DocState;
 use super::file_job::FileJob;
 use super::key_queue::KeyQueue;
@@ -39,6 +40,11 @@ pub struct UiState {
     pub confirm_overwrite: Option<PathBuf>,
     /// Key > Simplify…'s reduced curves, drawn over the originals while it is open.
     pub preview: Option<Arc<Simplified>>,
+    /// Edit > Smooth…'s smoothed curves, drawn with a ghost of the originals while it is open.
+    pub smooth_preview: Option<Arc<Smoothing>>,
+    /// The original curves of the last Smooth, Simplify or Scale time applied, drawn faint
+    /// until View > Clear ghost (or another document opens).
+    pub ghost: Option<Arc<Ghost>>,
     /// A big file being opened or saved on a worker thread (`file_job.rs`).
     pub file_job: Option<FileJob>,
     /// A new document replaced the open one: the views frame it in the next frame.
@@ -80,6 +86,8 @@ impl AppState {
             gesture_interrupted: false,
             confirm_overwrite: None,
             preview: None,
+            smooth_preview: None,
+            ghost: None,
             file_job: None,
             document_replaced: false,
             key_queue: KeyQueue::default(),
@@ -134,6 +142,7 @@ impl AppState {
     pub fn replace_doc_state(&mut self, doc: DocState) {
         self.doc = doc;
         self.ui.document_replaced = true;
+        self.ui.ghost = None;
         let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
         self.ui.transport = Transport::new(t0, t1 - t0);
         self.ui.playhead = t0;

@@ -12,9 +12,12 @@
 //! - `selection.rs`: the selection and the memo of answers about it; `answers.rs` asks them;
 //! - `compiled.rs`: documents and tracks that arrive compiled (a worker's take);
 //! - `rotation.rs`: rotation tracks (Euler Filter's and Convert Rotation's targets, the
-//!   conversion a worker makes, and putting it in place as one step).
+//!   conversion a worker makes, and putting it in place as one step);
+//! - `cleanup.rs`: Smooth (made on a worker) and Scale time put in place as one step each,
+//!   and the ghost of what they replaced.
 
 mod answers;
+pub mod cleanup;
 mod compiled;
 pub mod edits;
 pub mod rotation;

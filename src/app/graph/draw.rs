@@ -49,13 +49,19 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
     if let Some(preview) = &cx.ui.preview {
         draw_preview(plot_ui, cx, preview);
     }
+    if let Some(ghost) = &cx.ui.ghost {
+        super::ghost::draw_ghost(plot_ui, cx, ghost);
+    }
+    if let Some(smoothing) = &cx.ui.smooth_preview {
+        super::ghost::draw_smooth_preview(plot_ui, cx, smoothing);
+    }
     draw_drag_feedback(plot_ui, graph);
     plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD).width(1.5));
     most
 }
 
 /// The visible time range and the number of pixel columns to draw curves in.
-fn columns(plot_ui: &PlotUi<'_>) -> ((f64, f64), usize) {
+pub(super) fn columns(plot_ui: &PlotUi<'_>) -> ((f64, f64), usize) {
     let bounds = plot_ui.plot_bounds();
     let n = (plot_ui.transform().frame().width().max(0.0) as usize).clamp(CURVE_COLUMNS.0, CURVE_COLUMNS.1);
     ((bounds.min()[0], bounds.max()[0]), n)

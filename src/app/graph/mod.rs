@@ -12,6 +12,7 @@
 
 mod display;
 mod draw;
+mod ghost;
 mod hit;
 mod interact;
 pub(super) mod lod;

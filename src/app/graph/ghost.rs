@@ -1,0 +1,65 @@
+//! Ghost curves: the original curve drawn faint and dashed beside what replaces it — while
+//! Edit > Smooth… is open (the smoothed curve drawn white over it), and after a Smooth,
+//! Simplify or Scale time was applied, until View > Clear ghost (as Blender's ghost curves).
+
+use eframe::egui::Color32;
+use egui_plot::{Line, LineStyle, PlotPoints, PlotUi};
+
+use super::display::{component_shown, display, Display};
+use super::draw::columns;
+use super::lod::envelope_series;
+use crate::app::document::cleanup::{Ghost, Smoothing};
+use crate::app::panel::PanelContext;
+use crate::app::style::{component_color, track_color};
+use crate::TrackCurve;
+
+/// How strongly a ghost is drawn (alpha of the track's colour).
+const GHOST_ALPHA: u8 = 110;
+
+/// The ghost of the last cleanup applied.
+pub fn draw_ghost(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ghost: &Ghost) {
+    for (ti, curve) in &ghost.tracks {
+        draw_ghost_curve(plot_ui, cx, *ti, curve);
+    }
+}
+
+/// Edit > Smooth…'s preview: each track's current curve as a ghost, its smoothed curve white.
+pub fn draw_smooth_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, smoothing: &Smoothing) {
+    for (ti, _, result) in &smoothing.tracks {
+        let (Ok(s), Some(Ok(original))) = (result, cx.doc.curve(*ti)) else { continue };
+        let Ok(smoothed) = &s.compiled.curve else { continue };
+        if draw_ghost_curve(plot_ui, cx, *ti, original) {
+            draw_series(plot_ui, cx, *ti, smoothed, |_| (Color32::WHITE, false));
+        }
+    }
+}
+
+/// One track's `curve` faint and dashed in its colours; whether it was drawn (the track is
+/// still there with as many components, and its curve is drawn).
+fn draw_ghost_curve(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize, curve: &TrackCurve) -> bool {
+    let Some(track) = cx.project().tracks.get(ti) else { return false };
+    if !cx.curve_drawn(ti) || track.kind.dim() != curve.dim() {
+        return false;
+    }
+    let base = track_color(track, ti);
+    let dim = curve.dim();
+    draw_series(plot_ui, cx, ti, curve, |c| {
+        let color = component_color(base, c, dim);
+        (Color32::from_rgba_unmultiplied(color.r(), color.g(), color.b(), GHOST_ALPHA), true)
+    });
+    true
+}
+
+/// `curve`'s shown components across the view, each in the colour `style(c)` gives, dashed
+/// or not.
+fn draw_series(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize, curve: &TrackCurve, style: impl Fn(usize) -> (Color32, bool)) {
+    let displays: Vec<Display> = (0..curve.dim()).map(|c| display(cx, ti, c)).collect();
+    let (range, n) = columns(plot_ui);
+    for (c, points) in envelope_series(curve, None, range, n, &displays).into_iter().enumerate() {
+        if component_shown(cx, ti, c) {
+            let (color, dashed) = style(c);
+            let line = Line::new("", PlotPoints::from(points)).color(color).width(1.5);
+            plot_ui.line(if dashed { line.style(LineStyle::dashed_loose()) } else { line });
+        }
+    }
+}

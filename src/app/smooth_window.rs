@@ -1,0 +1,208 @@
+//! Edit > Smooth…: a Butterworth low-pass (cutoff, order), a Gaussian (sigma) or a median
+//! (window) on the selected tracks (those of the selected keys, or the active track), with
+//! [`crate::smooth`]. The smoothing runs on a worker whenever the filter or the document
+//! changes; while the window is open the graph draws each smoothed curve beside a ghost of the
+//! original ([`AppCommand::SetSmoothPreview`]) and the table gives, per track, the largest
+//! difference measured and whether the keys were resampled, or why the track cannot be
+//! smoothed (with the valid range). Apply puts the tracks in place as one undo step — if the
+//! document, its revision and the selection are still those the smoothing was made for.
+
+use std::sync::Arc;
+
+use eframe::egui;
+
+use super::commands::AppCommand;
+use super::document::cleanup::{smooth_targets, Smoothing};
+use super::jobs::Job;
+use super::panel::{Panel, PanelContext};
+use super::payload::{Basis, Window};
+use crate::smooth::{Filter, DEFAULT_ORDER, MAX_ORDER};
+
+/// Which filter the window shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Butterworth,
+    Gaussian,
+    Median,
+}
+
+pub struct SmoothWindow {
+    kind: Kind,
+    cutoff_hz: f64,
+    order: usize,
+    sigma_s: f64,
+    window_s: f64,
+    /// The last smoothing made, shown and applied while it is what is asked.
+    computed: Option<Arc<Smoothing>>,
+    /// The smoothing in flight, and what it was asked.
+    running: Option<((Filter, Basis), Job<Smoothing>)>,
+}
+
+impl Default for SmoothWindow {
+    fn default() -> Self {
+        Self { kind: Kind::Butterworth, cutoff_hz: 6.0, order: DEFAULT_ORDER, sigma_s: 0.02, window_s: 0.1, computed: None, running: None }
+    }
+}
+
+impl SmoothWindow {
+    /// The filter asked, or why it is not one (a sigma of 0, say).
+    fn filter(&self) -> Result<Filter, String> {
+        let f = match self.kind {
+            Kind::Butterworth => Filter::butterworth(self.cutoff_hz, self.order),
+            Kind::Gaussian => Filter::gaussian(self.sigma_s),
+            Kind::Median => Filter::median(self.window_s),
+        };
+        f.map_err(|e| e.to_string())
+    }
+
+    /// Starts smoothing for `asked` on a worker thread unless it is already running.
+    fn start(&mut self, cx: &PanelContext<'_>, asked: (Filter, Basis), ctx: &egui::Context) {
+        if self.running.as_ref().is_some_and(|(of, _)| *of == asked) {
+            return;
+        }
+        // The document's project shared, not copied.
+        let project = cx.doc.document.shared_project();
+        let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
+        let job = Job::spawn("Smooth", Some(ctx), move |w| smooth_targets(&project, &which, asked.0, asked.1, &|| w.cancelled()));
+        if let Some((_, old)) = self.running.replace((asked, job.made_for(asked.1))) {
+            old.cancel();
+        }
+    }
+
+    /// Takes a finished smoothing, if any; whether one arrived.
+    fn poll(&mut self) -> bool {
+        let Some(made) = self.running.as_mut().and_then(|(_, job)| job.poll()) else { return false };
+        self.running = None;
+        let Some(made) = made else { return false };
+        self.computed = Some(Arc::new(made));
+        true
+    }
+
+    fn close(&mut self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        if self.computed.take().is_some() || cx.ui.smooth_preview.is_some() {
+            out.push(AppCommand::SetSmoothPreview(None));
+        }
+        if let Some((_, job)) = self.running.take() {
+            job.cancel();
+        }
+    }
+
+    /// The filter's choice and its parameters.
+    fn controls(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            ui.radio_value(&mut self.kind, Kind::Butterworth, "Butterworth").on_hover_text("Zero-phase low-pass (filtfilt), as scipy.signal.butter + filtfilt");
+            ui.radio_value(&mut self.kind, Kind::Gaussian, "Gaussian").on_hover_text("scipy.ndimage.gaussian_filter1d, mode 'nearest'");
+            ui.radio_value(&mut self.kind, Kind::Median, "Median").on_hover_text("scipy.ndimage.median_filter, mode 'nearest': removes spikes");
+        });
+        ui.horizontal(|ui| match self.kind {
+            Kind::Butterworth => {
+                ui.label("cutoff");
+                ui.add(egui::DragValue::new(&mut self.cutoff_hz).range(0.0..=1e6).speed(0.1).suffix(" Hz"))
+                    .on_hover_text("Above 0 and below half the keys' rate (the Nyquist rate)")
+                    .accessible_name("smooth cutoff");
+                ui.label("order");
+                ui.add(egui::DragValue::new(&mut self.order).range(1..=MAX_ORDER)).accessible_name("smooth order");
+            }
+            Kind::Gaussian => {
+                ui.label("sigma");
+                ui.add(egui::DragValue::new(&mut self.sigma_s).range(0.0..=1e3).speed(0.001).suffix(" s")).accessible_name("smooth sigma");
+            }
+            Kind::Median => {
+                ui.label("window");
+                ui.add(egui::DragValue::new(&mut self.window_s).range(0.0..=1e3).speed(0.005).suffix(" s")).accessible_name("smooth window");
+            }
+        });
+    }
+}
+
+impl Panel for SmoothWindow {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        if !cx.ui.windows.is_open(Window::Smooth) {
+            self.close(cx, out);
+            return;
+        }
+        if self.poll() {
+            out.push(AppCommand::SetSmoothPreview(self.computed.clone()));
+        }
+        let filter = self.filter();
+        let asked = filter.as_ref().ok().map(|f| (*f, cx.doc.basis()));
+        if let Some(asked) = asked {
+            if self.computed.as_ref().is_none_or(|c| (c.filter, c.made_for) != asked) {
+                self.start(cx, asked, ui.ctx());
+            }
+        }
+        let (mut open, mut close) = (true, false);
+        egui::Window::new("Smooth").open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), |ui| {
+            ui.label("Filters the keys as a signal; the original stays drawn as a ghost. The difference is measured over the curves, not only at keys.");
+            self.controls(ui);
+            let fresh = self.computed.as_ref().is_some_and(|c| Some((c.filter, c.made_for)) == asked);
+            match (&filter, &self.computed) {
+                (Err(e), _) => _ = ui.colored_label(ui.visuals().error_fg_color, e),
+                (Ok(_), None) => {
+                    _ = ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label("smoothing…");
+                    })
+                }
+                (Ok(_), Some(c)) => report_table(ui, c, fresh),
+            }
+            ui.horizontal(|ui| {
+                let any = self.computed.as_ref().is_some_and(|c| c.tracks.iter().any(|t| t.2.is_ok()));
+                let apply =
+                    ui.add_enabled(fresh && any, egui::Button::new("Apply")).on_hover_text("Replace these tracks' keys by the smoothed ones, as one undo step");
+                if apply.clicked() {
+                    if let Some(c) = &self.computed {
+                        out.push(AppCommand::ApplySmooth(c.clone()));
+                    }
+                    close = true;
+                }
+                if ui.button("Cancel").clicked() {
+                    close = true;
+                }
+            });
+        });
+        if !open || close {
+            out.push(AppCommand::CloseWindow(Window::Smooth));
+        }
+    }
+}
+
+fn report_table(ui: &mut egui::Ui, smoothing: &Smoothing, fresh: bool) {
+    if smoothing.tracks.is_empty() {
+        ui.label("Nothing to smooth: select keys on a track, or click one.");
+        return;
+    }
+    super::style::track_table(ui, "smooth report", |ui| {
+        egui::Grid::new("smooth report").num_columns(3).striped(true).show(ui, |ui| {
+            ui.strong("track");
+            ui.strong("max difference");
+            ui.strong("keys");
+            ui.end_row();
+            for (_, name, result) in &smoothing.tracks {
+                ui.label(name);
+                match result {
+                    Ok(s) => {
+                        let s = &s.smoothed;
+                        let unit = if s.unit().is_empty() { String::new() } else { format!(" {}", s.unit()) };
+                        ui.label(format!("{:.3e}{unit}", s.max_difference));
+                        match s.resampled {
+                            Some(dt) => ui.label(format!("{} (resampled at {dt:.4} s: keys were not uniform)", s.keys)),
+                            None => ui.label(format!("{} (uniform at {:.3} Hz)", s.keys, s.rate)),
+                        };
+                    }
+                    Err(e) => {
+                        ui.label("");
+                        ui.colored_label(ui.visuals().error_fg_color, e);
+                    }
+                }
+                ui.end_row();
+            }
+        });
+    });
+    if !fresh {
+        ui.horizontal(|ui| {
+            ui.spinner();
+            ui.label("smoothing again…");
+        });
+    }
+}
