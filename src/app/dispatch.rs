@@ -92,10 +92,6 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             state.set_status(s);
             true
         }
-        c @ (AppCommand::SetPreview(_) | AppCommand::ApplySimplify(..) | AppCommand::ConvertToBezier { .. } | AppCommand::ApplyRotations(_)) => {
-            key_command(state, c)
-        }
-        c @ (AppCommand::SetSmoothPreview(_) | AppCommand::ApplySmooth(_) | AppCommand::ScaleTime { .. }) => cleanup_command(state, c),
         AppCommand::Select(selection) => replace(&mut *state.doc.selection, selection),
         AppCommand::ToggleSelected(k) => state.doc.selection.remove(&k) || state.doc.selection.insert(k),
         AppCommand::AddToSelection(keys) => {
@@ -142,6 +138,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             state.cancel_file_job();
             true
         }
+        c => key_command(state, c),
     };
     state.follow_range();
     changed
@@ -180,8 +177,8 @@ fn import_command(state: &mut AppState, command: AppCommand) -> bool {
     }
 }
 
-/// The commands of the Key and Track menus' windows (Simplify, Convert to Bézier, Convert
-/// rotation).
+/// The commands of the Edit, Key and Track menus' windows (Simplify, Convert to Bézier,
+/// Convert rotation; Smooth and Scale time through [`cleanup_command`]).
 fn key_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
         AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
@@ -210,7 +207,7 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
             }
             true
         }
-        _ => false,
+        c => cleanup_command(state, c),
     }
 }
 
@@ -243,6 +240,17 @@ fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
             true
         }
         _ => false,
+    }
+}
+
+/// The window a menu command opens.
+fn window_of(command: Command) -> Window {
+    match command {
+        Command::ConvertToBezier => Window::ConvertToBezier,
+        Command::Simplify => Window::Simplify,
+        Command::ConvertRotation => Window::ConvertRotation,
+        Command::Smooth => Window::Smooth,
+        _ => Window::ScaleTime,
     }
 }
 
@@ -378,11 +386,9 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
             }
             None => state.set_status(Status::message("Insert key: click a track first")),
         },
-        Command::ConvertToBezier => state.ui.windows.open(Window::ConvertToBezier),
-        Command::Simplify => state.ui.windows.open(Window::Simplify),
-        Command::ConvertRotation => state.ui.windows.open(Window::ConvertRotation),
-        Command::Smooth => state.ui.windows.open(Window::Smooth),
-        Command::ScaleTime => state.ui.windows.open(Window::ScaleTime),
+        c @ (Command::ConvertToBezier | Command::Simplify | Command::ConvertRotation | Command::Smooth | Command::ScaleTime) => {
+            state.ui.windows.open(window_of(c))
+        }
         Command::ClearGhost => state.ui.ghost = None,
         Command::EulerFilter => euler_filter(ctx, state),
         Command::HandleTypeMenu => {

@@ -56,6 +56,8 @@ mod bezier_tests;
 #[cfg(test)]
 mod bvh_tests;
 #[cfg(test)]
+mod cleanup_tests;
+#[cfg(test)]
 mod currency_tests;
 #[cfg(test)]
 mod dispatch_tests;

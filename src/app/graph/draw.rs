@@ -8,7 +8,7 @@ use egui_plot::{Arrows, Line, LineStyle, MarkerShape, PlotPoint, PlotPoints, Plo
 
 use super::display::{component_shown, display, Display};
 use super::hit::{ease_time, handle_tip, keys_in_view, tangent_tip, Target, EASE_OFFSET};
-use super::lod::envelope_series;
+use super::lod::{columns, envelope_series, CURVE_COLUMNS};
 use super::markers::MarkerSet;
 use super::view::{Graph, GraphDrag};
 use crate::app::panel::PanelContext;
@@ -18,8 +18,6 @@ use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
 use crate::{HandleType, Interpolation, Track, TrackCurve, TrackKind};
 
-/// Pixel columns a curve is drawn in (a few points each, `lod.rs`), within these bounds.
-const CURVE_COLUMNS: (usize, usize) = (64, 4096);
 /// Points drawn for all curves together (egui tessellates a line point at ~80 ns here): when
 /// many curves are drawn at once — a select-all on a mocap take draws 600 — each is drawn in
 /// fewer columns, down to [`CURVE_COLUMNS`]' minimum, so the frame stays interactive. Up to
@@ -58,13 +56,6 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
     draw_drag_feedback(plot_ui, graph);
     plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD).width(1.5));
     most
-}
-
-/// The visible time range and the number of pixel columns to draw curves in.
-pub(super) fn columns(plot_ui: &PlotUi<'_>) -> ((f64, f64), usize) {
-    let bounds = plot_ui.plot_bounds();
-    let n = (plot_ui.transform().frame().width().max(0.0) as usize).clamp(CURVE_COLUMNS.0, CURVE_COLUMNS.1);
-    ((bounds.min()[0], bounds.max()[0]), n)
 }
 
 /// Draws one track, its curves over `range` in `n` columns, `named` in the legend or not;

@@ -6,8 +6,7 @@ use eframe::egui::Color32;
 use egui_plot::{Line, LineStyle, PlotPoints, PlotUi};
 
 use super::display::{component_shown, display, Display};
-use super::draw::columns;
-use super::lod::envelope_series;
+use super::lod::{columns, envelope_series};
 use crate::app::document::cleanup::{Ghost, Smoothing};
 use crate::app::panel::PanelContext;
 use crate::app::style::{component_color, track_color};

@@ -14,10 +14,22 @@
 
 use std::collections::HashMap;
 
+use egui_plot::PlotUi;
+
 use super::display::Display;
 use super::recent::Recent;
 use crate::app::key_ranges::KeyRanges;
 use crate::{SegmentCursor, TrackCurve};
+
+/// Pixel columns a curve is drawn in (a few points each, `lod.rs`), within these bounds.
+pub(super) const CURVE_COLUMNS: (usize, usize) = (64, 4096);
+
+/// The visible time range and the number of pixel columns to draw curves in.
+pub(super) fn columns(plot_ui: &PlotUi<'_>) -> ((f64, f64), usize) {
+    let bounds = plot_ui.plot_bounds();
+    let n = (plot_ui.transform().frame().width().max(0.0) as usize).clamp(CURVE_COLUMNS.0, CURVE_COLUMNS.1);
+    ((bounds.min()[0], bounds.max()[0]), n)
+}
 
 /// Points a column adds at most: the edge sample and the two ends of the envelope.
 pub const POINTS_PER_COLUMN: usize = 3;
