@@ -34,7 +34,7 @@ fn one_track(track: Track) -> Harness<'static, TangentApp> {
 }
 
 /// Menu `menu`, then its entry whose label begins with `entry`.
-fn menu(h: &mut Harness<'static, TangentApp>, menu: &str, entry: &str) {
+pub(super) fn menu(h: &mut Harness<'static, TangentApp>, menu: &str, entry: &str) {
     h.get_by_label(menu).click();
     h.run();
     h.get_all_by_label_contains(entry).find(|n| n.accesskit_node().role() == Role::Button).unwrap_or_else(|| panic!("no menu entry {entry}")).click();

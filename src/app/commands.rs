@@ -9,10 +9,12 @@ use std::sync::Arc;
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::document::cleanup::{Pivot, Smoothing};
+use super::document::ripple::Ripple;
 use super::document::rotation::Rotations;
 use super::payload::{CompiledTake, Conversions, Finished, HandleSides, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
 use super::playback::TransportCommand;
 use super::settings::ViewSettings;
+use crate::blend::BlendTool;
 use crate::edit::intent::KeyEdit;
 use crate::Edit;
 
@@ -66,6 +68,13 @@ pub enum AppCommand {
         scale: f64,
         pivot: Pivot,
     },
+    /// The open blend slider (`UiState::blend`): a new factor, OK or Cancel.
+    Blend(BlendCommand),
+    /// Key > Insert time… or Remove time… of `amount` seconds at the playhead, one undo step.
+    RippleTime {
+        ripple: Ripple,
+        amount: f64,
+    },
     Select(BTreeSet<KeyRef>),
     /// Add a key to the selection, or take it out if it is in.
     ToggleSelected(KeyRef),
@@ -103,6 +112,19 @@ pub enum AppCommand {
     CloseWindow(Window),
     /// A job's result (a change of keys, a big open or save), applied if it is current.
     Finished(Finished),
+}
+
+/// What the blend slider asks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BlendCommand {
+    /// The keys at this factor, from the originals (part of the slider's one undo step).
+    Factor(f64),
+    /// OK (Enter): keep the keys, close the undo step, leave the originals as the ghost.
+    Keep,
+    /// Cancel (Escape): put the original keys back.
+    Cancel,
+    /// The document changed under the slider (another edit, an undo): close it, changing nothing.
+    Close,
 }
 
 /// The answer to "Unsaved changes".
@@ -204,6 +226,12 @@ pub enum Command {
     Smooth,
     /// Key > Scale time…: the selection's tracks stretched in time about a pivot.
     ScaleTime,
+    /// Key > Blend to Neighbor, Breakdown, Blend to Ease: a slider on the selected keys.
+    Blend(crate::blend::BlendTool),
+    /// Key > Insert time…: keys after the playhead move later.
+    InsertTime,
+    /// Key > Remove time…: keys just after the playhead deleted, the later ones moved earlier.
+    RemoveTime,
     /// View > Clear ghost: stop drawing the original curves of the last cleanup.
     ClearGhost,
     SetHandleType(crate::HandleType),
@@ -233,7 +261,18 @@ impl Command {
         Self::Smooth,
         Self::EulerFilter,
     ];
-    pub const KEY: [Command; 5] = [Self::InsertKey, Self::ConvertToBezier, Self::HandleTypeMenu, Self::Simplify, Self::ScaleTime];
+    pub const KEY: [Command; 10] = [
+        Self::InsertKey,
+        Self::ConvertToBezier,
+        Self::HandleTypeMenu,
+        Self::Simplify,
+        Self::ScaleTime,
+        Self::InsertTime,
+        Self::RemoveTime,
+        Self::Blend(BlendTool::ToNeighbor),
+        Self::Blend(BlendTool::Breakdown),
+        Self::Blend(BlendTool::ToEase),
+    ];
     pub const TRACK: [Command; 1] = [Self::ConvertRotation];
     /// The entries of the handle-type menu, in Blender's order.
     pub const HANDLE_TYPES: [Command; 5] = [
@@ -280,6 +319,13 @@ impl Command {
             Self::ConvertRotation => "Convert rotation…",
             Self::Smooth => "Smooth…",
             Self::ScaleTime => "Scale time…",
+            Self::Blend(tool) => match tool {
+                BlendTool::ToNeighbor => "Blend to Neighbor…",
+                BlendTool::Breakdown => "Breakdown…",
+                BlendTool::ToEase => "Blend to Ease…",
+            },
+            Self::InsertTime => "Insert time…",
+            Self::RemoveTime => "Remove time…",
             Self::ClearGhost => "Clear ghost of the original",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free",
@@ -335,7 +381,22 @@ impl Command {
             Self::ScaleTime => {
                 "Stretch the tracks of the selected keys (whole tracks, not only the selected keys: that keeps every curve exact) in time by a factor about the playhead or the selection's centre; a negative factor mirrors; one undo step"
             }
-            Self::ClearGhost => "Stop drawing the original curves (faint, dashed) that the last Smooth, Simplify or Scale time left as a ghost",
+            Self::Blend(BlendTool::ToNeighbor) => {
+                "A slider for the selected keys: toward the key before their run (0) or after it (1), ½ leaves them; live, one undo step, Enter keeps, Escape restores (Blender's Blend to Neighbor)"
+            }
+            Self::Blend(BlendTool::Breakdown) => {
+                "A slider for the selected keys: each to the point that far from the key before their run to the key after (Blender's Breakdown); live, one undo step, Enter keeps, Escape restores"
+            }
+            Self::Blend(BlendTool::ToEase) => {
+                "A slider for the selected keys: toward an ease-in (−1) or ease-out (1) curve between their neighbours, 0 leaves them (Blender's Blend to Ease); live, one undo step, Enter keeps, Escape restores"
+            }
+            Self::InsertTime => {
+                "Every key after the playhead moves later by an amount, on the selected keys' tracks (every track when no key is selected); one undo step"
+            }
+            Self::RemoveTime => {
+                "The keys in the span just after the playhead are deleted and every later key moves earlier by its length, on the selected keys' tracks (every track when no key is selected); one undo step"
+            }
+            Self::ClearGhost => "Stop drawing the original curves (faint, dashed) that the last Smooth, Simplify, Scale time, Insert or Remove time, or blend slider left as a ghost",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free: each handle moves on its own",
                 crate::HandleType::Vector => "Vector: each handle points a third of the way to the neighbouring key (sharp corners, straight runs)",
@@ -376,6 +437,8 @@ impl Command {
             Self::Paste => k(cmd, Key::V),
             Self::InsertKey => k(Modifiers::NONE, Key::I),
             Self::ConvertToBezier | Self::SetHandleType(_) | Self::Simplify | Self::ConvertRotation | Self::ScaleTime | Self::ClearGhost => None,
+            Self::InsertTime | Self::RemoveTime | Self::Blend(BlendTool::Breakdown | BlendTool::ToEase) => None,
+            Self::Blend(BlendTool::ToNeighbor) => k(Modifiers::SHIFT.plus(Modifiers::ALT), Key::D),
             Self::Smooth => k(Modifiers::ALT, Key::O),
             Self::EulerFilter => k(cmd.plus(Modifiers::SHIFT), Key::F),
             Self::HandleTypeMenu => k(Modifiers::NONE, Key::V),

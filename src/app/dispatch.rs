@@ -14,8 +14,8 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
+use super::cleanup_commands;
 use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
-use super::document::DocState;
 use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
 use super::jobs::Job;
 use super::key_queue::KeyJob;
@@ -211,46 +211,26 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
     }
 }
 
-/// Edit > Smooth… and Key > Scale time…: each applied as one undo step, what it replaced kept
-/// as the ghost.
+/// Edit > Smooth…'s preview here; the cleanup commands' Apply, Insert and Remove time and the
+/// blend sliders in `cleanup_commands.rs`.
 fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
         AppCommand::SetSmoothPreview(p) => replace(&mut state.ui.smooth_preview, p),
-        AppCommand::ApplySmooth(smoothing) => {
-            end_gesture(state);
-            if state.current(&smoothing.made_for, Needs::Everything, "Smooth") {
-                let ghost = state.doc.ghost_of("Smooth", &DocState::smoothed_indices(&smoothing));
-                let s = state.doc.apply_smooth(smoothing);
-                state.set_status(s);
-                state.ui.ghost = ghost.or(state.ui.ghost.take());
-            }
-            true
-        }
-        AppCommand::ScaleTime { scale, pivot } => {
-            end_gesture(state);
-            let targets: Vec<usize> = state.doc.convert_targets().into_iter().collect();
-            let ghost = state.doc.ghost_of("Scale time", &targets);
-            let revision = state.doc.document.revision();
-            let pivot = state.doc.pivot_time(pivot, state.ui.playhead);
-            let s = state.doc.scale_time(scale, pivot);
-            if state.doc.document.revision() != revision {
-                state.ui.ghost = ghost;
-            }
-            state.set_status(s);
-            true
-        }
-        _ => false,
+        c => cleanup_commands::run(state, c),
     }
 }
 
 /// The window a menu command opens.
 fn window_of(command: Command) -> Window {
     match command {
+        Command::Export => Window::Export,
         Command::ConvertToBezier => Window::ConvertToBezier,
         Command::Simplify => Window::Simplify,
         Command::ConvertRotation => Window::ConvertRotation,
         Command::Smooth => Window::Smooth,
-        _ => Window::ScaleTime,
+        Command::ScaleTime => Window::ScaleTime,
+        Command::InsertTime => Window::InsertTime,
+        _ => Window::RemoveTime,
     }
 }
 
@@ -265,10 +245,7 @@ fn replace<T: PartialEq>(slot: &mut T, value: T) -> bool {
 
 /// Closes an open gesture before an edit of its own; the rest of that gesture is dropped.
 pub(super) fn end_gesture(state: &mut AppState) {
-    if state.doc.document.in_gesture() {
-        state.doc.document.end_gesture();
-        state.ui.gesture_interrupted = true;
-    }
+    state.end_gesture();
 }
 
 /// An edit that is part of a gesture joins the open one (a panel that missed its drag's start
@@ -341,26 +318,24 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::New => state.confirm_or_run(AfterDiscard::New),
         Command::Open => state.confirm_or_run(AfterDiscard::Open(None)),
         Command::OpenPath => state.ui.show_open_path = true,
-        Command::Save => {
-            save_interactive(state);
-        }
-        Command::SaveAs => {
-            save_as_interactive(state);
-        }
-        Command::Export => state.ui.windows.open(Window::Export),
+        Command::Save => _ = save_interactive(state),
+        Command::SaveAs => _ = save_as_interactive(state),
+        c @ (Command::Export
+        | Command::ConvertToBezier
+        | Command::Simplify
+        | Command::ConvertRotation
+        | Command::Smooth
+        | Command::ScaleTime
+        | Command::InsertTime
+        | Command::RemoveTime) => state.ui.windows.open(window_of(c)),
         Command::Import => {
             state.ui.windows.open(Window::Import);
             state.ui.requests.push(PanelRequest::Import(None));
         }
         Command::Quit => state.confirm_or_run(AfterDiscard::Quit),
-        Command::Undo => {
+        Command::Undo | Command::Redo => {
             end_gesture(state);
-            let s = state.doc.undo();
-            state.set_status(s);
-        }
-        Command::Redo => {
-            end_gesture(state);
-            let s = state.doc.redo();
+            let s = if command == Command::Undo { state.doc.undo() } else { state.doc.redo() };
             state.set_status(s);
         }
         Command::SelectAll => state.doc.select_all(),
@@ -386,9 +361,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
             }
             None => state.set_status(Status::message("Insert key: click a track first")),
         },
-        c @ (Command::ConvertToBezier | Command::Simplify | Command::ConvertRotation | Command::Smooth | Command::ScaleTime) => {
-            state.ui.windows.open(window_of(c))
-        }
+        Command::Blend(tool) => cleanup_commands::open_blend(state, tool),
         Command::ClearGhost => state.ui.ghost = None,
         Command::EulerFilter => euler_filter(ctx, state),
         Command::HandleTypeMenu => {

@@ -15,7 +15,9 @@ fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, co
     let enabled = match command {
         Command::Undo => doc.undo_label().is_some(),
         Command::Redo => doc.redo_label().is_some(),
-        Command::DeleteKeys | Command::Copy | Command::FrameSelected | Command::HandleTypeMenu | Command::SetHandleType(_) => !cx.doc.selection.is_empty(),
+        Command::DeleteKeys | Command::Copy | Command::FrameSelected | Command::HandleTypeMenu | Command::SetHandleType(_) | Command::Blend(_) => {
+            !cx.doc.selection.is_empty()
+        }
         Command::Paste => cx.doc.clipboard.is_some(),
         Command::ClearGhost => cx.ui.ghost.is_some(),
         _ => true,
@@ -64,6 +66,9 @@ impl Panel for MenuBar {
             });
             ui.menu_button("Key", |ui| {
                 for c in Command::KEY {
+                    if matches!(c, Command::InsertTime | Command::Blend(crate::blend::BlendTool::ToNeighbor)) {
+                        ui.separator();
+                    }
                     if c == Command::HandleTypeMenu {
                         ui.menu_button("Handle type (V)", |ui| {
                             for t in Command::HANDLE_TYPES {

@@ -4,6 +4,7 @@
 //! mod.rs (TangentApp, Panels)     the window: panels, then the dispatcher, once a frame
 //! panels (one file each)          read a PanelContext, push AppCommands   panel.rs
 //! dispatch.rs                     runs commands, owns deferral, applies results if current
+//! cleanup_commands.rs             Smooth, Scale time, Insert/Remove time, blend sliders
 //! file_commands.rs planner.rs     open/save; where a change of keys is made
 //! state.rs                        AppState = DocState + ViewSettings + UiState
 //! file_job.rs key_queue.rs jobs.rs   work off the UI thread: one Job type
@@ -16,6 +17,8 @@
 //! `tools/check_cycles.py` fails on an import cycle among these files.
 
 mod bezier_windows;
+mod blend_window;
+mod cleanup_commands;
 mod commands;
 mod dialogs;
 mod dispatch;
@@ -38,6 +41,7 @@ pub mod planner;
 mod playback;
 mod recovery;
 mod retime_window;
+mod ripple_window;
 mod rotation_view;
 mod rotation_window;
 mod settings;
@@ -53,6 +57,8 @@ mod units;
 
 #[cfg(test)]
 mod bezier_tests;
+#[cfg(test)]
+mod blend_tests;
 #[cfg(test)]
 mod bvh_tests;
 #[cfg(test)]
@@ -108,6 +114,8 @@ pub struct Panels {
     pub convert_rotation: rotation_window::RotationWindow,
     pub smooth: smooth_window::SmoothWindow,
     pub retime: retime_window::RetimeWindow,
+    pub ripple: ripple_window::RippleWindow,
+    pub blend: blend_window::BlendWindow,
     pub import: import_window::ImportWindow,
 }
 
@@ -239,6 +247,8 @@ impl TangentApp {
         p.convert_rotation.ui(ui, &cx, &mut out);
         p.smooth.ui(ui, &cx, &mut out);
         p.retime.ui(ui, &cx, &mut out);
+        p.ripple.ui(ui, &cx, &mut out);
+        p.blend.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
         self.recovery.ui(ui, &cx, &mut out);
         // Finished jobs' results first (as commands), then what the panels asked for.

@@ -435,6 +435,10 @@ pub enum Window {
     Smooth,
     /// Key > Scale time….
     ScaleTime,
+    /// Key > Insert time….
+    InsertTime,
+    /// Key > Remove time….
+    RemoveTime,
 }
 
 /// Which windows are open.

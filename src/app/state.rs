@@ -9,6 +9,7 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::document::blend::BlendSession;
 use super::document::cleanup::{Ghost, Smoothing};
 use super::document::DocState;
 use super::file_job::FileJob;
@@ -45,6 +46,9 @@ pub struct UiState {
     /// The original curves of the last Smooth, Simplify or Scale time applied, drawn faint
     /// until View > Clear ghost (or another document opens).
     pub ghost: Option<Arc<Ghost>>,
+    /// The open blend slider (Key > Blend to Neighbor, Breakdown, Blend to Ease): its window
+    /// shows while this is `Some`.
+    pub blend: Option<BlendSession>,
     /// A big file being opened or saved on a worker thread (`file_job.rs`).
     pub file_job: Option<FileJob>,
     /// A new document replaced the open one: the views frame it in the next frame.
@@ -88,6 +92,7 @@ impl AppState {
             preview: None,
             smooth_preview: None,
             ghost: None,
+            blend: None,
             file_job: None,
             document_replaced: false,
             key_queue: KeyQueue::default(),
@@ -121,6 +126,14 @@ impl AppState {
         false
     }
 
+    /// Closes an open gesture before an edit of its own; the rest of that gesture is dropped.
+    pub fn end_gesture(&mut self) {
+        if self.doc.document.in_gesture() {
+            self.doc.document.end_gesture();
+            self.ui.gesture_interrupted = true;
+        }
+    }
+
     /// Moves the playhead (and the clock) to `t`.
     pub fn scrub(&mut self, t: f64) {
         self.ui.playhead = self.ui.transport.scrub(t);
@@ -143,6 +156,7 @@ impl AppState {
         self.doc = doc;
         self.ui.document_replaced = true;
         self.ui.ghost = None;
+        self.ui.blend = None;
         let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
         self.ui.transport = Transport::new(t0, t1 - t0);
         self.ui.playhead = t0;

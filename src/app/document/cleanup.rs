@@ -236,7 +236,8 @@ impl DocState {
     }
 }
 
-fn plural(n: usize) -> &'static str {
+/// "s" after a count other than one.
+pub(super) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {

@@ -14,12 +14,16 @@
 //! - `rotation.rs`: rotation tracks (Euler Filter's and Convert Rotation's targets, the
 //!   conversion a worker makes, and putting it in place as one step);
 //! - `cleanup.rs`: Smooth (made on a worker) and Scale time put in place as one step each,
-//!   and the ghost of what they replaced.
+//!   and the ghost of what they replaced;
+//! - `blend.rs`: the blend sliders' sessions (the originals, each factor put in place);
+//!   `ripple.rs`: Insert time… and Remove time… at the playhead.
 
 mod answers;
+pub mod blend;
 pub mod cleanup;
 mod compiled;
 pub mod edits;
+pub mod ripple;
 pub mod rotation;
 pub mod selection;
 #[cfg(test)]

@@ -1,0 +1,112 @@
+//! The dispatcher's cleanup commands (`dispatch.rs` hands them here): Edit > Smooth…'s and
+//! Key > Scale time…'s Apply, Insert and Remove time, and the blend sliders. Each is one undo
+//! step, and what it replaced becomes the ghost of the original (`UiState::ghost`).
+//!
+//! A blend slider is a session (`UiState::blend`, `document/blend.rs`): its first change of
+//! factor closes any other gesture and opens its own, every change puts the original keys
+//! blended at the new factor in place, and OK closes the gesture — one undo step however many
+//! drags. Cancel reverts that step (as Undo does, so Redo can bring it back). When another
+//! edit, an undo or another document came between, the slider closes and leaves the keys as
+//! they are.
+
+use super::commands::{AppCommand, BlendCommand};
+use super::document::DocState;
+use super::payload::{Needs, Status};
+use super::state::AppState;
+use crate::blend::BlendTool;
+
+/// Runs a cleanup command; whether it was one.
+pub fn run(state: &mut AppState, command: AppCommand) -> bool {
+    match command {
+        AppCommand::ApplySmooth(smoothing) => {
+            state.end_gesture();
+            if state.current(&smoothing.made_for, Needs::Everything, "Smooth") {
+                let ghost = state.doc.ghost_of("Smooth", &DocState::smoothed_indices(&smoothing));
+                let s = state.doc.apply_smooth(smoothing);
+                state.set_status(s);
+                state.ui.ghost = ghost.or(state.ui.ghost.take());
+            }
+            true
+        }
+        AppCommand::ScaleTime { scale, pivot } => {
+            state.end_gesture();
+            let targets: Vec<usize> = state.doc.convert_targets().into_iter().collect();
+            let pivot = state.doc.pivot_time(pivot, state.ui.playhead);
+            with_ghost(state, "Scale time", &targets, |doc| doc.scale_time(scale, pivot));
+            true
+        }
+        AppCommand::RippleTime { ripple, amount } => {
+            state.end_gesture();
+            let at = state.ui.playhead;
+            let plan = state.doc.ripple_plan(ripple, at, amount);
+            let changed: Vec<usize> = plan.tracks.iter().filter(|(_, s)| s.deleted + s.moved > 0).map(|t| t.0).collect();
+            with_ghost(state, ripple.label(), &changed, |doc| doc.ripple_time(ripple, at, amount));
+            true
+        }
+        AppCommand::Blend(c) => blend(state, c),
+        _ => false,
+    }
+}
+
+/// Runs `edit` on the document; if it changed it, the curves `tracks` had before become the
+/// ghost. The status says what `edit` says.
+fn with_ghost(state: &mut AppState, label: &str, tracks: &[usize], edit: impl FnOnce(&mut DocState) -> Status) {
+    let ghost = state.doc.ghost_of(label, tracks);
+    let revision = state.doc.document.revision();
+    let s = edit(&mut state.doc);
+    if state.doc.document.revision() != revision {
+        state.ui.ghost = ghost;
+    }
+    state.set_status(s);
+}
+
+/// Key > Blend to Neighbor, Breakdown or Blend to Ease: the slider opens on the selected keys
+/// (or the status says why not: nothing selected, the engine's refusal of a quaternion track).
+pub fn open_blend(state: &mut AppState, tool: BlendTool) {
+    if state.ui.blend.is_some() {
+        blend(state, BlendCommand::Keep);
+    }
+    match state.doc.start_blend(tool) {
+        Ok(session) => {
+            let mut text = format!("{}: drag the slider; Enter keeps, Escape restores", session.status_text());
+            if !session.refused.is_empty() {
+                text = format!("{text}; left out: {}", session.refused.join("; "));
+            }
+            state.set_status(Status::message(text));
+            state.ui.blend = Some(session);
+        }
+        Err(s) => state.set_status(s),
+    }
+}
+
+/// The open slider's command (module docs).
+fn blend(state: &mut AppState, command: BlendCommand) -> bool {
+    let Some(mut session) = state.ui.blend.take() else { return false };
+    let label = session.tool.label();
+    let holds = state.doc.blend_holds(&session);
+    match command {
+        BlendCommand::Close => {}
+        _ if !holds => state.set_status(Status::message(format!("{label}: closed; another edit or Undo changed the keys since the slider's last change"))),
+        BlendCommand::Factor(factor) => {
+            if !session.started {
+                state.end_gesture();
+                state.doc.document.begin_gesture(label);
+            }
+            let s = state.doc.blend_to(&mut session, factor);
+            state.set_status(s);
+            state.ui.blend = Some(session);
+        }
+        BlendCommand::Keep if session.started => {
+            state.doc.document.end_gesture();
+            state.ui.ghost = session.ghost.take().or(state.ui.ghost.take());
+            state.set_status(Status::message(format!("{} (one undo step)", session.status_text())));
+        }
+        BlendCommand::Cancel if session.started => {
+            state.doc.document.end_gesture();
+            state.doc.undo();
+            state.set_status(Status::message(format!("{label}: cancelled, the keys are as they were")));
+        }
+        BlendCommand::Keep | BlendCommand::Cancel => state.set_status(Status::message(format!("{label}: nothing changed"))),
+    }
+    true
+}

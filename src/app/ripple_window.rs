@@ -1,0 +1,70 @@
+//! Key > Insert time… and Remove time…: the amount in seconds, and what it would do at the
+//! playhead (how many keys move, how many are deleted, on which tracks). Apply sends
+//! [`AppCommand::RippleTime`]: one undo step (`document/ripple.rs`), the originals left as
+//! the ghost.
+
+use eframe::egui;
+
+use super::commands::AppCommand;
+use super::document::ripple::Ripple;
+use super::panel::{Panel, PanelContext};
+use super::payload::Window;
+
+pub struct RippleWindow {
+    amount: f64,
+}
+
+impl Default for RippleWindow {
+    fn default() -> Self {
+        Self { amount: 0.5 }
+    }
+}
+
+impl RippleWindow {
+    fn show(&mut self, ctx: &egui::Context, cx: &PanelContext<'_>, ripple: Ripple, out: &mut Vec<AppCommand>) -> bool {
+        let (mut open, mut close) = (true, false);
+        let at = cx.playhead();
+        egui::Window::new(ripple.label()).open(&mut open).collapsible(false).resizable(false).show(ctx, |ui| {
+            ui.label(match ripple {
+                Ripple::Insert => "Every key after the playhead moves later by the amount (a key at the playhead stays).",
+                Ripple::Remove => "The keys in the span after the playhead are deleted; every later key moves earlier by the amount.",
+            });
+            ui.horizontal(|ui| {
+                ui.label("amount");
+                ui.add(egui::DragValue::new(&mut self.amount).range(0.0..=1e6).speed(0.01).suffix(" s")).accessible_name("ripple amount");
+                ui.label(format!("at the playhead, {at:.3} s"));
+            });
+            let valid = self.amount.is_finite() && self.amount > 0.0;
+            let plan = cx.doc.ripple_plan(ripple, at, self.amount);
+            let (deleted, moved) = plan.counts();
+            let what = match ripple {
+                Ripple::Insert => format!("{moved} keys move later"),
+                Ripple::Remove => format!("{deleted} keys in ({at:.3} s, {:.3} s] deleted, {moved} later keys move earlier", at + self.amount),
+            };
+            ui.label(format!("{what}, on {} ({})", plan.which, plan.tracks.len()));
+            if !valid {
+                ui.colored_label(ui.visuals().error_fg_color, "the amount must be more than 0 s");
+            }
+            ui.horizontal(|ui| {
+                if ui.add_enabled(valid, egui::Button::new("Apply")).on_hover_text("One undo step; the originals stay as a ghost").clicked() {
+                    out.push(AppCommand::RippleTime { ripple, amount: self.amount });
+                    close = true;
+                }
+                if ui.button("Cancel").clicked() {
+                    close = true;
+                }
+            });
+        });
+        !open || close
+    }
+}
+
+impl Panel for RippleWindow {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        for (window, ripple) in [(Window::InsertTime, Ripple::Insert), (Window::RemoveTime, Ripple::Remove)] {
+            if cx.ui.windows.is_open(window) && self.show(ui.ctx(), cx, ripple, out) {
+                out.push(AppCommand::CloseWindow(window));
+            }
+        }
+    }
+}
