@@ -153,51 +153,64 @@ fn on_union(curve: &Curve, union: &[f64]) -> OnUnion {
         // The union times inside this segment, then its end.
         let end = j + union[j..].partition_point(|&t| t < b.time);
         match a.segment {
-            Segment::ConstantPrev | Segment::ConstantNext => {
-                for i in j..end {
-                    if i > j {
-                        (out.before[i], out.after[i]) = (leaving, leaving);
-                    }
-                    out.pieces[i].class = if i + 1 == end && b.value != leaving { Class::Held } else { Class::Flat };
-                }
-            }
-            Segment::Linear => {
-                // ufbx's own arithmetic.
-                let rcp = 1.0 / (b.time - a.time);
-                let at = |t: f64| {
-                    let u = (t - a.time) * rcp;
-                    a.value * (1.0 - u) + b.value * u
-                };
-                for i in j..end {
-                    let v0 = if i == j { a.value } else { at(union[i]) };
-                    let v1 = if i + 1 == end { b.value } else { at(union[i + 1]) };
-                    if i > j {
-                        (out.before[i], out.after[i]) = (v0, v0);
-                    }
-                    let (h, dv) = ((union[i + 1] - union[i]) / 3.0, (v1 - v0) / 3.0);
-                    out.pieces[i] = Piece { right: (h, dv), left: (-h, -dv), class: if v0 == v1 { Class::Flat } else { Class::Linear } };
-                }
-            }
-            Segment::Cubic => {
-                // Split at each union time inside, left to right: each split's start handle
-                // and new left handle close a piece, the rest goes on from the split point.
-                let (mut p0, mut right, mut left, p3) = ((a.time, a.value), a.right, (-b.left.0, -b.left.1), (b.time, b.value));
-                for i in j..end {
-                    let split = if i + 1 < end { split_segment(p0, right, left, p3, union[i + 1]) } else { None };
-                    match split {
-                        Some(s) => {
-                            out.pieces[i] = Piece { right: s.start_right, left: s.left, class: Class::Cubic };
-                            (out.before[i + 1], out.after[i + 1]) = (s.point.1, s.point.1);
-                            (p0, right, left) = (s.point, s.right, s.end_left);
-                        }
-                        None => out.pieces[i] = Piece { right, left, class: Class::Cubic },
-                    }
-                }
-            }
+            Segment::ConstantPrev | Segment::ConstantNext => held_pieces(&mut out, j..end, leaving, b.value),
+            Segment::Linear => linear_pieces(&mut out, union, j..end, a, b),
+            Segment::Cubic => cubic_pieces(&mut out, union, j..end, a, b),
         }
         j = end;
     }
     out
+}
+
+/// The union times `range` inside a constant segment: the value held (`leaving`), a jump to
+/// `next` at the segment's end.
+fn held_pieces(out: &mut OnUnion, range: std::ops::Range<usize>, leaving: f64, next: f64) {
+    let (j, end) = (range.start, range.end);
+    for i in range {
+        if i > j {
+            (out.before[i], out.after[i]) = (leaving, leaving);
+        }
+        out.pieces[i].class = if i + 1 == end && next != leaving { Class::Held } else { Class::Flat };
+    }
+}
+
+/// The union times `range` inside the linear segment from `a` to `b`, with ufbx's own
+/// arithmetic: pieces on the line, handles at thirds.
+fn linear_pieces(out: &mut OnUnion, union: &[f64], range: std::ops::Range<usize>, a: &FbxKey, b: &FbxKey) {
+    let (j, end) = (range.start, range.end);
+    let rcp = 1.0 / (b.time - a.time);
+    let at = |t: f64| {
+        let u = (t - a.time) * rcp;
+        a.value * (1.0 - u) + b.value * u
+    };
+    for i in range {
+        let v0 = if i == j { a.value } else { at(union[i]) };
+        let v1 = if i + 1 == end { b.value } else { at(union[i + 1]) };
+        if i > j {
+            (out.before[i], out.after[i]) = (v0, v0);
+        }
+        let (h, dv) = ((union[i + 1] - union[i]) / 3.0, (v1 - v0) / 3.0);
+        out.pieces[i] = Piece { right: (h, dv), left: (-h, -dv), class: if v0 == v1 { Class::Flat } else { Class::Linear } };
+    }
+}
+
+/// The union times `range` inside the cubic segment from `a` to `b`: split at each time inside,
+/// left to right; each split's start handle and new left handle close a piece, the rest goes
+/// on from the split point.
+fn cubic_pieces(out: &mut OnUnion, union: &[f64], range: std::ops::Range<usize>, a: &FbxKey, b: &FbxKey) {
+    let end = range.end;
+    let (mut p0, mut right, mut left, p3) = ((a.time, a.value), a.right, (-b.left.0, -b.left.1), (b.time, b.value));
+    for i in range {
+        let split = if i + 1 < end { split_segment(p0, right, left, p3, union[i + 1]) } else { None };
+        match split {
+            Some(s) => {
+                out.pieces[i] = Piece { right: s.start_right, left: s.left, class: Class::Cubic };
+                (out.before[i + 1], out.after[i + 1]) = (s.point.1, s.point.1);
+                (p0, right, left) = (s.point, s.right, s.end_left);
+            }
+            None => out.pieces[i] = Piece { right, left, class: Class::Cubic },
+        }
+    }
 }
 
 /// The keys of a track whose axes are `curves`, and its interpolation: Step when every piece
@@ -415,18 +428,8 @@ fn transform_warning(node: &ufbx::Node, label: &str) -> Option<String> {
         .then(|| format!("node \"{label}\" has {}; its tracks are Lcl Translation, Rotation and Scaling alone, which place it differently", found.join(", ")))
 }
 
-/// Reads an FBX file's animation stacks (module docs).
-pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Result<Read, ImportError> {
-    let scene = load(bytes, ctx)?;
-    let mut warnings = Vec::new();
-    if scene.anim_stacks.is_empty() {
-        warnings.push("the file has no animation stacks".to_owned());
-        return Ok(Read { warnings, ..Read::default() });
-    }
-    let labels = animation_labels(scene.anim_stacks.iter().map(|s| Some(&*s.element.name)), "stack");
-    let (chosen, prefixed) = choose_animations(&labels, options, ctx)?;
-    let nodes: Vec<&ufbx::Node> = scene.nodes.iter().map(|n| &**n).filter(|n| !n.is_root).collect();
-    let node_labels = animation_labels(nodes.iter().map(|n| Some(&*n.element.name)), "node");
+/// What is read of each node: its transform properties, and its meshes' blend shape channels.
+fn targets<'s>(nodes: &[&'s ufbx::Node]) -> Vec<Target<'s>> {
     let mut targets = Vec::new();
     for (i, node) in nodes.iter().enumerate() {
         for (prop, property) in TRANSFORM {
@@ -441,6 +444,51 @@ pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Resu
             targets.push(Target { node: i, element: &channel.element, prop: "DeformPercent", property: GltfProperty::Weights, channel: element });
         }
     }
+    targets
+}
+
+/// The track of one animated property (named `NODE.suffix`, before any stack prefix; an Euler
+/// track's order is set by the caller), or `None` when none of its curves has a key.
+fn target_track(target: &Target<'_>, value: &ufbx::AnimValue, stack: &str, node_label: &str, warnings: &mut Vec<String>) -> Option<Track> {
+    let raw: Vec<Option<&ufbx::AnimCurve>> = value.curves.iter().map(|c| c.as_deref()).collect();
+    let held = [value.default_value.x, value.default_value.y, value.default_value.z];
+    let (kind, scale, suffix, axes) = match target.property {
+        GltfProperty::Translation => (TrackKind::Vec3, 1.0, "translation".to_owned(), 3),
+        GltfProperty::Rotation => (TrackKind::Euler, std::f64::consts::PI / 180.0, "rotation".to_owned(), 3),
+        GltfProperty::Scale => (TrackKind::Vec3, 1.0, "scale".to_owned(), 3),
+        GltfProperty::Weights => (TrackKind::Scalar, 0.01, format!("weights[{}]", target.channel.map_or(0, |e| e.index)), 1),
+    };
+    let curves: Vec<Curve> = (0..axes).map(|a| read_curve(raw[a], held[a], scale)).collect();
+    if curves.iter().all(|c| c.keys.is_empty()) {
+        return None;
+    }
+    let what = format!("animation stack \"{stack}\", node \"{node_label}\" {}", target.prop);
+    let (interpolation, keys) = track_keys(&curves);
+    if curves.iter().any(overlong) {
+        warnings.push(format!("{what}: a tangent weight over 1 reaches past its segment; Tangent shortens it to the segment, as Blender does"));
+    }
+    let (pre_infinity, post_infinity) = extrapolation(&curves, &raw[..axes], &what, warnings);
+    let mut track = Track::new(format!("{node_label}.{suffix}"), kind, interpolation);
+    track.keys = keys;
+    track.pre_infinity = pre_infinity;
+    track.post_infinity = post_infinity;
+    track.binding = Some(Binding::Node { animation: stack.to_owned(), node: node_label.to_owned(), property: target.property, element: target.channel });
+    Some(track)
+}
+
+/// Reads an FBX file's animation stacks (module docs).
+pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Result<Read, ImportError> {
+    let scene = load(bytes, ctx)?;
+    let mut warnings = Vec::new();
+    if scene.anim_stacks.is_empty() {
+        warnings.push("the file has no animation stacks".to_owned());
+        return Ok(Read { warnings, ..Read::default() });
+    }
+    let labels = animation_labels(scene.anim_stacks.iter().map(|s| Some(&*s.element.name)), "stack");
+    let (chosen, prefixed) = choose_animations(&labels, options, ctx)?;
+    let nodes: Vec<&ufbx::Node> = scene.nodes.iter().map(|n| &**n).filter(|n| !n.is_root).collect();
+    let node_labels = animation_labels(nodes.iter().map(|n| Some(&*n.element.name)), "node");
+    let targets = targets(&nodes);
     let mut orders: Vec<Option<EulerOrder>> = vec![None; nodes.len()];
     let mut imported = vec![false; nodes.len()];
     let mut tracks = Vec::new();
@@ -471,37 +519,12 @@ pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Resu
             let Some(anim) = ufbx::find_anim_prop(layer, target.element, target.prop) else { continue };
             used.insert(anim.anim_value.element.element_id);
             let node_label = &node_labels[target.node];
-            let value = &anim.anim_value;
-            let raw: Vec<Option<&ufbx::AnimCurve>> = value.curves.iter().map(|c| c.as_deref()).collect();
-            let held = [value.default_value.x, value.default_value.y, value.default_value.z];
-            let (kind, scale, suffix, axes) = match target.property {
-                GltfProperty::Translation => (TrackKind::Vec3, 1.0, "translation".to_owned(), 3),
-                GltfProperty::Rotation => (TrackKind::Euler, std::f64::consts::PI / 180.0, "rotation".to_owned(), 3),
-                GltfProperty::Scale => (TrackKind::Vec3, 1.0, "scale".to_owned(), 3),
-                GltfProperty::Weights => (TrackKind::Scalar, 0.01, format!("weights[{}]", target.channel.map_or(0, |e| e.index)), 1),
-            };
-            let curves: Vec<Curve> = (0..axes).map(|a| read_curve(raw[a], held[a], scale)).collect();
-            if curves.iter().all(|c| c.keys.is_empty()) {
-                continue;
+            let Some(mut track) = target_track(target, &anim.anim_value, label, node_label, &mut warnings) else { continue };
+            if track.kind == TrackKind::Euler {
+                track.order = *orders[target.node].get_or_insert_with(|| rotation_order(nodes[target.node], &mut warnings, node_label));
             }
-            let what = format!("animation stack \"{label}\", node \"{node_label}\" {}", target.prop);
-            let (interpolation, keys) = track_keys(&curves);
-            if curves.iter().any(overlong) {
-                warnings.push(format!("{what}: a tangent weight over 1 reaches past its segment; Tangent shortens it to the segment, as Blender does"));
-            }
-            let (pre_infinity, post_infinity) = extrapolation(&curves, &raw[..axes], &what, &mut warnings);
-            let order = if kind == TrackKind::Euler {
-                *orders[target.node].get_or_insert_with(|| rotation_order(nodes[target.node], &mut warnings, node_label))
-            } else {
-                EulerOrder::XYZ
-            };
             imported[target.node] = true;
-            let mut track = Track::new(unique_name(format!("{prefix}{node_label}.{suffix}"), &mut taken), kind, interpolation);
-            track.keys = keys;
-            track.order = order;
-            track.pre_infinity = pre_infinity;
-            track.post_infinity = post_infinity;
-            track.binding = Some(Binding::Node { animation: label.clone(), node: node_label.clone(), property: target.property, element: target.channel });
+            track.name = unique_name(format!("{prefix}{}", track.name), &mut taken);
             tracks.push(track);
         }
         let skipped: Vec<String> = layer
