@@ -113,6 +113,11 @@ fn cancel_and_escape_restore_the_original_without_an_undo_step() {
     assert!(app(&h).ui.blend.is_none());
     assert_eq!(app(&h).project().tracks, originals, "Cancel restores the keys");
     assert_eq!(app(&h).doc.document.undo_label(), None, "and leaves no undo step");
+    assert_eq!(app(&h).doc.document.redo_label(), None, "nor a step to redo");
+    h.key_press_modifiers(Modifiers::COMMAND, K::Y);
+    h.run();
+    assert_eq!(app(&h).project().tracks, originals, "Redo does nothing");
+    assert_eq!(app(&h).ui.status.text, "Nothing to redo");
     assert!(app(&h).ui.ghost.is_none(), "nor a ghost");
     menu(&mut h, "Key", "Blend to Ease");
     set_factor(&mut h, -0.6);
@@ -121,7 +126,37 @@ fn cancel_and_escape_restore_the_original_without_an_undo_step() {
     h.run();
     assert!(app(&h).ui.blend.is_none());
     assert_eq!(app(&h).project().tracks, originals, "Escape restores the keys");
-    assert_eq!(app(&h).doc.document.undo_label(), None);
+    assert_eq!((app(&h).doc.document.undo_label(), app(&h).doc.document.redo_label()), (None, None));
+}
+
+/// From the first change of the slider the graph draws the originals as the ghost (not only
+/// after OK), and the window gives per track the largest difference between the original and
+/// the blended curve, measured over the curve (the engine's `smooth::max_difference` of the
+/// two compiled curves); Cancel takes the ghost away.
+#[test]
+fn the_slider_shows_the_ghost_and_the_difference_while_sliding() {
+    let originals = two_tracks();
+    let keys = [(0, 2), (1, 1)];
+    let mut h = with_selection(originals.clone(), &keys);
+    menu(&mut h, "Key", "Breakdown");
+    assert!(app(&h).ui.shown_ghost().is_none(), "no ghost before the first change");
+    set_factor(&mut h, 0.3);
+    let ghost = app(&h).ui.shown_ghost().cloned().expect("the originals drawn as a ghost while sliding");
+    assert_eq!((ghost.label.as_str(), ghost.tracks.iter().map(|t| t.0).collect::<Vec<_>>()), ("Breakdown", vec![0, 1]));
+    assert!(app(&h).ui.ghost.is_none(), "the ghost of the last cleanup is not replaced before OK");
+    for f in [0.3, 0.9] {
+        set_factor(&mut h, f);
+        let blended = expected(&originals, &keys, BlendTool::Breakdown, f);
+        for (t, original) in originals.iter().enumerate() {
+            let d = crate::smooth::max_difference(&crate::TrackCurve::new(original).unwrap(), &crate::TrackCurve::new(&blended[t]).unwrap());
+            assert!(d > 0.1, "{d}");
+            assert_eq!(app(&h).ui.blend.as_ref().unwrap().differences[t], (t, d), "at {f}");
+            h.get_by_label(&format!("{d:.3e}"));
+        }
+    }
+    h.get_by_role_and_label(Role::Button, "Cancel").click();
+    h.run();
+    assert!(app(&h).ui.shown_ghost().is_none(), "Cancel leaves no ghost");
 }
 
 /// Breakdown on keys of two tracks at once (a run of two on the second): both tracks are the

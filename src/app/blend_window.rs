@@ -2,12 +2,16 @@
 //! editor sliders: a small window over the graph while `UiState::blend` holds a session. Each
 //! change of the slider sends [`BlendCommand::Factor`] (the dispatcher puts the original keys
 //! blended at that factor in place, one undo step from the first change to OK); OK or Enter
-//! keeps the keys, Cancel or Escape puts the originals back. When the document changed under
-//! the slider (another edit, Undo) it closes.
+//! keeps the keys, Cancel or Escape puts the originals back and leaves nothing to undo or
+//! redo. From the first change the graph draws the originals as a ghost, and the window gives
+//! per track the largest difference between the original and the blended curve, measured over
+//! the curve (degrees for rotations). When the document changed under the slider (another
+//! edit, Undo) it closes.
 
 use eframe::egui;
 
 use super::commands::{AppCommand, BlendCommand};
+use super::document::blend::BlendSession;
 use super::panel::{Panel, PanelContext};
 use crate::blend::BlendTool;
 
@@ -41,6 +45,7 @@ impl Panel for BlendWindow {
                 out.push(AppCommand::Blend(BlendCommand::Factor(factor)));
             }
             ui.small(ends(tool));
+            differences(ui, session);
             for refused in &session.refused {
                 ui.colored_label(ui.visuals().error_fg_color, format!("left out: {refused}"));
             }
@@ -63,4 +68,23 @@ impl Panel for BlendWindow {
         }
         out.extend(done.map(AppCommand::Blend));
     }
+}
+
+/// Per track the slider changed, the largest difference from the original measured over the
+/// curve ("°" for rotations).
+fn differences(ui: &mut egui::Ui, session: &BlendSession) {
+    if session.differences.is_empty() {
+        return;
+    }
+    egui::Grid::new("blend differences").num_columns(2).striped(true).show(ui, |ui| {
+        ui.strong("track");
+        ui.strong("max difference");
+        ui.end_row();
+        for (i, d) in &session.differences {
+            let Some(o) = session.origins.iter().find(|o| o.index == *i) else { continue };
+            ui.label(&o.track.name);
+            ui.label(format!("{d:.3e}{}", if o.track.kind.is_rotation() { "°" } else { "" }));
+            ui.end_row();
+        }
+    });
 }

@@ -5,9 +5,9 @@
 //! A blend slider is a session (`UiState::blend`, `document/blend.rs`): its first change of
 //! factor closes any other gesture and opens its own, every change puts the original keys
 //! blended at the new factor in place, and OK closes the gesture — one undo step however many
-//! drags. Cancel reverts that step (as Undo does, so Redo can bring it back). When another
-//! edit, an undo or another document came between, the slider closes and leaves the keys as
-//! they are.
+//! drags. Cancel abandons that gesture (`DocState::abandon_gesture`): the keys are as they
+//! were and neither Undo nor Redo sees it. When another edit, an undo or another document
+//! came between, the slider closes and leaves the keys as they are.
 
 use super::commands::{AppCommand, BlendCommand};
 use super::document::DocState;
@@ -102,8 +102,7 @@ fn blend(state: &mut AppState, command: BlendCommand) -> bool {
             state.set_status(Status::message(format!("{} (one undo step)", session.status_text())));
         }
         BlendCommand::Cancel if session.started => {
-            state.doc.document.end_gesture();
-            state.doc.undo();
+            state.doc.abandon_gesture();
             state.set_status(Status::message(format!("{label}: cancelled, the keys are as they were")));
         }
         BlendCommand::Keep | BlendCommand::Cancel => state.set_status(Status::message(format!("{label}: nothing changed"))),

@@ -53,6 +53,28 @@ fn step_until(h: &mut Harness<'static, TangentApp>, done: impl Fn(&Harness<'stat
     panic!("the worker's result did not arrive: {}", app(h).ui.status.text);
 }
 
+/// Key > Scale time…, opened from its menu; then frames until its preview (made on a worker,
+/// a spinner meanwhile) is of factor `scale`.
+fn open_scale_time(h: &mut Harness<'static, TangentApp>, scale: f64) {
+    h.get_by_label("Key").click();
+    h.run();
+    h.get_all_by_label_contains("Scale time").find(|n| n.accesskit_node().role() == Role::Button).expect("the menu entry").click();
+    set_scale(h, scale);
+}
+
+/// The Scale time factor set, then frames until the preview is of it.
+fn set_scale(h: &mut Harness<'static, TangentApp>, scale: f64) {
+    for _ in 0..10 {
+        if h.query_by_role_and_label(Role::SpinButton, "scale time factor").is_some() {
+            break;
+        }
+        h.step();
+    }
+    h.get_by_role_and_label(Role::SpinButton, "scale time factor").set_value_accesskit(scale);
+    step_until(h, |h| app(h).ui.retime_preview.as_ref().is_some_and(|p| p.scale == scale));
+    h.run();
+}
+
 fn type_into(h: &mut Harness<'static, TangentApp>, name: &str, v: f64) {
     h.get_by_role_and_label(Role::SpinButton, name).set_value_accesskit(v);
     h.run();
@@ -122,8 +144,7 @@ fn scale_time_by_two_about_the_playhead_is_one_undo_step() {
     let original = jittery();
     let mut h = one_track(original.clone());
     h.state_mut().state.scrub(1.0);
-    menu(&mut h, "Key", "Scale time");
-    assert!((h.get_by_role_and_label(Role::SpinButton, "scale time factor").accesskit_node().numeric_value().unwrap() - 2.0).abs() < 1e-12);
+    open_scale_time(&mut h, 2.0);
     h.get_by_role_and_label(Role::Button, "Apply").click();
     h.run();
     let moved = &app(&h).project().tracks[0];
@@ -146,16 +167,51 @@ fn scale_time_refuses_zero_and_mirrors_with_a_negative_factor() {
     let original = jittery();
     let mut h = one_track(original.clone());
     h.state_mut().state.scrub(1.0);
-    menu(&mut h, "Key", "Scale time");
+    open_scale_time(&mut h, 2.0);
     type_into(&mut h, "scale time factor", 0.0);
     h.get_by_label_contains("the scale must be a finite number other than 0");
     assert!(h.get_by_role_and_label(Role::Button, "Apply").accesskit_node().is_disabled());
-    type_into(&mut h, "scale time factor", -1.0);
+    set_scale(&mut h, -1.0);
     h.get_by_role_and_label(Role::Button, "Apply").click();
     h.run();
     let mirrored = &app(&h).project().tracks[0];
     let (first, last) = (&mirrored.keys[0], &original.keys[original.keys.len() - 1]);
     assert!((first.time - (2.0 - last.time)).abs() < 1e-12 && first.value == last.value, "the last key comes first, mirrored about 1 s");
+}
+
+/// Key > Scale time… previews before Apply: with S = −1 about the playhead, the graph has the
+/// retimed curves over a ghost of the originals while the window is open, and the window lists
+/// per track the difference `retime_track` measured ("°" for an Euler track) and its notes (a
+/// Cubic ZeroSlope track mirrored is not exact; automatic handles written as Aligned); nothing
+/// changes until Apply, and closing the window takes the preview away.
+#[test]
+fn scale_time_previews_the_measured_difference_before_apply() {
+    let mut cubic = Track::new("cubic", TrackKind::Scalar, Interpolation::Cubic)
+        .with_keys([(0.0, 0.0), (1.0, 3.0), (1.5, -1.0), (3.0, 2.0)].iter().map(|&(t, v)| Key::new(t, vec![v])).collect());
+    cubic.ending_start = crate::model::Ending::ZeroSlope;
+    let turn = Track::new("turn", TrackKind::Euler, Interpolation::Bezier)
+        .with_keys((0..4).map(|i| Key::new(f64::from(i) * 0.5, vec![0.3 * f64::from(i), -0.2 * f64::from(i * i), 0.1])).collect());
+    let originals = vec![cubic, turn];
+    let mut h = harness(Project { tracks: originals.clone(), ..Project::default() });
+    h.state_mut().state.doc.selection = [KeyRef { track: 0, key: 1 }, KeyRef { track: 1, key: 2 }].into_iter().collect::<BTreeSet<_>>().into();
+    h.state_mut().state.scrub(1.0);
+    h.run();
+    open_scale_time(&mut h, -1.0);
+    let expected: Vec<_> = originals.iter().map(|t| crate::retime::retime_track(t, -1.0, 1.0).unwrap()).collect();
+    assert!(expected[0].max_difference > 1e-3, "the mirrored ZeroSlope moves: {}", expected[0].max_difference);
+    h.get_by_label(&format!("{:.3e}", expected[0].max_difference));
+    h.get_by_label(&format!("{:.3e}°", expected[1].max_difference));
+    h.get_by_label_contains("not exact under this scale");
+    h.get_by_label_contains("automatic handles written as Aligned");
+    let preview = app(&h).ui.retime_preview.clone().unwrap();
+    assert_eq!(preview.tracks.iter().map(|t| t.0).collect::<Vec<_>>(), [0, 1], "both tracks drawn over their ghosts");
+    assert_eq!(preview.tracks[0].2.as_ref().unwrap().retimed.track, expected[0].track);
+    assert_eq!(app(&h).project().tracks, originals, "nothing changes before Apply");
+    h.get_by_role_and_label(Role::Button, "Cancel").click();
+    h.run();
+    h.run();
+    assert!(app(&h).ui.retime_preview.is_none(), "the preview goes with the window");
+    assert!(app(&h).ui.ghost.is_none());
 }
 
 /// The whole window rendered (wgpu): the graph with the smoothed preview over the ghost of the

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::document::cleanup::{Pivot, Smoothing};
+use super::document::cleanup::{Pivot, Retiming, Smoothing};
 use super::document::ripple::Ripple;
 use super::document::rotation::Rotations;
 use super::payload::{CompiledTake, Conversions, Finished, HandleSides, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
@@ -59,6 +59,8 @@ pub enum AppCommand {
     ApplyRotations(Arc<Rotations>),
     /// What Edit > Smooth… previews in the graph (`None` when it closes).
     SetSmoothPreview(Option<Arc<Smoothing>>),
+    /// What Key > Scale time… previews in the graph (`None` when it closes).
+    SetRetimePreview(Option<Arc<Retiming>>),
     /// Put the tracks Edit > Smooth… smoothed (compiled on its worker) in place, as one undo
     /// step, if what they were made for still holds; their originals become the ghost.
     ApplySmooth(Arc<Smoothing>),

@@ -211,11 +211,12 @@ fn key_command(state: &mut AppState, command: AppCommand) -> bool {
     }
 }
 
-/// Edit > Smooth…'s preview here; the cleanup commands' Apply, Insert and Remove time and the
+/// Edit > Smooth…'s and Key > Scale time…'s previews here; the cleanup commands' Apply, Insert and Remove time and the
 /// blend sliders in `cleanup_commands.rs`.
 fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
         AppCommand::SetSmoothPreview(p) => replace(&mut state.ui.smooth_preview, p),
+        AppCommand::SetRetimePreview(p) => replace(&mut state.ui.retime_preview, p),
         c => cleanup_commands::run(state, c),
     }
 }
@@ -404,6 +405,7 @@ pub fn waits_for_change(command: &AppCommand) -> bool {
             | AppCommand::Status(_)
             | AppCommand::SetPreview(_)
             | AppCommand::SetSmoothPreview(_)
+            | AppCommand::SetRetimePreview(_)
             | AppCommand::CloseOpenPath
             | AppCommand::CloseSavePath
             | AppCommand::CancelFileJob

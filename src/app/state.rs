@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::document::blend::BlendSession;
-use super::document::cleanup::{Ghost, Smoothing};
+use super::document::cleanup::{Ghost, Retiming, Smoothing};
 use super::document::DocState;
 use super::file_job::FileJob;
 use super::key_queue::KeyQueue;
@@ -43,6 +43,9 @@ pub struct UiState {
     pub preview: Option<Arc<Simplified>>,
     /// Edit > Smooth…'s smoothed curves, drawn with a ghost of the originals while it is open.
     pub smooth_preview: Option<Arc<Smoothing>>,
+    /// Key > Scale time…'s retimed curves, drawn with a ghost of the originals while it is
+    /// open.
+    pub retime_preview: Option<Arc<Retiming>>,
     /// The original curves of the last Smooth, Simplify or Scale time applied, drawn faint
     /// until View > Clear ghost (or another document opens).
     pub ghost: Option<Arc<Ghost>>,
@@ -69,6 +72,15 @@ pub struct AppState {
     pub ui: UiState,
 }
 
+impl UiState {
+    /// The ghost the graph draws: the open blend slider's originals once it changed the keys
+    /// (from its first change, not only after OK), else the last cleanup's.
+    #[must_use]
+    pub fn shown_ghost(&self) -> Option<&Arc<Ghost>> {
+        self.blend.as_ref().filter(|b| b.started).and_then(|b| b.ghost.as_ref()).or(self.ghost.as_ref())
+    }
+}
+
 impl AppState {
     pub fn new(project: Project, path: Option<PathBuf>) -> Self {
         let text = match &path {
@@ -91,6 +103,7 @@ impl AppState {
             confirm_overwrite: None,
             preview: None,
             smooth_preview: None,
+            retime_preview: None,
             ghost: None,
             blend: None,
             file_job: None,

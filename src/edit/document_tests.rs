@@ -137,3 +137,36 @@ fn saving_marks_clean_and_new_edits_dirty() {
     d.redo();
     assert!(!d.is_dirty());
 }
+
+/// An abandoned gesture restores the state before it and leaves nothing to undo or redo; the
+/// steps before it stay, and an empty gesture abandoned changes nothing.
+#[test]
+fn an_abandoned_gesture_leaves_nothing_to_undo_or_redo() {
+    let mut d = doc();
+    let mut keys = d.project().tracks[0].keys.clone();
+    keys[0].value[0] = -1.0;
+    d.apply("Set", Edit::SetKeys { track: 0, keys }).unwrap();
+    let (before, revision) = (d.project().clone(), d.revision());
+    d.begin_gesture("Slide");
+    for i in 1..=5 {
+        let mut keys = d.project().tracks[0].keys.clone();
+        keys[1].value[0] = f64::from(i);
+        d.apply("Slide", Edit::SetKeys { track: 0, keys }).unwrap();
+    }
+    assert_eq!(d.gesture_tracks(), Some(vec![0]));
+    assert!(d.abandon_gesture());
+    assert!(!d.in_gesture());
+    assert_eq!(d.project(), &before, "the keys as they were before the gesture");
+    assert!(d.revision() > revision, "a change views see");
+    assert_eq!((d.undo_label(), d.redo_label()), (Some("Set"), None), "only the step before it");
+    assert!(d.redo().is_none(), "nothing to redo");
+    assert_eq!(d.undo().as_deref(), Some("Set"));
+    assert!(!d.is_dirty());
+    d.redo();
+    d.begin_gesture("Nothing");
+    let revision = d.revision();
+    assert!(!d.abandon_gesture(), "an empty gesture");
+    assert_eq!(d.revision(), revision);
+    assert!(!d.abandon_gesture(), "no gesture open");
+    assert_eq!(d.undo_label(), Some("Set"));
+}

@@ -480,6 +480,27 @@ impl Document {
         }
     }
 
+    /// Reverts the open gesture's edits and drops them: neither [`Self::undo`] nor
+    /// [`Self::redo`] sees it (a slider's Cancel). The redo history stays as the gesture's
+    /// first edit left it. Whether anything was reverted (`false`: no gesture open, or one
+    /// that changed nothing).
+    pub fn abandon_gesture(&mut self) -> bool {
+        let Some(g) = self.gesture.take() else { return false };
+        if g.inverse.is_empty() {
+            return false;
+        }
+        let undone = self.revert(g);
+        drop_steps(vec![undone]);
+        true
+    }
+
+    /// [`Self::undo_tracks`] for the open gesture: the tracks [`Self::abandon_gesture`] would
+    /// revert in place; `None` if it adds or removes tracks, or no gesture is open.
+    #[must_use]
+    pub fn gesture_tracks(&self) -> Option<Vec<usize>> {
+        self.gesture.as_ref()?.inverse.iter().map(Edit::track).collect()
+    }
+
     /// Whether the open gesture already changed `track`: an edit of it now is not the first
     /// of the step (the state the step's undo restores is from before an earlier edit).
     #[must_use]

@@ -4,7 +4,8 @@
 //! [`crate::blend::blend_keys`] of those originals in place — never of the keys the last
 //! change left, so dragging back and forth ends where the factor ends. The dispatcher keeps
 //! the session in `UiState::blend` and opens its gesture (one undo step from the first change
-//! to OK); [`DocState::blend_holds`] says whether the document is still as the slider's last
+//! to OK), and the largest difference each change made to each track's curve is measured
+//! against the original; [`DocState::blend_holds`] says whether the document is still as the slider's last
 //! change left it.
 
 use std::sync::Arc;
@@ -14,7 +15,7 @@ use super::DocState;
 use crate::app::payload::Status;
 use crate::blend::{blend_keys, BlendTool};
 use crate::edit::intent::{KeyEdit, KeyRef};
-use crate::{Edit, Track};
+use crate::{Edit, Track, TrackCurve};
 
 /// One track a blend slider moves: its keys when the slider opened, and which are selected.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,8 +43,12 @@ pub struct BlendSession {
     revision: u64,
     /// Whether the slider changed the keys: its gesture, begun by the dispatcher, is open.
     pub started: bool,
-    /// The original curves, the ghost OK leaves.
+    /// The original curves: the ghost drawn from the first change, and left by OK.
     pub ghost: Option<Arc<Ghost>>,
+    /// Per track (index), the largest difference between the original curve and the curve at
+    /// the current factor, measured over the curve ([`crate::smooth::max_difference`]:
+    /// Euclidean over components, degrees for rotations).
+    pub differences: Vec<(usize, f64)>,
 }
 
 impl BlendSession {
@@ -112,6 +117,7 @@ impl DocState {
             revision: self.document.revision(),
             started: false,
             ghost: self.ghost_of(label, &indices),
+            differences: Vec::new(),
         })
     }
 
@@ -145,6 +151,24 @@ impl DocState {
         session.moved = moved;
         session.revision = self.document.revision();
         session.started = true;
+        session.differences = self.blend_differences(session);
         result.err().unwrap_or_else(|| Status::message(session.status_text()))
+    }
+
+    /// Per track of `session`, the largest difference between its original curve (the
+    /// ghost) and its curve as it is now, measured over the whole curve.
+    fn blend_differences(&self, session: &BlendSession) -> Vec<(usize, f64)> {
+        let Some(ghost) = &session.ghost else { return Vec::new() };
+        ghost
+            .tracks
+            .iter()
+            .filter_map(|(i, original)| {
+                let measured = |now: &TrackCurve| crate::smooth::max_difference(original, now);
+                match self.curve(*i) {
+                    Some(Ok(now)) if self.curves_revision_is_current() => Some((*i, measured(now))),
+                    _ => TrackCurve::new(self.project().tracks.get(*i)?).ok().map(|now| (*i, measured(&now))),
+                }
+            })
+            .collect()
     }
 }

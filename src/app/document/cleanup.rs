@@ -1,14 +1,15 @@
 //! Cleaning up a take on the document side, without egui: Edit > Smooth… (each target track
 //! smoothed by [`crate::smooth`] and compiled — free of the editor's state, so a worker runs
 //! it — then put in place as one undo step) and Key > Scale time… (whole tracks retimed by
-//! [`crate::retime::retime_track`] about a pivot, one undo step). The [`Ghost`] of what a
+//! [`crate::retime::retime_track`] about a pivot: previewed on a worker, [`Retiming`], then
+//! applied as one undo step). The [`Ghost`] of what a
 //! cleanup replaced is kept by the UI state (not the document) until dismissed.
 
 use std::sync::Arc;
 
 use super::DocState;
 use crate::app::payload::{Basis, CompiledTrack, KeyRef, Status};
-use crate::retime::retime_track;
+use crate::retime::{retime_track, Retimed};
 use crate::smooth::{smooth_track, Filter, Smoothed};
 use crate::{Project, Track, TrackCurve};
 
@@ -57,6 +58,63 @@ fn smooth_one(track: &Track, filter: &Filter) -> Result<SmoothedTrack, String> {
         return Err(e.to_string());
     }
     Ok(SmoothedTrack { smoothed, compiled })
+}
+
+/// One track retimed, and compiled.
+#[derive(Clone, Debug)]
+pub struct RetimedTrack {
+    pub retimed: Retimed,
+    pub compiled: CompiledTrack,
+}
+
+/// Key > Scale time…'s preview, made for one factor, one pivot time and one basis: each
+/// target track (index, name) retimed with the difference [`retime_track`] measured and its
+/// notes, or why not.
+#[derive(Clone, Debug)]
+pub struct Retiming {
+    pub scale: f64,
+    pub pivot: f64,
+    pub made_for: Basis,
+    pub tracks: Vec<(usize, String, Result<RetimedTrack, String>)>,
+}
+
+/// Two previews are the same if made for the same factor, pivot and basis.
+impl PartialEq for Retiming {
+    fn eq(&self, other: &Self) -> bool {
+        self.asked() == other.asked()
+    }
+}
+
+impl Retiming {
+    /// What it was made for: the factor, the pivot time and the basis.
+    #[must_use]
+    pub fn asked(&self) -> (f64, f64, Basis) {
+        (self.scale, self.pivot, self.made_for)
+    }
+}
+
+/// Tracks `targets` of `project` retimed by `scale` about `pivot` on every core, each
+/// compiled; `None` once `cancelled()` says so.
+pub fn retime_targets(
+    project: &Project,
+    targets: &[usize],
+    (scale, pivot, made_for): (f64, f64, Basis),
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Option<Retiming> {
+    use rayon::prelude::*;
+    let tracks = targets
+        .par_iter()
+        .filter_map(|&i| project.tracks.get(i).map(|t| (i, t)))
+        .map(|(i, t)| {
+            let result = if cancelled() {
+                Err("cancelled".to_owned())
+            } else {
+                retime_track(t, scale, pivot).map_err(|e| e.to_string()).map(|retimed| RetimedTrack { compiled: CompiledTrack::of(&retimed.track), retimed })
+            };
+            (i, t.name.clone(), result)
+        })
+        .collect();
+    (!cancelled()).then_some(Retiming { scale, pivot, made_for, tracks })
 }
 
 /// The original curves of tracks a cleanup replaced, drawn faint in the graph after Apply

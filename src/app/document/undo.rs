@@ -32,6 +32,28 @@ impl DocState {
         self.revert(Side::Redo)
     }
 
+    /// Reverts the open gesture and drops it, so neither undo nor redo sees it
+    /// (`Document::abandon_gesture`; a slider's Cancel): its tracks' curves come from what is
+    /// parked with it, or are compiled. Whether anything was reverted.
+    pub fn abandon_gesture(&mut self) -> bool {
+        if !self.document.in_gesture() {
+            return false;
+        }
+        let tracks = self.document.gesture_tracks().filter(|_| self.curves_revision_is_current());
+        let parked = self.document.parked_mut(Side::Undo).and_then(Option::take);
+        if !self.document.abandon_gesture() {
+            return false;
+        }
+        let Some(tracks) = tracks else {
+            self.refresh();
+            return true;
+        };
+        let mut parked = parked.and_then(|p| p.data.downcast::<ParkedCurves>().ok()).map_or_else(HashMap::new, |p| p.0);
+        let compiled = self.compile_tracks(tracks, &mut parked, |_| true);
+        drop(self.install_compiled(compiled));
+        true
+    }
+
     /// Reverts the next step from `side`: its tracks' curves come from what is parked with it,
     /// or are compiled; the curves replaced are parked with the step on the other side.
     fn revert(&mut self, side: Side) -> Status {

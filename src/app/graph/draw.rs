@@ -47,11 +47,18 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
     if let Some(preview) = &cx.ui.preview {
         draw_preview(plot_ui, cx, preview);
     }
-    if let Some(ghost) = &cx.ui.ghost {
+    if let Some(ghost) = cx.ui.shown_ghost() {
         super::ghost::draw_ghost(plot_ui, cx, ghost);
     }
     if let Some(smoothing) = &cx.ui.smooth_preview {
-        super::ghost::draw_smooth_preview(plot_ui, cx, smoothing);
+        super::ghost::draw_over_ghost(
+            plot_ui,
+            cx,
+            smoothing.tracks.iter().filter_map(|(ti, _, r)| Some((*ti, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))),
+        );
+    }
+    if let Some(retiming) = &cx.ui.retime_preview {
+        super::ghost::draw_over_ghost(plot_ui, cx, retiming.tracks.iter().filter_map(|(ti, _, r)| Some((*ti, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))));
     }
     draw_drag_feedback(plot_ui, graph);
     plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD).width(1.5));

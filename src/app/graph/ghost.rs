@@ -1,13 +1,14 @@
 //! Ghost curves: the original curve drawn faint and dashed beside what replaces it — while
-//! Edit > Smooth… is open (the smoothed curve drawn white over it), and after a Smooth,
-//! Simplify or Scale time was applied, until View > Clear ghost (as Blender's ghost curves).
+//! Edit > Smooth… or Key > Scale time… is open (the new curve drawn white over it), while a
+//! blend slider moves keys, and after a Smooth, Simplify, Scale time or blend was applied,
+//! until View > Clear ghost (as Blender's ghost curves).
 
 use eframe::egui::Color32;
 use egui_plot::{Line, LineStyle, PlotPoints, PlotUi};
 
 use super::display::{component_shown, display, Display};
 use super::lod::{columns, envelope_series};
-use crate::app::document::cleanup::{Ghost, Smoothing};
+use crate::app::document::cleanup::Ghost;
 use crate::app::panel::PanelContext;
 use crate::app::style::{component_color, track_color};
 use crate::TrackCurve;
@@ -22,13 +23,13 @@ pub fn draw_ghost(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ghost: &Ghost
     }
 }
 
-/// Edit > Smooth…'s preview: each track's current curve as a ghost, its smoothed curve white.
-pub fn draw_smooth_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, smoothing: &Smoothing) {
-    for (ti, _, result) in &smoothing.tracks {
-        let (Ok(s), Some(Ok(original))) = (result, cx.doc.curve(*ti)) else { continue };
-        let Ok(smoothed) = &s.compiled.curve else { continue };
-        if draw_ghost_curve(plot_ui, cx, *ti, original) {
-            draw_series(plot_ui, cx, *ti, smoothed, |_| (Color32::WHITE, false));
+/// A cleanup's preview (Edit > Smooth…, Key > Scale time…): each track's current curve as a
+/// ghost, the curve that would replace it white.
+pub fn draw_over_ghost<'a>(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, previews: impl Iterator<Item = (usize, &'a TrackCurve)>) {
+    for (ti, new) in previews {
+        let Some(Ok(original)) = cx.doc.curve(ti) else { continue };
+        if draw_ghost_curve(plot_ui, cx, ti, original) {
+            draw_series(plot_ui, cx, ti, new, |_| (Color32::WHITE, false));
         }
     }
 }
