@@ -39,6 +39,7 @@ mod path_view;
 mod payload;
 pub mod planner;
 mod playback;
+mod preview_job;
 mod recovery;
 mod retime_window;
 mod ripple_window;

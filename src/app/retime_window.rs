@@ -8,8 +8,6 @@
 //! retimed as one undo step, the status bar saying the measured difference and any note. A
 //! negative S mirrors; a zero S is refused here, with the valid range.
 
-use std::sync::Arc;
-
 use eframe::egui;
 
 use super::commands::AppCommand;
@@ -17,6 +15,7 @@ use super::document::cleanup::{retime_targets, Pivot, Retiming};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Basis, Window};
+use super::preview_job::Previewed;
 use crate::retime::RetimeError;
 
 /// What a preview is made for: the factor, the pivot time and the basis.
@@ -25,48 +24,32 @@ type Asked = (f64, f64, Basis);
 pub struct RetimeWindow {
     scale: f64,
     pivot: Pivot,
-    /// The last preview made, shown while it is what is asked.
-    computed: Option<Arc<Retiming>>,
-    /// The preview in flight, and what it was asked.
-    running: Option<(Asked, Job<Retiming>)>,
+    /// The last result made and the one in flight.
+    preview: Previewed<Asked, Retiming>,
 }
 
 impl Default for RetimeWindow {
     fn default() -> Self {
-        Self { scale: 2.0, pivot: Pivot::Playhead, computed: None, running: None }
+        Self { scale: 2.0, pivot: Pivot::Playhead, preview: Previewed::default() }
     }
 }
 
 impl RetimeWindow {
     /// Starts retiming for `asked` on a worker thread unless it is already running.
     fn start(&mut self, cx: &PanelContext<'_>, asked: Asked, ctx: &egui::Context) {
-        if self.running.as_ref().is_some_and(|(of, _)| *of == asked) {
+        if self.preview.is_running(&asked) {
             return;
         }
         let project = cx.doc.document.shared_project();
         let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
         let job = Job::spawn("Scale time", Some(ctx), move |w| retime_targets(&project, &which, asked, &|| w.cancelled()));
-        if let Some((_, old)) = self.running.replace((asked, job.made_for(asked.2))) {
-            old.cancel();
-        }
-    }
-
-    /// Takes a finished preview, if any; whether one arrived.
-    fn poll(&mut self) -> bool {
-        let Some(made) = self.running.as_mut().and_then(|(_, job)| job.poll()) else { return false };
-        self.running = None;
-        let Some(made) = made else { return false };
-        self.computed = Some(Arc::new(made));
-        true
+        self.preview.run(asked, job.made_for(asked.2));
     }
 
     /// Drops the preview (the window closed, or S is not valid).
     fn clear(&mut self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
-        if self.computed.take().is_some() || cx.ui.retime_preview.is_some() {
+        if self.preview.clear() || cx.ui.retime_preview.is_some() {
             out.push(AppCommand::SetRetimePreview(None));
-        }
-        if let Some((_, job)) = self.running.take() {
-            job.cancel();
         }
     }
 
@@ -93,8 +76,8 @@ impl Panel for RetimeWindow {
             self.clear(cx, out);
             return;
         }
-        if self.poll() {
-            out.push(AppCommand::SetRetimePreview(self.computed.clone()));
+        if self.preview.poll() {
+            out.push(AppCommand::SetRetimePreview(self.preview.computed.clone()));
         }
         let (mut open, mut close) = (true, false);
         egui::Window::new("Scale time").open(&mut open).collapsible(false).resizable(false).show(&ui.ctx().clone(), |ui| {
@@ -105,11 +88,11 @@ impl Panel for RetimeWindow {
             let valid = self.scale.is_finite() && self.scale != 0.0;
             if valid {
                 let asked = (self.scale, pivot, cx.doc.basis());
-                if self.computed.as_ref().is_none_or(|c| c.asked() != asked) {
+                if self.preview.computed.as_ref().is_none_or(|c| c.asked() != asked) {
                     self.start(cx, asked, ui.ctx());
                 }
-                let fresh = self.computed.as_ref().is_some_and(|c| c.asked() == asked);
-                match &self.computed {
+                let fresh = self.preview.computed.as_ref().is_some_and(|c| c.asked() == asked);
+                match &self.preview.computed {
                     None => _ = ui.horizontal(|ui| {
                         ui.spinner();
                         ui.label("retiming…");

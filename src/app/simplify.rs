@@ -6,14 +6,13 @@
 //! counts and measured error. Apply replaces the tracks as one undo step — if the document,
 //! its revision and the selection are still those the reduction was made for.
 
-use std::sync::Arc;
-
 use eframe::egui;
 
 use super::commands::AppCommand;
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Basis, Simplified, Window};
+use super::preview_job::Previewed;
 use crate::reduce::project::{reduce_tracks, TrackReport};
 use crate::reduce::{Tolerance, DEFAULT_ANGLE_DEG};
 
@@ -24,15 +23,13 @@ type Asked = (f64, f64, Basis);
 pub struct SimplifyWindow {
     tolerance: f64,
     angle: f64,
-    /// The last reduction made, shown and applied while it is what is asked.
-    computed: Option<Arc<Simplified>>,
-    /// The reduction in flight, and what it was asked.
-    running: Option<(Asked, Job<Simplified>)>,
+    /// The last result made and the one in flight.
+    preview: Previewed<Asked, Simplified>,
 }
 
 impl Default for SimplifyWindow {
     fn default() -> Self {
-        Self { tolerance: 1e-3, angle: DEFAULT_ANGLE_DEG * 10.0, computed: None, running: None }
+        Self { tolerance: 1e-3, angle: DEFAULT_ANGLE_DEG * 10.0, preview: Previewed::default() }
     }
 }
 
@@ -43,7 +40,7 @@ fn asked_of(s: &Simplified) -> Asked {
 impl SimplifyWindow {
     /// Starts the reduction for `asked` on a worker thread unless it is already running.
     fn start(&mut self, cx: &PanelContext<'_>, asked: Asked, ctx: &egui::Context) {
-        if self.running.as_ref().is_some_and(|(of, _)| *of == asked) {
+        if self.preview.is_running(&asked) {
             return;
         }
         let Ok(tol) = Tolerance::new(asked.0, asked.1) else { return };
@@ -55,37 +52,23 @@ impl SimplifyWindow {
             drop(project);
             (!w.cancelled()).then(|| Simplified::new(asked.0, asked.1, asked.2, reports))
         });
-        if let Some((_, old)) = self.running.replace((asked, job.made_for(asked.2))) {
-            old.cancel();
-        }
-    }
-
-    /// Takes a finished reduction, if any; whether one arrived.
-    fn poll(&mut self) -> bool {
-        let Some(made) = self.running.as_mut().and_then(|(_, job)| job.poll()) else { return false };
-        self.running = None;
-        let Some(made) = made else { return false };
-        self.computed = Some(Arc::new(made));
-        true
+        self.preview.run(asked, job.made_for(asked.2));
     }
 }
 
 impl Panel for SimplifyWindow {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         if !cx.ui.windows.is_open(Window::Simplify) {
-            if self.computed.take().is_some() || cx.ui.preview.is_some() {
+            if self.preview.clear() || cx.ui.preview.is_some() {
                 out.push(AppCommand::SetPreview(None));
-            }
-            if let Some((_, job)) = self.running.take() {
-                job.cancel();
             }
             return;
         }
         let asked = (self.tolerance, self.angle, cx.doc.basis());
-        if self.poll() {
-            out.push(AppCommand::SetPreview(self.computed.clone()));
+        if self.preview.poll() {
+            out.push(AppCommand::SetPreview(self.preview.computed.clone()));
         }
-        if self.computed.as_ref().is_none_or(|c| asked_of(c) != asked) {
+        if self.preview.computed.as_ref().is_none_or(|c| asked_of(c) != asked) {
             self.start(cx, asked, ui.ctx());
         }
         let (mut open, mut close) = (true, false);
@@ -103,8 +86,8 @@ impl Panel for SimplifyWindow {
                     .on_hover_text("Largest angle from the original rotation, for Quat tracks")
                     .accessible_name("simplify angle");
             });
-            let fresh = self.computed.as_ref().is_some_and(|c| asked_of(c) == asked);
-            match &self.computed {
+            let fresh = self.preview.computed.as_ref().is_some_and(|c| asked_of(c) == asked);
+            match &self.preview.computed {
                 None => {
                     ui.horizontal(|ui| {
                         ui.spinner();
@@ -114,10 +97,10 @@ impl Panel for SimplifyWindow {
                 Some(c) => report_table(ui, &c.reports, fresh),
             }
             ui.horizontal(|ui| {
-                let any = self.computed.as_ref().is_some_and(|c| c.reduces_any());
+                let any = self.preview.computed.as_ref().is_some_and(|c| c.reduces_any());
                 let apply = ui.add_enabled(fresh && any, egui::Button::new("Apply")).on_hover_text("Replace these tracks' keys, as one undo step");
                 if apply.clicked() {
-                    if let Some(c) = &self.computed {
+                    if let Some(c) = &self.preview.computed {
                         out.push(AppCommand::ApplySimplify(c.clone()));
                     }
                     close = true;

@@ -7,8 +7,6 @@
 //! smoothed (with the valid range). Apply puts the tracks in place as one undo step — if the
 //! document, its revision and the selection are still those the smoothing was made for.
 
-use std::sync::Arc;
-
 use eframe::egui;
 
 use super::commands::AppCommand;
@@ -16,6 +14,7 @@ use super::document::cleanup::{smooth_targets, Smoothing};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Basis, Window};
+use super::preview_job::Previewed;
 use crate::smooth::{Filter, DEFAULT_ORDER, MAX_ORDER};
 
 /// Which filter the window shows.
@@ -32,15 +31,13 @@ pub struct SmoothWindow {
     order: usize,
     sigma_s: f64,
     window_s: f64,
-    /// The last smoothing made, shown and applied while it is what is asked.
-    computed: Option<Arc<Smoothing>>,
-    /// The smoothing in flight, and what it was asked.
-    running: Option<((Filter, Basis), Job<Smoothing>)>,
+    /// The last result made and the one in flight.
+    preview: Previewed<(Filter, Basis), Smoothing>,
 }
 
 impl Default for SmoothWindow {
     fn default() -> Self {
-        Self { kind: Kind::Butterworth, cutoff_hz: 6.0, order: DEFAULT_ORDER, sigma_s: 0.02, window_s: 0.1, computed: None, running: None }
+        Self { kind: Kind::Butterworth, cutoff_hz: 6.0, order: DEFAULT_ORDER, sigma_s: 0.02, window_s: 0.1, preview: Previewed::default() }
     }
 }
 
@@ -57,33 +54,19 @@ impl SmoothWindow {
 
     /// Starts smoothing for `asked` on a worker thread unless it is already running.
     fn start(&mut self, cx: &PanelContext<'_>, asked: (Filter, Basis), ctx: &egui::Context) {
-        if self.running.as_ref().is_some_and(|(of, _)| *of == asked) {
+        if self.preview.is_running(&asked) {
             return;
         }
         // The document's project shared, not copied.
         let project = cx.doc.document.shared_project();
         let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
         let job = Job::spawn("Smooth", Some(ctx), move |w| smooth_targets(&project, &which, asked.0, asked.1, &|| w.cancelled()));
-        if let Some((_, old)) = self.running.replace((asked, job.made_for(asked.1))) {
-            old.cancel();
-        }
-    }
-
-    /// Takes a finished smoothing, if any; whether one arrived.
-    fn poll(&mut self) -> bool {
-        let Some(made) = self.running.as_mut().and_then(|(_, job)| job.poll()) else { return false };
-        self.running = None;
-        let Some(made) = made else { return false };
-        self.computed = Some(Arc::new(made));
-        true
+        self.preview.run(asked, job.made_for(asked.1));
     }
 
     fn close(&mut self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
-        if self.computed.take().is_some() || cx.ui.smooth_preview.is_some() {
+        if self.preview.clear() || cx.ui.smooth_preview.is_some() {
             out.push(AppCommand::SetSmoothPreview(None));
-        }
-        if let Some((_, job)) = self.running.take() {
-            job.cancel();
         }
     }
 
@@ -121,13 +104,13 @@ impl Panel for SmoothWindow {
             self.close(cx, out);
             return;
         }
-        if self.poll() {
-            out.push(AppCommand::SetSmoothPreview(self.computed.clone()));
+        if self.preview.poll() {
+            out.push(AppCommand::SetSmoothPreview(self.preview.computed.clone()));
         }
         let filter = self.filter();
         let asked = filter.as_ref().ok().map(|f| (*f, cx.doc.basis()));
         if let Some(asked) = asked {
-            if self.computed.as_ref().is_none_or(|c| (c.filter, c.made_for) != asked) {
+            if self.preview.computed.as_ref().is_none_or(|c| (c.filter, c.made_for) != asked) {
                 self.start(cx, asked, ui.ctx());
             }
         }
@@ -135,8 +118,8 @@ impl Panel for SmoothWindow {
         egui::Window::new("Smooth").open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), |ui| {
             ui.label("Filters the keys as a signal; the original stays drawn as a ghost. The difference is measured over the curves, not only at keys.");
             self.controls(ui);
-            let fresh = self.computed.as_ref().is_some_and(|c| Some((c.filter, c.made_for)) == asked);
-            match (&filter, &self.computed) {
+            let fresh = self.preview.computed.as_ref().is_some_and(|c| Some((c.filter, c.made_for)) == asked);
+            match (&filter, &self.preview.computed) {
                 (Err(e), _) => _ = ui.colored_label(ui.visuals().error_fg_color, e),
                 (Ok(_), None) => {
                     _ = ui.horizontal(|ui| {
@@ -147,11 +130,11 @@ impl Panel for SmoothWindow {
                 (Ok(_), Some(c)) => report_table(ui, c, fresh),
             }
             ui.horizontal(|ui| {
-                let any = self.computed.as_ref().is_some_and(|c| c.tracks.iter().any(|t| t.2.is_ok()));
+                let any = self.preview.computed.as_ref().is_some_and(|c| c.tracks.iter().any(|t| t.2.is_ok()));
                 let apply =
                     ui.add_enabled(fresh && any, egui::Button::new("Apply")).on_hover_text("Replace these tracks' keys by the smoothed ones, as one undo step");
                 if apply.clicked() {
-                    if let Some(c) = &self.computed {
+                    if let Some(c) = &self.preview.computed {
                         out.push(AppCommand::ApplySmooth(c.clone()));
                     }
                     close = true;

@@ -1,0 +1,51 @@
+//! A window's preview made on a worker (Simplify, Smooth, Scale time): the job in flight with
+//! what it was asked, and the last result made, which the window shows (and applies) while it
+//! is what is asked. A new request cancels the one in flight; closing drops both.
+
+use std::sync::Arc;
+
+use super::jobs::Job;
+
+pub struct Previewed<A, T> {
+    /// The last result made.
+    pub computed: Option<Arc<T>>,
+    /// The job in flight, and what it was asked.
+    running: Option<(A, Job<T>)>,
+}
+
+impl<A, T> Default for Previewed<A, T> {
+    fn default() -> Self {
+        Self { computed: None, running: None }
+    }
+}
+
+impl<A: PartialEq, T> Previewed<A, T> {
+    /// Whether a job for `asked` is already in flight.
+    pub fn is_running(&self, asked: &A) -> bool {
+        self.running.as_ref().is_some_and(|(of, _)| of == asked)
+    }
+
+    /// `job`, made for `asked`, in flight in place of any other (which is cancelled).
+    pub fn run(&mut self, asked: A, job: Job<T>) {
+        if let Some((_, old)) = self.running.replace((asked, job)) {
+            old.cancel();
+        }
+    }
+
+    /// Takes a finished result, if any; whether one arrived.
+    pub fn poll(&mut self) -> bool {
+        let Some(made) = self.running.as_mut().and_then(|(_, job)| job.poll()) else { return false };
+        self.running = None;
+        let Some(made) = made else { return false };
+        self.computed = Some(Arc::new(made));
+        true
+    }
+
+    /// Drops the result and cancels the job in flight; whether there was a result.
+    pub fn clear(&mut self) -> bool {
+        if let Some((_, job)) = self.running.take() {
+            job.cancel();
+        }
+        self.computed.take().is_some()
+    }
+}
