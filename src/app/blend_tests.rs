@@ -10,8 +10,8 @@ use eframe::egui::{Key as K, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use super::cleanup_tests::menu;
 use super::payload::KeyRef;
+use super::test_steps::menu;
 use super::tests::{app, harness};
 use super::TangentApp;
 use crate::blend::{blend_keys, BlendError, BlendTool};

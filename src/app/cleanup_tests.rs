@@ -10,6 +10,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 
 use super::payload::KeyRef;
+use super::test_steps::{menu, step_until};
 use super::tests::{app, harness};
 use super::{AppState, TangentApp};
 use crate::smooth::{smooth_track, Filter};
@@ -31,29 +32,6 @@ fn one_track(track: Track) -> Harness<'static, TangentApp> {
     h.state_mut().state.doc.active_track = Some(0);
     h.run();
     h
-}
-
-/// Menu `menu`, then its entry whose label begins with `entry`. An entry may start a worker
-/// whose window shows a spinner, asking for frames until it is done: the frames after the
-/// click are run until the UI settles or kittest's step limit, whichever comes first (a busy
-/// machine can keep a worker past the limit; the tests wait for results with [`step_until`]).
-pub(super) fn menu(h: &mut Harness<'static, TangentApp>, menu: &str, entry: &str) {
-    h.get_by_label(menu).click();
-    h.run();
-    h.get_all_by_label_contains(entry).find(|n| n.accesskit_node().role() == Role::Button).unwrap_or_else(|| panic!("no menu entry {entry}")).click();
-    let _ = h.try_run();
-}
-
-/// Steps frames until `done` holds (a worker's result arrives), at most about 10 s.
-fn step_until(h: &mut Harness<'static, TangentApp>, done: impl Fn(&Harness<'static, TangentApp>) -> bool) {
-    for _ in 0..1000 {
-        h.step();
-        if done(h) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("the worker's result did not arrive: {}", app(h).ui.status.text);
 }
 
 /// Key > Scale time…, opened from its menu; then frames until its preview (made on a worker,

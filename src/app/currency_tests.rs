@@ -4,8 +4,8 @@
 
 use eframe::egui::Modifiers;
 use egui_kittest::kittest::Queryable;
-use egui_kittest::Harness;
 
+use super::test_steps::step_until;
 use super::tests::{app, click_at, harness, key_pos};
 use super::TangentApp;
 use crate::io::demo_project;
@@ -25,18 +25,6 @@ fn dense_b0() -> Project {
         Key::new(t, vec![(3.0 * t).sin()])
     });
     Project { tracks: vec![Track::new("b0", TrackKind::Scalar, Interpolation::Linear).with_keys(keys.collect())], ..Project::default() }
-}
-
-/// Steps frames until `done` holds (a worker's result arrives), at most about 4 s.
-fn step_until(h: &mut Harness<'static, TangentApp>, done: impl Fn(&Harness<'static, TangentApp>) -> bool) {
-    for _ in 0..400 {
-        h.step();
-        if done(h) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("the worker's result did not arrive");
 }
 
 /// Bug 1: Simplify's reduction was keyed by (tolerance, angle, revision), and every opened

@@ -18,6 +18,7 @@ use super::dispatch::run_command;
 use super::document::rotation::{convert_rotations, RotationOptions};
 use super::payload::KeyRef;
 use super::state::AppState;
+use super::test_steps::{menu, step_until};
 use super::tests::{app, click_at, drag, harness};
 use super::TangentApp;
 use crate::euler::{self, EulerOrder};
@@ -70,26 +71,6 @@ fn type_into(h: &mut Harness<'static, TangentApp>, name: &str, v: f64) {
 
 fn select(h: &mut Harness<'static, TangentApp>, keys: impl IntoIterator<Item = KeyRef>) {
     h.state_mut().state.doc.selection = keys.into_iter().collect::<BTreeSet<_>>().into();
-    h.run();
-}
-
-/// Steps frames until `done` holds (a worker's result arrives), at most about 10 s.
-fn step_until(h: &mut Harness<'static, TangentApp>, done: impl Fn(&Harness<'static, TangentApp>) -> bool) {
-    for _ in 0..1000 {
-        h.step();
-        if done(h) {
-            return;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
-    panic!("the worker's result did not arrive: {}", app(h).ui.status.text);
-}
-
-/// Menu `menu`, then its entry whose label begins with `entry`.
-fn menu(h: &mut Harness<'static, TangentApp>, menu: &str, entry: &str) {
-    h.get_by_label(menu).click();
-    h.run();
-    h.get_all_by_label_contains(entry).find(|n| n.accesskit_node().role() == Role::Button).unwrap_or_else(|| panic!("no menu entry {entry}")).click();
     h.run();
 }
 

@@ -77,6 +77,8 @@ mod selection_tests;
 #[cfg(test)]
 mod snapshot_tests;
 #[cfg(test)]
+mod test_steps;
+#[cfg(test)]
 mod tests;
 
 use std::path::PathBuf;
