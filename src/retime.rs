@@ -128,7 +128,8 @@ pub fn retime_track(track: &Track, scale: f64, pivot: f64) -> Result<Retimed, Re
     let max_difference = measure(&old, &curve, scale, pivot);
     if max_difference > EXACT {
         let unit = if track.kind.is_rotation() { "°" } else { "" };
-        notes.push(format!("not exact under this scale: the curve moved by up to {max_difference:.3e}{unit} (a Cubic track's ZeroSlope ending is not its own mirror in three.js)"));
+        let why = if track.interpolation == Interpolation::Cubic { " (three.js' ZeroSlope ending is not its own mirror)" } else { "" };
+        notes.push(format!("not exact under this scale: the curve moved by up to {max_difference:.3e}{unit}{why}"));
     }
     Ok(Retimed { track: new, max_difference, notes })
 }
