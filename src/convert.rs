@@ -23,7 +23,7 @@ use thiserror::Error;
 
 use crate::curve::TrackCurve;
 use crate::error::TrackError;
-use crate::model::{HandleType, Interpolation, Key, Track};
+use crate::model::{AutoSmoothing, HandleType, Interpolation, Key, Track};
 use crate::search::SegmentCursor;
 
 /// Points at which a candidate piece of an eased segment is checked against the bound.
@@ -67,7 +67,13 @@ pub fn to_bezier(track: &Track, bound: f64) -> Result<Conversion, ConvertError> 
         return Err(ConvertError::Bound(bound));
     }
     let curve = TrackCurve::new(track)?;
-    let mut out = Track { interpolation: Interpolation::Bezier, keys: Vec::with_capacity(track.keys.len()), ..track.clone() };
+    // New Bézier curves smooth their automatic handles as Blender's new F-curves do.
+    let mut out = Track {
+        interpolation: Interpolation::Bezier,
+        auto_smoothing: AutoSmoothing::ContinuousAcceleration,
+        keys: Vec::with_capacity(track.keys.len()),
+        ..track.clone()
+    };
     let mut added = 0;
     if track.interpolation == Interpolation::Linear {
         out.keys = track.keys.iter().map(|k| plain(k).with_handles((HandleType::Vector, HandleType::Vector), vec![], vec![])).collect();

@@ -42,6 +42,19 @@ fn store_resolved(key: &mut Key, curve: &TrackCurve, i: usize) {
     }
 }
 
+/// Whether key `i`'s `side` handle shapes the curve, so the editor draws it and lets it be
+/// dragged (as Blender's graph editor): a right handle when the key's own segment is Bézier,
+/// a left handle when the segment before it is (the first key's left handle always, as it
+/// gives Linear extrapolation's slope).
+#[must_use]
+pub fn handle_in_use(keys: &[Key], i: usize, side: Side) -> bool {
+    use crate::model::KeyInterpolation::Bezier;
+    match side {
+        Side::Right => keys.get(i).is_some_and(|k| k.interpolation == Bezier),
+        Side::Left => i == 0 || keys.get(i - 1).is_some_and(|k| k.interpolation == Bezier),
+    }
+}
+
 /// The keys of `track` after dragging key `i`'s `side` handle of component `c` to `offset`
 /// (`(dt, dv)` from the key). `curve` is `track` compiled.
 #[must_use]

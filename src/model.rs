@@ -13,13 +13,14 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::easing::{EaseParams, Easing, KeyInterpolation};
 pub use crate::euler::EulerOrder;
 pub use crate::skeleton::{Joint, Skeleton};
 
 /// The newest project file version this program reads. Saving writes the lowest version that
 /// holds the project ([`Project::required_version`]): 1, 2 with Bezier tracks (SPEC §10), 3
-/// with Euler tracks (SPEC §13).
-pub const FILE_VERSION: u32 = 3;
+/// with Euler tracks (SPEC §13), 4 with per-key interpolation or auto smoothing.
+pub const FILE_VERSION: u32 = 4;
 
 /// What a key's value is: how many components, and how they combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -150,6 +151,18 @@ pub enum Ending {
     WrapAround,
 }
 
+/// How a Bezier track's automatic handles are solved: Blender's F-curve "Auto Handle
+/// Smoothing" (`fcurve.auto_smoothing`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AutoSmoothing {
+    /// Each key's handles from its neighbours alone (Blender's `NONE`; files without the field).
+    #[default]
+    None,
+    /// Runs of automatic keys solved together so the acceleration is continuous through them
+    /// (Blender's `CONT_ACCEL`, its default for new curves; see [`crate::bezier`]).
+    ContinuousAcceleration,
+}
+
 /// What a track does before its first key or after its last one (SPEC §1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Infinity {
@@ -188,6 +201,7 @@ fn is_zero(x: &f64) -> bool {
 /// # Invariants (checked when a track is compiled or loaded)
 /// - `time` and every component of `value` are finite; `value.len()` is the track's dim.
 /// - `tension`, `continuity`, `bias` ∈ [−1, 1]; `ease_to`, `ease_from` ∈ [0, 1].
+/// - `back`, `amplitude` and `period` are finite.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Key {
@@ -215,6 +229,53 @@ pub struct Key {
     /// Bezier tracks: per component, the right handle as `(dt, dv)` from the key (`dt ≥ 0`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub right: Vec<(f64, f64)>,
+    /// Bezier tracks: the segment after this key, as Blender's keyframe `interpolation`
+    /// (file version 4 when not `Bezier`); other tracks ignore it.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub interpolation: KeyInterpolation,
+    /// Bezier tracks: which end of an easing segment eases (Blender's keyframe `easing`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub easing: Easing,
+    /// Back easing's overshoot (Blender's `back`). Stored as float32, as Blender does.
+    #[serde(default = "default_back", skip_serializing_if = "is_default_back")]
+    pub back: f32,
+    /// Elastic easing's amplitude (Blender's `amplitude`).
+    #[serde(default = "default_amplitude", skip_serializing_if = "is_default_amplitude")]
+    pub amplitude: f32,
+    /// Elastic easing's period in seconds (Blender keeps frames: its default 4.1 frames is
+    /// 4.1/24 s at its default 24 fps).
+    #[serde(default = "default_period", skip_serializing_if = "is_default_period")]
+    pub period: f32,
+}
+
+/// The per-key easing parameters' defaults, as Blender's (as float32).
+#[allow(clippy::cast_possible_truncation)]
+pub const KEY_BACK: f32 = crate::easing::DEFAULT_BACK as f32;
+#[allow(clippy::cast_possible_truncation)]
+pub const KEY_AMPLITUDE: f32 = crate::easing::DEFAULT_AMPLITUDE as f32;
+#[allow(clippy::cast_possible_truncation)]
+pub const KEY_PERIOD: f32 = crate::easing::DEFAULT_PERIOD as f32;
+
+fn default_back() -> f32 {
+    KEY_BACK
+}
+fn default_amplitude() -> f32 {
+    KEY_AMPLITUDE
+}
+fn default_period() -> f32 {
+    KEY_PERIOD
+}
+#[allow(clippy::trivially_copy_pass_by_ref, clippy::float_cmp)]
+fn is_default_back(x: &f32) -> bool {
+    *x == KEY_BACK
+}
+#[allow(clippy::trivially_copy_pass_by_ref, clippy::float_cmp)]
+fn is_default_amplitude(x: &f32) -> bool {
+    *x == KEY_AMPLITUDE
+}
+#[allow(clippy::trivially_copy_pass_by_ref, clippy::float_cmp)]
+fn is_default_period(x: &f32) -> bool {
+    *x == KEY_PERIOD
 }
 
 impl Key {
@@ -232,7 +293,30 @@ impl Key {
             handles: (HandleType::AutoClamped, HandleType::AutoClamped),
             left: Vec::new(),
             right: Vec::new(),
+            interpolation: KeyInterpolation::Bezier,
+            easing: Easing::Auto,
+            back: KEY_BACK,
+            amplitude: KEY_AMPLITUDE,
+            period: KEY_PERIOD,
         }
+    }
+
+    /// Whether the key's segment settings (interpolation, easing and its parameters) are
+    /// Blender's defaults: a plain Bézier segment.
+    #[must_use]
+    #[allow(clippy::float_cmp)]
+    pub fn has_default_segment(&self) -> bool {
+        self.interpolation == KeyInterpolation::Bezier
+            && self.easing == Easing::Auto
+            && self.back == KEY_BACK
+            && self.amplitude == KEY_AMPLITUDE
+            && self.period == KEY_PERIOD
+    }
+
+    /// The key's easing parameters, in f64 (period in seconds).
+    #[must_use]
+    pub fn ease_params(&self) -> EaseParams {
+        EaseParams { back: f64::from(self.back), amplitude: f64::from(self.amplitude), period: f64::from(self.period) }
     }
 
     /// Builder-style setter for Bézier handles: types, and per component `(dt, dv)` offsets
@@ -297,6 +381,9 @@ pub struct Track {
     pub pre_infinity: Infinity,
     #[serde(default, skip_serializing_if = "is_default")]
     pub post_infinity: Infinity,
+    /// Bezier tracks: how automatic handles are solved (file version 4 when not `None`).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub auto_smoothing: AutoSmoothing,
     /// Drawing colour in the editor; `None` picks one from the track's position.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<Rgb>,
@@ -357,6 +444,7 @@ impl Track {
             ending_end,
             pre_infinity,
             post_infinity,
+            auto_smoothing,
             color: _,
             visible: _,
             locked: _,
@@ -371,6 +459,7 @@ impl Track {
             && *ending_end == other.ending_end
             && *pre_infinity == other.pre_infinity
             && *post_infinity == other.post_infinity
+            && *auto_smoothing == other.auto_smoothing
             && *keys == other.keys
     }
 
@@ -387,6 +476,7 @@ impl Track {
             ending_end,
             pre_infinity,
             post_infinity,
+            auto_smoothing,
             color,
             visible,
             locked,
@@ -403,6 +493,7 @@ impl Track {
             ending_end: *ending_end,
             pre_infinity: *pre_infinity,
             post_infinity: *post_infinity,
+            auto_smoothing: *auto_smoothing,
             color: *color,
             visible: *visible,
             locked: *locked,
@@ -424,6 +515,7 @@ impl Track {
             ending_end: Ending::ZeroCurvature,
             pre_infinity: Infinity::Constant,
             post_infinity: Infinity::Constant,
+            auto_smoothing: AutoSmoothing::None,
             color: None,
             visible: true,
             locked: false,
@@ -565,7 +657,8 @@ impl Default for Project {
 }
 
 impl Project {
-    /// The file version that can hold this project: 3 if any track is Euler or has an
+    /// The file version that can hold this project: 4 if any track has `auto_smoothing` or a
+    /// key has segment settings (interpolation, easing and its parameters); else 3 if any track is Euler or has an
     /// `order` or a node binding, or the project has a skeleton (SPEC §13), else 2 if any track is Bezier or any key has handles (SPEC §10),
     /// else 1, so files stay readable by programs that know only the older versions.
     #[must_use]
@@ -576,7 +669,10 @@ impl Project {
         let bezier = self.tracks.iter().any(|t| {
             t.interpolation == Interpolation::Bezier || t.keys.iter().any(|k| k.handles != default_handles || !k.left.is_empty() || !k.right.is_empty())
         });
-        if euler {
+        let segments = self.tracks.iter().any(|t| t.auto_smoothing != AutoSmoothing::None || t.keys.iter().any(|k| !k.has_default_segment()));
+        if segments {
+            4
+        } else if euler {
             3
         } else if bezier {
             2

@@ -140,18 +140,7 @@ impl<'a> Cursor<'a> {
             }
         }
         let [tension, continuity, bias, ease_to, ease_from] = scalars.map(|s| s.unwrap_or_default());
-        Some(Key {
-            time: time?,
-            value: value?,
-            tension,
-            continuity,
-            bias,
-            ease_to,
-            ease_from,
-            handles: Default::default(),
-            left: Vec::new(),
-            right: Vec::new(),
-        })
+        Some(Key::new(time?, value?).with_tcb(tension, continuity, bias).with_ease(ease_to, ease_from))
     }
 }
 

@@ -31,6 +31,7 @@ fn plain(key: &Key) -> bool {
         && key.handles == default_handles
         && key.left.is_empty()
         && key.right.is_empty()
+        && key.has_default_segment()
 }
 
 /// One key on one line, `indent` before it, a comma and a newline after.

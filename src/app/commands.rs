@@ -16,6 +16,7 @@ use super::playback::TransportCommand;
 use super::settings::ViewSettings;
 use crate::blend::BlendTool;
 use crate::edit::intent::KeyEdit;
+use crate::model::{Easing, KeyInterpolation};
 use crate::Edit;
 
 /// What a panel asks for. Pushed during the frame, run in order at its end.
@@ -218,6 +219,10 @@ pub enum Command {
     ConvertToBezier,
     /// Blender's `V` menu: the handle types, at the pointer.
     HandleTypeMenu,
+    /// Blender's `T` menu: the interpolation of the segment after each selected Bézier key.
+    InterpolationMenu,
+    /// Blender's `Ctrl+E` menu: which end of the selected keys' easing segments eases.
+    EasingMenu,
     Simplify,
     /// Edit > Euler filter: each key's angles the equivalent nearest the key before, on the
     /// selected Euler tracks.
@@ -237,6 +242,8 @@ pub enum Command {
     /// View > Clear ghost: stop drawing the original curves of the last cleanup.
     ClearGhost,
     SetHandleType(crate::HandleType),
+    SetKeyInterpolation(KeyInterpolation),
+    SetEasing(Easing),
     FrameAll,
     FrameSelected,
     ToggleNormalize,
@@ -263,10 +270,12 @@ impl Command {
         Self::Smooth,
         Self::EulerFilter,
     ];
-    pub const KEY: [Command; 10] = [
+    pub const KEY: [Command; 12] = [
         Self::InsertKey,
         Self::ConvertToBezier,
         Self::HandleTypeMenu,
+        Self::InterpolationMenu,
+        Self::EasingMenu,
         Self::Simplify,
         Self::ScaleTime,
         Self::InsertTime,
@@ -284,6 +293,34 @@ impl Command {
         Self::SetHandleType(crate::HandleType::Auto),
         Self::SetHandleType(crate::HandleType::AutoClamped),
     ];
+    /// The entries of the interpolation menu, in Blender's order and groups: interpolation,
+    /// easing by strength, dynamic effects.
+    pub const INTERPOLATIONS: [&'static [Command]; 3] = [
+        &[
+            Self::SetKeyInterpolation(KeyInterpolation::Constant),
+            Self::SetKeyInterpolation(KeyInterpolation::Linear),
+            Self::SetKeyInterpolation(KeyInterpolation::Bezier),
+        ],
+        &[
+            Self::SetKeyInterpolation(KeyInterpolation::Sine),
+            Self::SetKeyInterpolation(KeyInterpolation::Quad),
+            Self::SetKeyInterpolation(KeyInterpolation::Cubic),
+            Self::SetKeyInterpolation(KeyInterpolation::Quart),
+            Self::SetKeyInterpolation(KeyInterpolation::Quint),
+            Self::SetKeyInterpolation(KeyInterpolation::Expo),
+            Self::SetKeyInterpolation(KeyInterpolation::Circ),
+        ],
+        &[
+            Self::SetKeyInterpolation(KeyInterpolation::Back),
+            Self::SetKeyInterpolation(KeyInterpolation::Bounce),
+            Self::SetKeyInterpolation(KeyInterpolation::Elastic),
+        ],
+    ];
+    /// The headings of [`Self::INTERPOLATIONS`]' groups (Blender's).
+    pub const INTERPOLATION_GROUPS: [&'static str; 3] = ["Interpolation", "Easing (by strength)", "Dynamic effects"];
+    /// The entries of the easing menu.
+    pub const EASINGS: [Command; 4] =
+        [Self::SetEasing(Easing::Auto), Self::SetEasing(Easing::In), Self::SetEasing(Easing::Out), Self::SetEasing(Easing::InOut)];
     pub const VIEW: [Command; 8] = [
         Self::FrameAll,
         Self::FrameSelected,
@@ -316,6 +353,8 @@ impl Command {
             Self::InsertKey => "Insert key at playhead",
             Self::ConvertToBezier => "Convert to Bézier…",
             Self::HandleTypeMenu => "Handle type…",
+            Self::InterpolationMenu => "Interpolation mode…",
+            Self::EasingMenu => "Easing…",
             Self::Simplify => "Simplify…",
             Self::EulerFilter => "Euler filter",
             Self::ConvertRotation => "Convert rotation…",
@@ -335,6 +374,13 @@ impl Command {
                 crate::HandleType::Aligned => "Aligned",
                 crate::HandleType::Auto => "Automatic",
                 crate::HandleType::AutoClamped => "Auto Clamped",
+            },
+            Self::SetKeyInterpolation(mode) => interpolation_text(mode),
+            Self::SetEasing(easing) => match easing {
+                Easing::Auto => "Automatic easing",
+                Easing::In => "Ease in",
+                Easing::Out => "Ease out",
+                Easing::InOut => "Ease in and out",
             },
             Self::FrameAll => "Frame all",
             Self::FrameSelected => "Frame selected",
@@ -370,6 +416,10 @@ impl Command {
                 "Turn the tracks of the selected keys (or the active track) from TCB, Cubic or Linear into Bezier keys without changing the curve; eased segments get the fewest extra keys within a bound you set"
             }
             Self::HandleTypeMenu => "Set the handle type of the selected Bézier keys (Blender's V menu)",
+            Self::InterpolationMenu => {
+                "Set how the segment after each selected Bézier key runs: Bézier, Constant, Linear, or one of Blender's easing equations (Blender's T menu); the key stays one key you can change back"
+            }
+            Self::EasingMenu => "Set which end of the selected keys' easing segments eases: in, out, both, or the equation's usual one (Blender's Ctrl+E menu)",
             Self::Simplify => "Replace the keys of the selected tracks (or the active track) by the fewest Bézier keys within a tolerance, previewed over the original",
             Self::EulerFilter => {
                 "On the Euler tracks of the selected keys (or the active track): give each key the angles of the same rotation nearest the key before, removing 360° jumps and gimbal flips (Blender's Euler Filter); one undo step"
@@ -406,6 +456,13 @@ impl Command {
                 crate::HandleType::Auto => "Automatic: smooth handles computed from the neighbours (may overshoot)",
                 crate::HandleType::AutoClamped => "Auto Clamped: automatic, but flat at extremes so the curve never overshoots a key (the default)",
             },
+            Self::SetKeyInterpolation(mode) => interpolation_tooltip(mode),
+            Self::SetEasing(easing) => match easing {
+                Easing::Auto => "Automatic: the equation's usual end (Back, Bounce and Elastic ease out, the others ease in), as Blender",
+                Easing::In => "Ease in: the effect at the start of the segment",
+                Easing::Out => "Ease out: the effect at the end of the segment",
+                Easing::InOut => "Ease in and out: the effect at both ends",
+            },
             Self::FrameAll => "Fit every visible curve in the graph",
             Self::FrameSelected => "Fit the selected keys in the graph",
             Self::ToggleNormalize => "Scale each curve to [-1, 1] for display only (values are unchanged)",
@@ -428,7 +485,8 @@ impl Command {
             Self::Save => k(cmd, Key::S),
             Self::SaveAs => k(cmd.plus(Modifiers::SHIFT), Key::S),
             Self::Import => k(cmd, Key::I),
-            Self::Export => k(cmd, Key::E),
+            // Ctrl+E is the easing menu, as in Blender's graph editor.
+            Self::Export => k(cmd.plus(Modifiers::SHIFT), Key::E),
             Self::Quit => k(cmd, Key::Q),
             Self::Undo => k(cmd, Key::Z),
             Self::Redo => k(cmd.plus(Modifiers::SHIFT), Key::Z),
@@ -438,16 +496,26 @@ impl Command {
             Self::Copy => k(cmd, Key::C),
             Self::Paste => k(cmd, Key::V),
             Self::InsertKey => k(Modifiers::NONE, Key::I),
-            Self::ConvertToBezier | Self::SetHandleType(_) | Self::Simplify | Self::ConvertRotation | Self::ScaleTime | Self::ClearGhost => None,
+            Self::ConvertToBezier
+            | Self::SetHandleType(_)
+            | Self::SetKeyInterpolation(_)
+            | Self::SetEasing(_)
+            | Self::Simplify
+            | Self::ConvertRotation
+            | Self::ScaleTime
+            | Self::ClearGhost => None,
             Self::InsertTime | Self::RemoveTime | Self::Blend(BlendTool::Breakdown | BlendTool::ToEase) => None,
             Self::Blend(BlendTool::ToNeighbor) => k(Modifiers::SHIFT.plus(Modifiers::ALT), Key::D),
             Self::Smooth => k(Modifiers::ALT, Key::O),
             Self::EulerFilter => k(cmd.plus(Modifiers::SHIFT), Key::F),
             Self::HandleTypeMenu => k(Modifiers::NONE, Key::V),
+            Self::InterpolationMenu => k(Modifiers::NONE, Key::T),
+            Self::EasingMenu => k(cmd, Key::E),
             Self::FrameAll => k(Modifiers::NONE, Key::F),
             Self::FrameSelected => k(Modifiers::NONE, Key::Period),
             Self::ToggleNormalize => k(Modifiers::NONE, Key::N),
-            Self::ToggleTangents => k(Modifiers::NONE, Key::T),
+            // T is the interpolation menu, as in Blender's graph editor.
+            Self::ToggleTangents => k(Modifiers::SHIFT, Key::T),
             Self::ToggleSpeedGraph => k(Modifiers::NONE, Key::G),
             Self::ToggleAllCurves => k(Modifiers::SHIFT, Key::H),
             Self::ToggleSnap => k(Modifiers::SHIFT, Key::Tab),
@@ -470,5 +538,42 @@ impl Command {
     /// Whether the shortcut is a bare key, which must not fire while typing in a field.
     pub fn is_plain_key(self) -> bool {
         self.shortcut().is_some_and(|s| s.modifiers.is_none() || s.modifiers == Modifiers::SHIFT || s.modifiers == Modifiers::ALT)
+    }
+}
+
+/// The interpolation menu's name of `mode` (Blender's).
+fn interpolation_text(mode: KeyInterpolation) -> &'static str {
+    match mode {
+        KeyInterpolation::Bezier => "Bézier",
+        KeyInterpolation::Constant => "Constant",
+        KeyInterpolation::Linear => "Linear",
+        KeyInterpolation::Back => "Back",
+        KeyInterpolation::Bounce => "Bounce",
+        KeyInterpolation::Circ => "Circular",
+        KeyInterpolation::Cubic => "Cubic",
+        KeyInterpolation::Elastic => "Elastic",
+        KeyInterpolation::Expo => "Exponential",
+        KeyInterpolation::Quad => "Quadratic",
+        KeyInterpolation::Quart => "Quartic",
+        KeyInterpolation::Quint => "Quintic",
+        KeyInterpolation::Sine => "Sinusoidal",
+    }
+}
+
+fn interpolation_tooltip(mode: KeyInterpolation) -> &'static str {
+    match mode {
+        KeyInterpolation::Bezier => "Bézier: the cubic through the keys' handles (the default)",
+        KeyInterpolation::Constant => "Constant: hold this key's value until the next key, then jump",
+        KeyInterpolation::Linear => "Linear: a straight line to the next key",
+        KeyInterpolation::Back => "Back: overshoot then settle (the overshoot is the key's back)",
+        KeyInterpolation::Bounce => "Bounce: bounce into the next key",
+        KeyInterpolation::Circ => "Circular: a quarter circle",
+        KeyInterpolation::Cubic => "Cubic: t³",
+        KeyInterpolation::Elastic => "Elastic: a decaying oscillation (the key's amplitude and period)",
+        KeyInterpolation::Expo => "Exponential: 2^(10(t−1))",
+        KeyInterpolation::Quad => "Quadratic: t²",
+        KeyInterpolation::Quart => "Quartic: t⁴",
+        KeyInterpolation::Quint => "Quintic: t⁵",
+        KeyInterpolation::Sine => "Sinusoidal: a quarter sine",
     }
 }

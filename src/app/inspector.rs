@@ -88,6 +88,7 @@ impl Panel for Inspector {
             }
         });
         super::inspector_handles::bezier_section(ui, cx, out);
+        super::inspector_segments::segment_section(ui, cx, out);
         if tracks[first_ref.track].kind == TrackKind::Quat {
             euler_entry(ui, cx, out, first);
         }

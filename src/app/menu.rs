@@ -15,9 +15,16 @@ fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, co
     let enabled = match command {
         Command::Undo => doc.undo_label().is_some(),
         Command::Redo => doc.redo_label().is_some(),
-        Command::DeleteKeys | Command::Copy | Command::FrameSelected | Command::HandleTypeMenu | Command::SetHandleType(_) | Command::Blend(_) => {
-            !cx.doc.selection.is_empty()
-        }
+        Command::DeleteKeys
+        | Command::Copy
+        | Command::FrameSelected
+        | Command::HandleTypeMenu
+        | Command::SetHandleType(_)
+        | Command::InterpolationMenu
+        | Command::EasingMenu
+        | Command::SetKeyInterpolation(_)
+        | Command::SetEasing(_)
+        | Command::Blend(_) => !cx.doc.selection.is_empty(),
         Command::Paste => cx.doc.clipboard.is_some(),
         Command::ClearGhost => cx.ui.ghost.is_some(),
         _ => true,
@@ -69,10 +76,21 @@ impl Panel for MenuBar {
                     if matches!(c, Command::InsertTime | Command::Blend(crate::blend::BlendTool::ToNeighbor)) {
                         ui.separator();
                     }
-                    if c == Command::HandleTypeMenu {
-                        ui.menu_button("Handle type (V)", |ui| {
-                            for t in Command::HANDLE_TYPES {
-                                entry(ui, cx, out, t, None);
+                    let submenu: Option<(&str, Vec<&[Command]>)> = match c {
+                        Command::HandleTypeMenu => Some(("Handle type (V)", vec![&Command::HANDLE_TYPES[..]])),
+                        Command::InterpolationMenu => Some(("Interpolation mode (T)", Command::INTERPOLATIONS.to_vec())),
+                        Command::EasingMenu => Some(("Easing (Ctrl+E)", vec![&Command::EASINGS[..]])),
+                        _ => None,
+                    };
+                    if let Some((title, groups)) = submenu {
+                        ui.menu_button(title, |ui| {
+                            for (g, group) in groups.into_iter().enumerate() {
+                                if g > 0 {
+                                    ui.separator();
+                                }
+                                for &t in group {
+                                    entry(ui, cx, out, t, None);
+                                }
                             }
                         })
                         .response

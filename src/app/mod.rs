@@ -30,6 +30,7 @@ mod graph;
 mod import_window;
 mod inspector;
 mod inspector_handles;
+mod inspector_segments;
 mod jobs;
 pub mod key_queue;
 pub mod key_ranges;
@@ -111,7 +112,7 @@ pub struct Panels {
     pub rotation: rotation_view::RotationView,
     pub dialogs: dialogs::Dialogs,
     pub export: export_window::ExportWindow,
-    pub handle_menu: bezier_windows::HandleMenu,
+    pub pointer_menus: bezier_windows::PointerMenus,
     pub convert: bezier_windows::ConvertWindow,
     pub simplify: simplify::SimplifyWindow,
     pub convert_rotation: rotation_window::RotationWindow,
@@ -244,7 +245,7 @@ impl TangentApp {
         egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
         p.dialogs.ui(ui, &cx, &mut out);
         p.export.ui(ui, &cx, &mut out);
-        p.handle_menu.ui(ui, &cx, &mut out);
+        p.pointer_menus.ui(ui, &cx, &mut out);
         p.convert.ui(ui, &cx, &mut out);
         p.simplify.ui(ui, &cx, &mut out);
         p.convert_rotation.ui(ui, &cx, &mut out);

@@ -176,6 +176,9 @@ pub struct KeyChange {
 pub enum Change {
     /// The same change of every key (a field set to a value).
     Each(ChangeFn),
+    /// The same change of every key on a Bezier track (a key's segment settings); keys of
+    /// other tracks stay as they are.
+    OnBezier(ChangeFn),
     /// A value typed in display units set on every key, in each key's track's units (the
     /// inspector's value fields: 45 typed is π/4 on an Euler track's keys, 45 on a Vec3's).
     Shown(ShownFn),
@@ -217,7 +220,7 @@ impl Change {
     #[must_use]
     pub fn of_each_key(&self, project: &Project, tracks: &[(usize, Vec<usize>)], scale: f64) -> ChangeFn {
         match self {
-            Self::Each(change) => change.clone(),
+            Self::Each(change) | Self::OnBezier(change) => change.clone(),
             Self::Shown(change) => {
                 let change = change.clone();
                 Arc::new(move |k: &mut Key| change(k, scale))
@@ -236,7 +239,7 @@ impl Change {
 impl PartialEq for KeyChange {
     fn eq(&self, other: &Self) -> bool {
         let same = match (&self.change, &other.change) {
-            (Change::Each(a), Change::Each(b)) => Arc::ptr_eq(a, b),
+            (Change::Each(a), Change::Each(b)) | (Change::OnBezier(a), Change::OnBezier(b)) => Arc::ptr_eq(a, b),
             (Change::Shown(a), Change::Shown(b)) => Arc::ptr_eq(a, b),
             (Change::FirstKeyTo(a), Change::FirstKeyTo(b)) => a == b,
             (Change::Move(a), Change::Move(b)) => Arc::ptr_eq(a, b),
@@ -429,6 +432,10 @@ pub enum Window {
     Simplify,
     /// Blender's `V` menu.
     HandleTypeMenu,
+    /// Blender's `T` menu.
+    InterpolationMenu,
+    /// Blender's `Ctrl+E` menu.
+    EasingMenu,
     /// Track > Convert rotation….
     ConvertRotation,
     /// Edit > Smooth….

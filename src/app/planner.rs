@@ -79,7 +79,10 @@ pub fn plan_change(doc: &DocState, c: &KeyChange, background_keys: usize) -> Pla
 /// `change` of keys `tracks` (per track, [`intent::keys_by_track`]) of `project`, each
 /// track's keys given it in that track's display units (`units.rs`): the tracks are changed
 /// in groups of one display scale, each group on every core.
-fn change_each(project: &Project, tracks: Vec<(usize, Vec<usize>)>, change: &Change) -> Vec<KeyEdit> {
+fn change_each(project: &Project, mut tracks: Vec<(usize, Vec<usize>)>, change: &Change) -> Vec<KeyEdit> {
+    if matches!(change, Change::OnBezier(_)) {
+        tracks.retain(|(t, _)| project.tracks.get(*t).is_some_and(|t| t.interpolation == Interpolation::Bezier));
+    }
     let scale_of = |t: usize| project.tracks.get(t).map_or(1.0, |t| display_scale(t.kind));
     let mut scales: Vec<f64> = Vec::new();
     for (t, _) in &tracks {

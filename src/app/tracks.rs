@@ -14,6 +14,7 @@ use super::panel::{Panel, PanelContext};
 use super::style::{component_color, track_color};
 use crate::edit::intent;
 use crate::euler::EulerOrder;
+use crate::model::AutoSmoothing;
 use crate::{Edit, Infinity, Interpolation, Rgb, TangentMode, Track, TrackHeader, TrackKind};
 
 /// The track list and the rename in progress.
@@ -281,7 +282,14 @@ fn modes(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) 
         }
     });
     if interp != track.interpolation {
-        out.push(set_track("Change interpolation", i, track, |t| t.interpolation = interp));
+        out.push(set_track("Change interpolation", i, track, |t| {
+            t.interpolation = interp;
+            // A track that becomes Bézier smooths its automatic handles as Blender's new
+            // F-curves do.
+            if interp == Interpolation::Bezier {
+                t.auto_smoothing = AutoSmoothing::ContinuousAcceleration;
+            }
+        }));
     }
     ui.end_row();
 
@@ -301,6 +309,10 @@ fn modes(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) 
         ui.end_row();
     }
 
+    if track.interpolation == Interpolation::Bezier {
+        auto_smoothing(ui, out, i, track);
+    }
+
     for (label, pre) in [("before keys", true), ("after keys", false)] {
         ui.label(label).on_hover_text("Pre/post infinity: what the track does outside its keys");
         let current = if pre { track.pre_infinity } else { track.post_infinity };
@@ -315,6 +327,30 @@ fn modes(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) 
         }
         ui.end_row();
     }
+}
+
+/// A Bezier track's auto handle smoothing (Blender's F-curve setting), one undoable edit.
+fn auto_smoothing(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) {
+    const TIPS: [(AutoSmoothing, &str, &str); 2] = [
+        (AutoSmoothing::None, "None", "Each automatic key's handles from its two neighbours alone (Blender's \"None\")"),
+        (
+            AutoSmoothing::ContinuousAcceleration,
+            "Continuous Acceleration",
+            "Runs of automatic keys solved together so the acceleration is continuous through them (Blender's default for new curves); a change to one key moves the handles of its whole run",
+        ),
+    ];
+    ui.label("auto smoothing").on_hover_text("How Auto and Auto Clamped handles are computed (Blender's Auto Handle Smoothing)");
+    let mut v = track.auto_smoothing;
+    let name = TIPS.iter().find(|t| t.0 == v).map_or("", |t| t.1);
+    combo(ui, ("auto smoothing", i), "auto smoothing", name.to_owned(), |ui| {
+        for (mode, name, tip) in TIPS {
+            ui.selectable_value(&mut v, mode, name).on_hover_text(tip);
+        }
+    });
+    if v != track.auto_smoothing {
+        out.push(set_track("Change auto smoothing", i, track, |t| t.auto_smoothing = v));
+    }
+    ui.end_row();
 }
 
 /// An Euler track's order (the angles stay as they are: the rotation they make changes), one

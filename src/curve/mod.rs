@@ -193,7 +193,9 @@ impl TrackCurve {
     /// Zero for rotations (no Linear infinity) and one-key tracks.
     fn end_slope(&self, at_end: bool) -> Vec<f64> {
         let mut slope = vec![0.0; self.dim()];
-        if self.kind != TrackKind::Quat {
+        if let (Segments::Bezier(b), false) = (&self.segments, self.kind == TrackKind::Quat) {
+            b.end_slope(&self.keys, at_end, &mut slope);
+        } else if self.kind != TrackKind::Quat {
             let nonempty = |s: &usize| self.keys.times[*s + 1] > self.keys.times[*s];
             let mut segs = 0..self.segment_count();
             let found = if at_end { segs.rfind(nonempty) } else { segs.find(nonempty) };

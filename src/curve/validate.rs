@@ -4,6 +4,14 @@
 use crate::error::TrackError;
 use crate::model::{HandleType, Interpolation, Key, Track, TrackKind};
 
+/// The largest `|back|` a key may have: beyond it Back's overshoot (about `0.1·back` of the
+/// change) dwarfs any animation, and values could overflow.
+pub const MAX_BACK: f64 = 1e6;
+/// The largest `|amplitude|` (Elastic's swing, in value units).
+pub const MAX_AMPLITUDE: f64 = 1e12;
+/// The largest `|period|` in seconds.
+pub const MAX_PERIOD: f64 = 1e9;
+
 /// Checks a track against SPEC §1: at least one key, kind and modes compatible, finite
 /// numbers, values of the right length, times in order, TCB and ease in range, no zero
 /// quaternion; on Bezier tracks, handles of the right length, finite, and present where a
@@ -72,6 +80,13 @@ fn validate_key(track: &Track, i: usize, key: &Key, dim: usize) -> Result<(), Tr
         finite(field, value)?;
         if !(min..=max).contains(&value) {
             return Err(TrackError::OutOfRange { track: name(), key: i, field, value, min, max });
+        }
+    }
+    for (field, value, bound) in [("back", key.back, MAX_BACK), ("amplitude", key.amplitude, MAX_AMPLITUDE), ("period", key.period, MAX_PERIOD)] {
+        let value = f64::from(value);
+        finite(field, value)?;
+        if value.abs() > bound {
+            return Err(TrackError::OutOfRange { track: name(), key: i, field, value, min: -bound, max: bound });
         }
     }
     if track.kind == TrackKind::Quat {

@@ -225,7 +225,7 @@ fn draw_bezier_handles(
         let at = (k.time, d.show(k.value[c]));
         let selected = cx.doc.selection.contains(&KeyRef { track: ti, key: ki });
         for (side, kind) in [(Side::Left, k.handles.0), (Side::Right, k.handles.1)] {
-            let Some(tip) = handle_tip(curve, ki, c, side, at, d) else { continue };
+            let Some(tip) = handle_tip(&track.keys, curve, ki, c, side, at, d) else { continue };
             let slot = &mut by_type[TYPES.iter().position(|t| *t == kind).unwrap_or(0)];
             slot[0].push([at.0, at.1]);
             slot[1].push([tip.0, tip.1]);
@@ -246,7 +246,7 @@ fn draw_bezier_handles(
         if key.track == ti && comp == c {
             let k = &track.keys[key.key];
             let at = (k.time, d.show(k.value[c]));
-            if let (Some(tip), Some((l, r))) = (handle_tip(curve, key.key, c, side, at, d), curve.bezier_handles(key.key, c)) {
+            if let (Some(tip), Some((l, r))) = (handle_tip(&track.keys, curve, key.key, c, side, at, d), curve.bezier_handles(key.key, c)) {
                 let (name, h, kind) = if side == Side::Left { ("left", l, k.handles.0) } else { ("right", r, k.handles.1) };
                 let in_unit = unit(track.kind).map_or(String::new(), |u| format!(" {u}"));
                 let text = format!("{name} handle Δt = {:.3}, Δv = {:.3}{in_unit} ({kind:?})", h.0, shown(track.kind, h.1));

@@ -75,8 +75,12 @@ pub fn tangent_tip(curve: &TrackCurve, key: usize, comp: usize, outgoing: bool, 
 }
 
 /// Where the `side` Bézier handle of `key`, component `comp`, is drawn (plot coordinates),
-/// as the curve resolved it (automatic handles too).
-pub fn handle_tip(curve: &TrackCurve, key: usize, comp: usize, side: Side, at: (f64, f64), d: Display) -> Option<(f64, f64)> {
+/// as the curve resolved it (automatic handles too); `None` where the handle does not shape
+/// the curve (next to a Constant, Linear or eased segment, [`crate::handles::handle_in_use`]).
+pub fn handle_tip(keys: &[Key], curve: &TrackCurve, key: usize, comp: usize, side: Side, at: (f64, f64), d: Display) -> Option<(f64, f64)> {
+    if !crate::handles::handle_in_use(keys, key, side) {
+        return None;
+    }
     let (left, right) = curve.bezier_handles(key, comp)?;
     let h = if side == Side::Left { left } else { right };
     Some((at.0 + h.0, at.1 + h.1 * d.scale))
@@ -151,7 +155,7 @@ fn handles(cx: &PanelContext<'_>, transform: &PlotTransform, kr: KeyRef, near: &
         let at = (key.time, d.show(key.value[comp]));
         if track.interpolation == Interpolation::Bezier {
             for side in [Side::Left, Side::Right] {
-                if let Some(tip) = handle_tip(curve, kr.key, comp, side, at, d) {
+                if let Some(tip) = handle_tip(&track.keys, curve, kr.key, comp, side, at, d) {
                     near.consider(transform.position_from_point(&PlotPoint::new(tip.0, tip.1)), Target::Handle { key: kr, comp, side });
                 }
             }
