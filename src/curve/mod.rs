@@ -42,6 +42,8 @@ mod tcb;
 mod validate;
 
 #[cfg(test)]
+mod segment_tests;
+#[cfg(test)]
 mod tests;
 
 pub use path::{PathCurve, PathError};

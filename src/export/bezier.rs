@@ -1,7 +1,10 @@
 //! Bezier forms in the exports: three.js r187 `InterpolateBezier` tracks (absolute `[t, v]`
 //! control points per key and component in `settings.inTangents` / `outTangents`) and glTF
 //! CUBICSPLINE for Bezier tracks whose handles sit at a third of each segment; and adaptive
-//! export's fitted Bezier keys ([`fitted_form`]).
+//! export's fitted Bezier keys ([`fitted_form`]). A Bezier track's Linear segments are written
+//! as cubics on their chords ([`as_bezier_segments`], exact); a track with Constant or eased
+//! segments (Blender's easing equations) is fitted, within the adaptive bound or
+//! [`crate::DEFAULT_ACCURACY`], and reports the error the fit measured.
 //!
 //! three.js' `BezierInterpolant` applies no overlap correction, so the control points written
 //! are the ones Tangent evaluates with: Blender's correction ([`crate::bezier::corrected`])
@@ -13,7 +16,7 @@ use crate::bezier::corrected;
 use crate::convert::to_bezier;
 use crate::curve::PathCurve;
 use crate::curve::TrackCurve;
-use crate::model::{HandleType, Interpolation, Track, TrackKind};
+use crate::model::{HandleType, Interpolation, KeyInterpolation, Track, TrackKind};
 
 use super::{Exact, ExportError, ExportOptions, Form, Format};
 
@@ -101,12 +104,62 @@ pub(super) fn cubic_spline_from_handles(track: &Track, curve: &TrackCurve) -> Op
     Some(values)
 }
 
+/// What the segments of a Bezier track are, for export: every one a Bézier cubic, some
+/// Linear (still exact as cubics), or some Constant or eased (fitted within a bound).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Segments {
+    Bezier,
+    WithLinear,
+    Fitted,
+}
+
+/// The segments of `track` (its last key's interpolation shapes no segment).
+pub(super) fn segments(track: &Track) -> Segments {
+    let before_last = &track.keys[..track.keys.len().saturating_sub(1)];
+    if before_last.iter().any(|k| !matches!(k.interpolation, KeyInterpolation::Bezier | KeyInterpolation::Linear)) {
+        Segments::Fitted
+    } else if before_last.iter().any(|k| k.interpolation == KeyInterpolation::Linear) {
+        Segments::WithLinear
+    } else {
+        Segments::Bezier
+    }
+}
+
+/// The same curve with every segment a Bézier cubic: each key's handles stored Free as the
+/// curve resolved them, and a Linear segment's handles on its chord at thirds of its time
+/// (the cubic that is the straight line, exactly as glTF and three.js play it).
+pub(super) fn as_bezier_segments(track: &Track, curve: &TrackCurve) -> Track {
+    let dim = curve.dim();
+    let mut keys = track.keys.clone();
+    for i in 0..keys.len() {
+        let (left, right): (Vec<_>, Vec<_>) = (0..dim).map(|c| curve.bezier_handles(i, c).unwrap_or(((0.0, 0.0), (0.0, 0.0)))).unzip();
+        let key = &mut keys[i];
+        (key.left, key.right, key.handles) = (left, right, (HandleType::Free, HandleType::Free));
+    }
+    for i in 0..keys.len().saturating_sub(1) {
+        if keys[i].interpolation != KeyInterpolation::Linear {
+            continue;
+        }
+        let dt = keys[i + 1].time - keys[i].time;
+        for c in 0..dim {
+            let dv = keys[i + 1].value[c] - keys[i].value[c];
+            keys[i].right[c] = (dt / 3.0, dv / 3.0);
+            keys[i + 1].left[c] = (-dt / 3.0, -dv / 3.0);
+        }
+        keys[i].interpolation = KeyInterpolation::Bezier;
+    }
+    track.with_other_keys(keys)
+}
+
 /// Adaptive export's cubic form: Bezier keys fitted within the bound over `range`
 /// ([`crate::reduce::fit_range`], handles at thirds), as glTF CUBICSPLINE or three.js
 /// `InterpolateBezier`. `None` where it does not apply (no bound, linear asked for, CSV,
 /// three.js before r187, rotations, constant-speed paths) or the fit missed the bound.
 pub(super) fn fitted_form(track: &Track, curve: &TrackCurve, format: Format, options: &ExportOptions, range: (f64, f64)) -> Result<Option<Exact>, ExportError> {
-    let Some(bound) = options.adaptive.map(Bound::get) else { return Ok(None) };
+    // A Bezier track with Constant or eased segments is fitted even without `--adaptive`
+    // (within the default accuracy): its keys are Bézier keys either way.
+    let eased = track.interpolation == Interpolation::Bezier && segments(track) == Segments::Fitted;
+    let Some(bound) = options.adaptive.map(Bound::get).or_else(|| eased.then_some(crate::DEFAULT_ACCURACY)) else { return Ok(None) };
     let cubic_format = matches!(format, Format::Gltf | Format::Glb) || (format == Format::ThreeJson && options.three_bezier);
     let path = options.constant_speed && PathCurve::check(track.kind, track.interpolation).is_ok();
     if options.adaptive_linear || !cubic_format || path || track.kind == TrackKind::Quat || !(range.1 > range.0) {

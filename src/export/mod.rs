@@ -335,6 +335,18 @@ fn exact_form(track: &Track, curve: &TrackCurve, format: Format, options: &Expor
         (_, Written::Linear) => return Some(of(Form::Linear, curve, stored())),
         (_, Written::Cubic) => {}
     }
+    // Bezier tracks with Linear segments go out as the same curve in Bézier segments; with
+    // Constant or eased segments they are fitted (`bezier::fitted_form`).
+    let all_bezier;
+    let (track, curve) = match (track.interpolation, bezier::segments(track)) {
+        (Interpolation::Bezier, bezier::Segments::Fitted) => return None,
+        (Interpolation::Bezier, bezier::Segments::WithLinear) => {
+            let t = bezier::as_bezier_segments(track, curve);
+            all_bezier = (TrackCurve::new(&t).ok()?, t);
+            (&all_bezier.1, &all_bezier.0)
+        }
+        _ => (track, curve),
+    };
     match (format, track.interpolation) {
         (Format::Gltf | Format::Glb, Interpolation::Tcb) if smooth && no_ease => Some(of(Form::CubicSpline, curve, Some(cubic_spline_values(curve)))),
         (Format::Gltf | Format::Glb, Interpolation::Bezier) if !jumps => {
