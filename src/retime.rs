@@ -23,6 +23,9 @@
 //!
 //! The difference is then measured, not assumed: the new curve against the old one at the
 //! mapped times, densely over the keyed range ([`Retimed::max_difference`]).
+//!
+//! [`retime_keys`] (`retime/keys.rs`) scales only some keys of a track, as Blender's graph
+//! editor scales the selected keys, refusing a key that would land on or pass an unselected one.
 
 use thiserror::Error;
 
@@ -31,6 +34,9 @@ use crate::error::TrackError;
 use crate::model::{HandleType, Interpolation, Key, Track};
 use crate::search::SegmentCursor;
 
+mod keys;
+pub use keys::retime_keys;
+
 /// Why a track cannot be retimed.
 #[derive(Debug, Error)]
 pub enum RetimeError {
@@ -38,6 +44,14 @@ pub enum RetimeError {
     Scale(f64),
     #[error("the pivot must be a finite time in seconds, got {0}")]
     Pivot(f64),
+    #[error("track \"{track}\" has no key {key} (it has {keys})")]
+    NoKey { track: String, key: usize, keys: usize },
+    /// A selected key would land on or pass an unselected key of its track ([`retime_keys`]).
+    #[error(
+        "track \"{track}\": key {key} at {from:.3} s would move to {to:.3} s, {} unselected key {other} at {at:.3} s (Blender would merge them; Tangent keeps every key): select that key too, or change S or the pivot",
+        if *onto { "onto" } else { "past" }
+    )]
+    Collision { track: String, key: usize, from: f64, to: f64, other: usize, at: f64, onto: bool },
     #[error(transparent)]
     Track(#[from] TrackError),
 }
@@ -48,7 +62,8 @@ pub struct Retimed {
     pub track: Track,
     /// The largest difference between the new curve and the old one stretched: Euclidean over
     /// the components, in degrees for rotations (Quat and Euler), at [`MEASURE_POINTS`] times
-    /// a segment.
+    /// a segment. For some keys scaled ([`retime_keys`]), the curve is not a stretch: the
+    /// difference is from the old curve at the same times ([`crate::smooth::max_difference`]).
     pub max_difference: f64,
     /// What changed besides times (automatic handles written as Aligned, …).
     pub notes: Vec<String>,
