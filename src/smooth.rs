@@ -15,6 +15,9 @@
 //!   handles, since handles stored as offsets belonged to the old values. Resampled tracks are
 //!   Linear (Slerp for Quat). **Step tracks are refused** ([`SmoothError::Step`]): their jumps
 //!   are meant, and a low-pass of a staircase is not what a user holding one wants.
+//! - **Selected keys** ([`smooth_keys`], the editor with keys selected): the whole track is
+//!   filtered as above, and only the selected keys take the filtered values at their times;
+//!   every other key and every key time stays (docs/smoothing.md says why, against Blender).
 //! - **Components.** Scalar, Vec and Euler tracks are filtered per component (Euler angles as
 //!   they are: run the Euler filter first if they wrap). Quaternion keys are first made
 //!   hemisphere-continuous (each key negated where its dot product with the key before is
@@ -73,6 +76,8 @@ pub enum SmoothError {
     Step,
     #[error("the smoothed quaternion at {time} s is of length {length:e}: neighbouring keys turn too far to be averaged")]
     Degenerate { time: f64, length: f64 },
+    #[error("there is no key {key}: the track has {keys}")]
+    NoKey { key: usize, keys: usize },
     #[error(transparent)]
     Track(#[from] TrackError),
 }
@@ -249,6 +254,9 @@ pub struct Smoothed {
     /// The largest difference between the old and new curves over the keyed range: value
     /// units, or degrees for Quat and Euler tracks ([`Smoothed::unit`]).
     pub max_difference: f64,
+    /// `Some(n)`: only `n` selected keys took the filtered values ([`smooth_keys`]); the
+    /// other keys, and the key times, are as they were.
+    pub selected: Option<usize>,
 }
 
 impl Smoothed {
@@ -283,12 +291,20 @@ fn resampled_times(times: &[f64]) -> Vec<f64> {
     (0..=steps).map(|i| if i == steps { t1 } else { t0 + (t1 - t0) * i as f64 / steps as f64 }).collect()
 }
 
-/// Smooths one track's keys with `filter` (see the module doc for what changes).
-///
-/// # Errors
-/// A Step or invalid track, too few keys, all keys at one time, parameters out of range
-/// (the cutoff against this track's rate), or a quaternion that averages to nearly zero.
-pub fn smooth_track(track: &Track, filter: &Filter) -> Result<Smoothed, SmoothError> {
+/// A track's keys as a signal (resampled where they are not uniform), filtered: the times and
+/// values (`dim` per time) of the filtered signal, its rate, the resampling, and the track's
+/// curve.
+struct Filtered {
+    curve: TrackCurve,
+    times: Vec<f64>,
+    values: Vec<f64>,
+    rate: f64,
+    resampled: Option<f64>,
+}
+
+/// The filter on `track`'s keys as a signal (the module doc: the rate, resampling, quaternions
+/// made continuous, filtered per component and normalised).
+fn filtered(track: &Track, filter: &Filter) -> Result<Filtered, SmoothError> {
     filter.check()?;
     if track.interpolation == Interpolation::Step {
         return Err(SmoothError::Step);
@@ -340,6 +356,17 @@ pub fn smooth_track(track: &Track, filter: &Filter) -> Result<Smoothed, SmoothEr
             q.iter_mut().for_each(|x| *x /= length);
         }
     }
+    Ok(Filtered { curve, times: new_times, values, rate, resampled })
+}
+
+/// Smooths one track's keys with `filter` (see the module doc for what changes).
+///
+/// # Errors
+/// A Step or invalid track, too few keys, all keys at one time, parameters out of range
+/// (the cutoff against this track's rate), or a quaternion that averages to nearly zero.
+pub fn smooth_track(track: &Track, filter: &Filter) -> Result<Smoothed, SmoothError> {
+    let Filtered { curve, times: new_times, values, rate, resampled } = filtered(track, filter)?;
+    let dim = track.kind.dim();
     let keys: Vec<Key> = if resampled.is_none() {
         track
             .keys
@@ -360,11 +387,69 @@ pub fn smooth_track(track: &Track, filter: &Filter) -> Result<Smoothed, SmoothEr
     };
     let mut result = track.with_other_keys(keys);
     if resampled.is_some() {
-        result.interpolation = if track.kind == TrackKind::Quat { Interpolation::Slerp } else { Interpolation::Linear };
+        result.interpolation = resampled_mode(track.kind);
     }
     let new_curve = TrackCurve::new(&result)?;
     let max_difference = max_difference(&curve, &new_curve);
-    Ok(Smoothed { keys: result.keys.len(), track: result, rate, resampled, max_difference })
+    Ok(Smoothed { keys: result.keys.len(), track: result, rate, resampled, max_difference, selected: None })
+}
+
+/// The interpolation of a resampled signal: Slerp for quaternions, Linear otherwise.
+fn resampled_mode(kind: TrackKind) -> Interpolation {
+    if kind == TrackKind::Quat {
+        Interpolation::Slerp
+    } else {
+        Interpolation::Linear
+    }
+}
+
+/// Smooths only the keys `selected` (indices) of `track`: the whole track's keys are filtered
+/// as a signal as [`smooth_track`] filters them (resampled if they are not uniform), and each
+/// selected key takes the filtered signal's value at its time (the filtered sample itself for
+/// uniform keys; the resampled signal as Linear, or Slerp, keys otherwise). Every other key,
+/// the key times, the interpolation and each key's TCB, ease and Bézier handles (offsets, so
+/// they move with the key, as Blender's smoothing moves them) stay as they are. A selected
+/// quaternion key keeps the hemisphere it was stored in.
+///
+/// # Errors
+/// As [`smooth_track`], and a key index the track does not have.
+pub fn smooth_keys(track: &Track, selected: &[usize], filter: &Filter) -> Result<Smoothed, SmoothError> {
+    if let Some(&key) = selected.iter().find(|&&k| k >= track.keys.len()) {
+        return Err(SmoothError::NoKey { key, keys: track.keys.len() });
+    }
+    let Filtered { curve, times, values, rate, resampled } = filtered(track, filter)?;
+    let dim = track.kind.dim();
+    let mut keys = track.keys.clone();
+    let mut chosen: Vec<usize> = selected.to_vec();
+    chosen.sort_unstable();
+    chosen.dedup();
+    if resampled.is_none() {
+        for &k in &chosen {
+            keys[k].value.copy_from_slice(&values[k * dim..(k + 1) * dim]);
+        }
+    } else {
+        let signal = Track::new(track.name.clone(), track.kind, resampled_mode(track.kind))
+            .with_keys(times.iter().zip(values.chunks_exact(dim)).map(|(&t, v)| Key::new(t, v.to_vec())).collect());
+        let signal = TrackCurve::new(&signal)?;
+        let mut ev = signal.evaluator();
+        for &k in &chosen {
+            let t = keys[k].time;
+            ev.sample(t, &mut keys[k].value);
+        }
+    }
+    if track.kind == TrackKind::Quat {
+        for &k in &chosen {
+            let old = &track.keys[k].value;
+            let q = &mut keys[k].value;
+            if q.iter().zip(old).map(|(a, b)| a * b).sum::<f64>() < 0.0 {
+                q.iter_mut().for_each(|x| *x = -*x);
+            }
+        }
+    }
+    let result = track.with_other_keys(keys);
+    let new_curve = TrackCurve::new(&result)?;
+    let max_difference = max_difference(&curve, &new_curve);
+    Ok(Smoothed { keys: result.keys.len(), track: result, rate, resampled, max_difference, selected: Some(chosen.len()) })
 }
 
 /// Each quaternion (4 components at a time) negated where its dot product with the one

@@ -235,3 +235,90 @@ fn bezier_handles_become_automatic() {
     let s = smooth_track(&t, &Filter::gaussian(0.05).unwrap()).unwrap();
     assert!(s.track.keys.iter().all(|k| k.handles == (HandleType::AutoClamped, HandleType::AutoClamped) && k.left.is_empty()));
 }
+
+/// Selected keys only, by hand: a spike of 9 at key 3 of seven keys at 10 Hz under a median of
+/// 0.3 s (3 keys). Selecting the spike removes it (the median of 0, 9, 0) and the curve moves
+/// by 9 where it was; selecting its neighbours instead changes nothing (the median of 0, 0, 9
+/// is 0, of 9, 0, 0 too) and leaves the spike. Unselected keys keep their values exactly.
+#[test]
+fn selected_keys_by_hand() {
+    let t = track(TrackKind::Scalar, Interpolation::Linear, &uniform(7, 10.0), |i, _| vec![if i == 3 { 9.0 } else { 0.0 }]);
+    let median = Filter::median(0.3).unwrap();
+    let s = smooth_keys(&t, &[3], &median).unwrap();
+    assert_eq!(s.track.keys.iter().map(|k| k.value[0]).collect::<Vec<_>>(), [0.0; 7]);
+    assert_eq!((s.max_difference, s.selected, s.keys, s.resampled), (9.0, Some(1), 7, None));
+    let s = smooth_keys(&t, &[2, 4], &median).unwrap();
+    assert_eq!(s.track, t);
+    assert_eq!(s.max_difference, 0.0);
+    assert!(matches!(smooth_keys(&t, &[7], &median), Err(SmoothError::NoKey { key: 7, keys: 7 })));
+    assert!(matches!(smooth_keys(&track(TrackKind::Scalar, Interpolation::Step, &uniform(7, 10.0), |_, _| vec![0.0]), &[1], &median), Err(SmoothError::Step)));
+}
+
+/// On a jittery take (uniform keys): each selected key takes exactly the value
+/// [`smooth_track`] gives it — the whole track is filtered as one signal — and every other key
+/// is the original key, bit for bit (handles, TCB and all); the key times and the mode stay.
+#[test]
+fn selected_keys_take_the_whole_tracks_filtered_values() {
+    let times = uniform(60, 30.0);
+    let mut t = track(TrackKind::Vec2, Interpolation::Bezier, &times, |i, x| vec![(3.0 * x).sin() + 0.05 * ((i * 7 % 3) as f64 - 1.0), x]);
+    for k in t.keys.iter_mut().step_by(7) {
+        *k = k.clone().with_handles((HandleType::Free, HandleType::Free), vec![(-0.01, 0.2), (-0.01, 0.0)], vec![(0.01, -0.2), (0.01, 0.0)]);
+    }
+    let filter = Filter::butterworth(4.0, 2).unwrap();
+    let selected: Vec<usize> = (10..=20).chain([35, 49]).collect();
+    let whole = smooth_track(&t, &filter).unwrap();
+    let s = smooth_keys(&t, &selected, &filter).unwrap();
+    assert_eq!((s.track.interpolation, s.selected, s.resampled, s.rate), (Interpolation::Bezier, Some(13), None, whole.rate));
+    for (i, (new, old)) in s.track.keys.iter().zip(&t.keys).enumerate() {
+        assert_eq!(new.time, old.time);
+        if selected.contains(&i) {
+            assert_eq!(new.value, whole.track.keys[i].value, "key {i}: the whole track's filtered value");
+            assert_ne!(new.value, old.value, "key {i}");
+            assert_eq!((new.handles, &new.left, &new.right), (old.handles, &old.left, &old.right), "key {i}: handles move with the key");
+        } else {
+            assert_eq!(new, old, "unselected key {i}");
+        }
+    }
+    let expected = max_difference(&TrackCurve::new(&t).unwrap(), &TrackCurve::new(&s.track).unwrap());
+    assert!(s.max_difference == expected && s.max_difference > 0.01, "{}", s.max_difference);
+}
+
+/// Keys not evenly spaced: the track is resampled and filtered as [`smooth_track`] does, and a
+/// selected key between the resampled times takes the filtered signal's value at its own time
+/// (the resampled signal as Linear keys); the keys themselves are not resampled.
+#[test]
+fn selected_keys_of_uneven_keys_read_the_resampled_signal() {
+    let mut nt = vec![0.0];
+    for i in 0..40 {
+        nt.push(nt[i] + if i % 2 == 0 { 0.1 } else { 0.2 });
+    }
+    let t = track(TrackKind::Scalar, Interpolation::Tcb, &nt, |i, x| vec![x.sin() + if i % 2 == 0 { 0.1 } else { -0.1 }]);
+    let filter = Filter::gaussian(0.3).unwrap();
+    let whole = smooth_track(&t, &filter).unwrap();
+    let s = smooth_keys(&t, &[5, 6, 20], &filter).unwrap();
+    assert_eq!((s.keys, s.track.interpolation, s.resampled), (41, Interpolation::Tcb, whole.resampled));
+    let signal = TrackCurve::new(&whole.track).unwrap();
+    let mut ev = signal.evaluator();
+    for k in [5, 6, 20] {
+        assert_eq!(s.track.keys[k].value[0], ev.value_at(t.keys[k].time)[0], "key {k} at {}", t.keys[k].time);
+    }
+    assert_eq!(s.track.keys[7], t.keys[7]);
+}
+
+/// A selected quaternion key keeps the hemisphere it was stored in (its neighbours, which do
+/// not move, see it as before), unit length.
+#[test]
+fn a_selected_quaternion_keeps_its_hemisphere() {
+    let times = uniform(30, 30.0);
+    let t = track(TrackKind::Quat, Interpolation::Slerp, &times, |i, _| {
+        let a = (3.0 * i as f64).to_radians() / 2.0;
+        let s = if i == 12 { -1.0 } else { 1.0 };
+        vec![0.0, 0.0, s * a.sin(), s * a.cos()]
+    });
+    let s = smooth_keys(&t, &[11, 12], &Filter::gaussian(0.05).unwrap()).unwrap();
+    for k in [11, 12] {
+        let (new, old) = (&s.track.keys[k].value, &t.keys[k].value);
+        assert!(new.iter().zip(old).map(|(a, b)| a * b).sum::<f64>() > 0.99, "key {k}: {new:?} against {old:?}");
+        assert!((new.iter().map(|x| x * x).sum::<f64>() - 1.0).abs() < 1e-14);
+    }
+}
