@@ -42,6 +42,7 @@ pub mod blend;
 pub mod clock;
 pub mod convert;
 pub mod curve;
+pub mod easing;
 pub mod edit;
 pub mod error;
 pub mod euler;
