@@ -1,7 +1,8 @@
 //! The blend sliders (Key > Blend to Neighbor, Breakdown, Blend to Ease) and Key > Insert and
 //! Remove time, driven through menus, shortcuts, the slider and its buttons as a user drives
 //! them (egui_kittest): the keys are the engine's blend of the original keys at the slider's
-//! factor on every frame, a whole slider session is one undo step, Cancel leaves none.
+//! factor whenever its worker's result has landed, made off the UI thread (a large track too),
+//! a whole slider session is one undo step, Cancel leaves none.
 
 use std::collections::BTreeSet;
 
@@ -11,7 +12,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 use super::payload::KeyRef;
-use super::test_steps::menu;
+use super::test_steps::{blend_settled, menu, step_until};
 use super::tests::{app, harness};
 use super::TangentApp;
 use crate::blend::{blend_keys, BlendError, BlendTool};
@@ -33,10 +34,13 @@ fn with_selection(tracks: Vec<Track>, keys: &[(usize, usize)]) -> Harness<'stati
     h
 }
 
-/// The slider's value set as assistive technology sets it, then a frame.
+/// The slider's value set as assistive technology sets it, then frames until the keys made
+/// for it on the worker are in place.
 fn set_factor(h: &mut Harness<'static, TangentApp>, f: f64) {
     h.get_by_role_and_label(Role::Slider, "blend factor").set_value_accesskit(f);
-    h.run();
+    let _ = h.try_run();
+    blend_settled(h);
+    assert_eq!(factor(h), f, "the keys are at the slider's factor");
 }
 
 /// Each original track with its selected keys blended by `tool` at the slider's factor.
@@ -50,9 +54,10 @@ fn factor(h: &Harness<'static, TangentApp>) -> f64 {
 }
 
 /// Key > Blend to Neighbor on one selected key, the slider dragged with the pointer and then
-/// set three times: on every frame the keys are the engine's blend of the original keys at the
-/// slider's factor (not of the last frame's), nothing is an undo step until OK, Enter keeps
-/// them as one step and leaves the ghost, and one Ctrl+Z gives back the original exactly.
+/// set three times: whenever the worker's result has landed the keys are the engine's blend of
+/// the original keys at the slider's factor (not of the last position's), nothing is an undo
+/// step until OK, Enter keeps them as one step and leaves the ghost, and one Ctrl+Z gives back
+/// the original exactly.
 #[test]
 fn blend_to_neighbor_is_live_from_the_originals_and_one_undo_step() {
     let originals = two_tracks();
@@ -65,16 +70,19 @@ fn blend_to_neighbor_is_live_from_the_originals_and_one_undo_step() {
     h.hover_at(rail.center());
     h.run();
     h.drag_at(rail.center());
-    h.run();
+    let _ = h.try_run();
+    blend_settled(&mut h);
     for x in [0.7, 0.95, 0.2, 0.35] {
         h.hover_at(at(x));
-        h.run();
+        let _ = h.try_run();
+        blend_settled(&mut h);
         let f = factor(&h);
         assert_eq!(app(&h).project().tracks, expected(&originals, &keys, BlendTool::ToNeighbor, f), "at {f}");
         assert!(app(&h).doc.document.in_gesture() && app(&h).doc.document.undo_label().is_none(), "one open gesture");
     }
     h.drop_at(at(0.35));
-    h.run();
+    let _ = h.try_run();
+    blend_settled(&mut h);
     assert!(factor(&h) < 0.5, "dragged toward the key before: {}", factor(&h));
     for f in [0.9, 0.1, 0.75] {
         set_factor(&mut h, f);
@@ -180,6 +188,77 @@ fn breakdown_on_two_tracks_at_once_is_one_undo_step() {
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert_eq!(app(&h).project().tracks, originals, "one undo restores both tracks");
+}
+
+/// A large track (20,000 Bézier keys, a run of 2,000 selected): in the frame the slider moves
+/// nothing changes — the keys are blended, compiled and measured on a worker, and the window
+/// says so — and once the result lands the keys are the engine's blend and the window shows the
+/// difference measured over the curve. OK (Enter) pressed while the next factor is still being
+/// made keeps the keys once they land, as one undo step; one Ctrl+Z restores the track.
+#[test]
+fn the_slider_on_a_large_track_works_off_the_ui_thread_as_one_undo_step() {
+    let values: Vec<f64> = (0..20_000).map(|i| (f64::from(i) * 0.013).sin() + 0.1 * f64::from(i % 7)).collect();
+    let originals = vec![scalar("take", &values)];
+    let keys: Vec<(usize, usize)> = (9_000..11_000).map(|k| (0, k)).collect();
+    let mut h = with_selection(originals.clone(), &keys);
+    menu(&mut h, "Key", "Blend to Neighbor");
+    h.get_by_role_and_label(Role::Slider, "blend factor").set_value_accesskit(0.2);
+    h.step();
+    // (`assert!` rather than `assert_eq!`: a failure would print 20,000 keys twice.)
+    assert!(app(&h).project().tracks == originals, "nothing is blended on the UI thread in the frame the slider moved");
+    h.get_by_label("blending and measuring…");
+    blend_settled(&mut h);
+    assert_eq!(factor(&h), 0.2);
+    let blended = expected(&originals, &keys, BlendTool::ToNeighbor, 0.2);
+    assert!(app(&h).project().tracks == blended, "the worker's keys, in place");
+    let d = crate::smooth::max_difference(&crate::TrackCurve::new(&originals[0]).unwrap(), &crate::TrackCurve::new(&blended[0]).unwrap());
+    assert!(d > 0.01, "{d}");
+    h.get_by_label(&format!("{d:.3e}"));
+    assert_eq!(app(&h).ui.status.text, "Blend to Neighbor 0.200: 2000 of 2000 keys moved on 1 track");
+    h.get_by_role_and_label(Role::Slider, "blend factor").set_value_accesskit(0.9);
+    h.step();
+    h.key_press(K::Enter);
+    step_until(&mut h, |h| app(h).ui.blend.is_none());
+    assert!(app(&h).project().tracks == expected(&originals, &keys, BlendTool::ToNeighbor, 0.9), "the keys of the factor asked before OK");
+    assert_eq!(app(&h).doc.document.undo_label(), Some("Blend to Neighbor"));
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert!(app(&h).project().tracks == originals, "one undo restores the track");
+    assert_eq!(app(&h).doc.document.undo_label(), None, "the slider was one undo step");
+}
+
+/// The rule every worker's result is held to: keys the slider's worker made for the document
+/// as it no longer is are not put in place. A result made before the selection changed is
+/// dropped, the status saying so, and the slider stays open with nothing changed; one made
+/// for another slider (session) is dropped too; one made for the document as it is goes in as
+/// the slider's open gesture.
+#[test]
+fn a_stale_blend_result_is_not_applied() {
+    use super::commands::{AppCommand, BlendCommand};
+    use super::document::blend::blend_on_worker;
+    use super::payload::Handoff;
+    let originals = two_tracks();
+    let mut state = super::AppState::new(Project { tracks: originals.clone(), ..Project::default() }, None);
+    state.doc.selection = [KeyRef { track: 0, key: 2 }].into_iter().collect::<BTreeSet<_>>().into();
+    super::cleanup_commands::open_blend(&mut state, BlendTool::Breakdown);
+    let mut work = state.ui.blend.as_ref().expect("the slider is open").work();
+    let made = |state: &super::AppState, work: &super::document::blend::BlendWork| blend_on_worker(work, 0.9, state.doc.basis(), &|| false).unwrap();
+    let send = |state: &mut super::AppState, b| super::cleanup_commands::run(state, AppCommand::Blend(BlendCommand::Blended(Handoff::new(b))));
+    let stale = made(&state, &work);
+    state.doc.selection.insert(KeyRef { track: 1, key: 0 });
+    send(&mut state, stale);
+    assert_eq!(state.project().tracks, originals, "made before the selection changed: not put in place");
+    assert!(state.ui.status.is_error && state.ui.status.text.contains("not applied"), "{}", state.ui.status.text);
+    assert!(state.ui.blend.as_ref().is_some_and(|s| !s.started) && !state.doc.document.in_gesture(), "the slider stays, nothing begun");
+    work.session += 1000;
+    let other = made(&state, &work);
+    send(&mut state, other);
+    assert_eq!(state.project().tracks, originals, "made for another slider: not put in place");
+    work.session -= 1000;
+    let fresh = made(&state, &work);
+    send(&mut state, fresh);
+    assert_eq!(state.project().tracks, expected(&originals, &[(0, 2)], BlendTool::Breakdown, 0.9));
+    assert!(state.doc.document.in_gesture() && state.ui.blend.as_ref().is_some_and(|s| s.started && s.factor == 0.9));
 }
 
 /// A quaternion track's keys: the status bar shows the engine's refusal and no slider opens.

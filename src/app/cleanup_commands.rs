@@ -2,10 +2,11 @@
 //! Key > Scale time…'s Apply, Insert and Remove time, and the blend sliders. Each is one undo
 //! step, and what it replaced becomes the ghost of the original (`UiState::ghost`).
 //!
-//! A blend slider is a session (`UiState::blend`, `document/blend.rs`): its first change of
-//! factor closes any other gesture and opens its own, every change puts the original keys
-//! blended at the new factor in place, and OK closes the gesture — one undo step however many
-//! drags. Cancel abandons that gesture (`DocState::abandon_gesture`): the keys are as they
+//! A blend slider is a session (`UiState::blend`, `document/blend.rs`): its window makes each
+//! factor's keys on a worker and sends them here; the first that lands closes any other
+//! gesture and opens the slider's own, every one puts the original keys blended at its factor
+//! in place if the document, revision and selection it was made for still hold, and OK closes
+//! the gesture — one undo step however many drags. Cancel abandons that gesture (`DocState::abandon_gesture`): the keys are as they
 //! were and neither Undo nor Redo sees it. When another edit, an undo or another document
 //! came between, the slider closes and leaves the keys as they are.
 
@@ -28,11 +29,12 @@ pub fn run(state: &mut AppState, command: AppCommand) -> bool {
             }
             true
         }
-        AppCommand::ScaleTime { scale, pivot } => {
+        AppCommand::ScaleTime(retiming) => {
             state.end_gesture();
-            let targets: Vec<usize> = state.doc.convert_targets().into_iter().collect();
-            let pivot = state.doc.pivot_time(pivot, state.ui.playhead);
-            with_ghost(state, "Scale time", &targets, |doc| doc.scale_time(scale, pivot));
+            if state.current(&retiming.made_for, Needs::Everything, "Scale time") {
+                let targets: Vec<usize> = retiming.tracks.iter().map(|t| t.0).collect();
+                with_ghost(state, "Scale time", &targets, |doc| doc.apply_retime(retiming));
+            }
             true
         }
         AppCommand::RippleTime { ripple, amount } => {
@@ -87,13 +89,18 @@ fn blend(state: &mut AppState, command: BlendCommand) -> bool {
     match command {
         BlendCommand::Close => {}
         _ if !holds => state.set_status(Status::message(format!("{label}: closed; another edit or Undo changed the keys since the slider's last change"))),
-        BlendCommand::Factor(factor) => {
-            if !session.started {
-                state.end_gesture();
-                state.doc.document.begin_gesture(label);
+        BlendCommand::Blended(handoff) => {
+            // A result made for another session, or for the document or selection as they no
+            // longer are, is dropped (the slider asks again).
+            let made = handoff.take().filter(|b| b.session == session.id);
+            if let Some(blended) = made.filter(|b| state.current(&b.made_for, Needs::Everything, label)) {
+                if !session.started {
+                    state.end_gesture();
+                    state.doc.document.begin_gesture(label);
+                }
+                let s = state.doc.install_blend(&mut session, blended);
+                state.set_status(s);
             }
-            let s = state.doc.blend_to(&mut session, factor);
-            state.set_status(s);
             state.ui.blend = Some(session);
         }
         BlendCommand::Keep if session.started => {

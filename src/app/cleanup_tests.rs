@@ -1,6 +1,6 @@
-//! Edit > Smooth…, Key > Scale time… and the ghost they leave, driven through the menus as a
-//! user drives them (egui_kittest), and a snapshot of the graph with the ghost and the Smooth
-//! window.
+//! Edit > Smooth…, Key > Scale time… and the ghost they leave, driven through the menus and
+//! shortcuts as a user drives them (egui_kittest) — whole tracks, and a selection of keys
+//! (only those change) — and a snapshot of the graph with the ghost and the Smooth window.
 
 use std::collections::BTreeSet;
 
@@ -13,7 +13,7 @@ use super::payload::KeyRef;
 use super::test_steps::{menu, step_until};
 use super::tests::{app, harness};
 use super::{AppState, TangentApp};
-use crate::smooth::{smooth_track, Filter};
+use crate::smooth::{smooth_keys, smooth_track, Filter};
 use crate::{Interpolation, Key, Project, Track, TrackKind};
 
 /// A sine at 30 keys a second with ±0.05 jitter (deterministic) and a spike of 4 at key 30.
@@ -61,9 +61,10 @@ fn type_into(h: &mut Harness<'static, TangentApp>, name: &str, v: f64) {
     let _ = h.try_run();
 }
 
-/// Edit > Smooth… on a jittery track: the window shows the difference the engine measured,
-/// Apply replaces the keys with the engine's smoothed keys as one undo step that restores
-/// them exactly, and the original stays as a ghost until View > Clear ghost.
+/// Edit > Smooth… on two jittery tracks with every key selected (Ctrl+A): the window shows the
+/// difference the engine measured, Apply replaces the keys with the engine's smoothed keys
+/// (every key selected: the whole tracks' filtered values) as one undo step that restores them
+/// exactly, and the original stays as a ghost until View > Clear ghost.
 #[test]
 fn smooth_shows_the_measured_difference_applies_as_one_step_and_leaves_a_ghost() {
     let mut second = jittery();
@@ -73,16 +74,17 @@ fn smooth_shows_the_measured_difference_applies_as_one_step_and_leaves_a_ghost()
     let filter = Filter::butterworth(6.0, 2).unwrap();
     let expected: Vec<_> = originals.iter().map(|t| smooth_track(t, &filter).unwrap()).collect();
     let mut h = harness(Project { tracks: originals.clone(), ..Project::default() });
-    // A key of each track selected: Smooth acts on both tracks.
-    h.state_mut().state.doc.selection = [KeyRef { track: 0, key: 3 }, KeyRef { track: 1, key: 5 }].into_iter().collect::<BTreeSet<_>>().into();
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
+    assert_eq!(app(&h).doc.selection.len(), 120);
     menu(&mut h, "Edit", "Smooth");
     step_until(&mut h, |h| app(h).ui.smooth_preview.is_some());
     let _ = h.try_run();
     for e in &expected {
         h.get_by_label(&format!("{:.3e}", e.max_difference));
     }
-    assert_eq!(h.get_all_by_label_contains("uniform at 30.000 Hz").count(), 2);
+    assert_eq!(h.get_all_by_label_contains("60 of 60 (uniform at 30.000 Hz)").count(), 2);
+    h.get_by_label("Changes 120 selected keys on 2 tracks; the other keys keep their values.");
     assert!(app(&h).ui.ghost.is_none(), "no ghost before Apply");
     h.get_by_role_and_label(Role::Button, "Apply").click();
     h.run();
@@ -91,7 +93,7 @@ fn smooth_shows_the_measured_difference_applies_as_one_step_and_leaves_a_ghost()
     assert_eq!(app(&h).project().tracks, tracks, "the engine's smoothed keys");
     assert_ne!(app(&h).project().tracks[0].keys, originals[0].keys);
     assert_eq!(app(&h).doc.document.undo_label(), Some("Smooth"));
-    assert!(app(&h).ui.status.text.starts_with("Smoothed 2 tracks: largest difference"), "{}", app(&h).ui.status.text);
+    assert!(app(&h).ui.status.text.starts_with("Smoothed 120 selected keys on 2 tracks: largest difference"), "{}", app(&h).ui.status.text);
     assert!(app(&h).ui.smooth_preview.is_none(), "the preview goes with the window");
     let ghost = app(&h).ui.ghost.clone().expect("the original as a ghost");
     assert_eq!(ghost.label, "Smooth");
@@ -160,11 +162,12 @@ fn scale_time_refuses_zero_and_mirrors_with_a_negative_factor() {
     assert!((first.time - (2.0 - last.time)).abs() < 1e-12 && first.value == last.value, "the last key comes first, mirrored about 1 s");
 }
 
-/// Key > Scale time… previews before Apply: with S = −1 about the playhead, the graph has the
-/// retimed curves over a ghost of the originals while the window is open, and the window lists
-/// per track the difference `retime_track` measured ("°" for an Euler track) and its notes (a
-/// Cubic ZeroSlope track mirrored is not exact; automatic handles written as Aligned); nothing
-/// changes until Apply, and closing the window takes the preview away.
+/// Key > Scale time… previews before Apply: with every key of two tracks selected and S = −1
+/// about the playhead, the graph has the retimed curves over a ghost of the originals while
+/// the window is open, and the window lists per track the difference `retime_track` measured
+/// ("°" for an Euler track) and its notes (a Cubic ZeroSlope track mirrored is not exact;
+/// automatic handles written as Aligned); nothing changes until Apply, and closing the window
+/// takes the preview away.
 #[test]
 fn scale_time_previews_the_measured_difference_before_apply() {
     let mut cubic = Track::new("cubic", TrackKind::Scalar, Interpolation::Cubic)
@@ -174,7 +177,8 @@ fn scale_time_previews_the_measured_difference_before_apply() {
         .with_keys((0..4).map(|i| Key::new(f64::from(i) * 0.5, vec![0.3 * f64::from(i), -0.2 * f64::from(i * i), 0.1])).collect());
     let originals = vec![cubic, turn];
     let mut h = harness(Project { tracks: originals.clone(), ..Project::default() });
-    h.state_mut().state.doc.selection = [KeyRef { track: 0, key: 1 }, KeyRef { track: 1, key: 2 }].into_iter().collect::<BTreeSet<_>>().into();
+    // Every key of both tracks selected: both retimed whole.
+    h.state_mut().state.doc.select_all();
     h.state_mut().state.scrub(1.0);
     h.run();
     open_scale_time(&mut h, -1.0);
@@ -193,6 +197,136 @@ fn scale_time_previews_the_measured_difference_before_apply() {
     h.run();
     assert!(app(&h).ui.retime_preview.is_none(), "the preview goes with the window");
     assert!(app(&h).ui.ghost.is_none());
+}
+
+/// `n` Bézier keys a quarter second apart (times exact in binary, so a scale about a key's time
+/// lands exactly where it is computed to).
+fn quarters(n: usize) -> Track {
+    let keys = (0..n).map(|i| Key::new(i as f64 * 0.25, vec![(i as f64 * 0.7).sin() * 2.0])).collect();
+    Track::new("quarters", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys)
+}
+
+/// Keys `keys` of track 0 selected (as a box drag selects them), then a frame.
+fn select(h: &mut Harness<'static, TangentApp>, keys: &[usize]) {
+    h.state_mut().state.doc.selection = keys.iter().map(|&key| KeyRef { track: 0, key }).collect::<BTreeSet<_>>().into();
+    h.run();
+}
+
+fn apply_enabled(h: &Harness<'static, TangentApp>) -> bool {
+    !h.get_by_role_and_label(Role::Button, "Apply").accesskit_node().is_disabled()
+}
+
+/// Key > Scale time… opened with Blender's `S` on keys 8–11 of 24 (a quarter second apart), by
+/// 1.25 about the playhead at key 9: only those keys move, each to 2.25 + (t − 2.25)·1.25 with
+/// its value; every other key is exactly as it was. Before Apply the window says how many keys
+/// of how many tracks it scales and the difference `retime_keys` measured (over the curve,
+/// against the original at the same times), and the graph's preview is the engine's track;
+/// Apply is one undo step that keeps the selection on the same keys and leaves the ghost; one
+/// Ctrl+Z restores every key.
+#[test]
+fn scale_time_of_selected_keys_about_the_playhead_leaves_the_others() {
+    let original = quarters(24);
+    let mut h = one_track(original.clone());
+    let selected = [8, 9, 10, 11];
+    select(&mut h, &selected);
+    h.state_mut().state.scrub(2.25);
+    h.run();
+    h.key_press(K::S);
+    let _ = h.try_run();
+    assert!(app(&h).ui.windows.is_open(super::Window::ScaleTime), "S opens Scale time, as in Blender");
+    set_scale(&mut h, 1.25);
+    let expected = crate::retime::retime_keys(&original, &selected, 1.25, 2.25).unwrap();
+    assert!(expected.max_difference > 0.01);
+    h.get_by_label("Scales 4 selected keys on 1 track.");
+    h.get_by_label(&format!("{:.3e}", expected.max_difference));
+    h.get_by_label("4 of 24 keys scaled; measured against the original at the same times");
+    let preview = app(&h).ui.retime_preview.clone().unwrap();
+    assert_eq!(preview.tracks[0].2.as_ref().unwrap().retimed.track, expected.track, "the graph draws the engine's keys over the ghost");
+    assert_eq!(app(&h).project().tracks[0], original, "nothing changes before Apply");
+    h.get_by_role_and_label(Role::Button, "Apply").click();
+    h.run();
+    let moved = &app(&h).project().tracks[0];
+    assert_eq!(*moved, expected.track);
+    for (i, (new, old)) in moved.keys.iter().zip(&original.keys).enumerate() {
+        if selected.contains(&i) {
+            assert_eq!((new.time, &new.value), (2.25 + (old.time - 2.25) * 1.25, &old.value), "selected key {i}");
+        } else {
+            assert_eq!(new, old, "unselected key {i} stays");
+        }
+    }
+    let status = &app(&h).ui.status.text;
+    assert!(status.starts_with("Scaled 4 selected keys on 1 track in time by 1.25 about 2.250 s: largest difference measured"), "{status}");
+    assert_eq!(app(&h).doc.selection.iter().map(|k| k.key).collect::<Vec<_>>(), selected, "the selection stays on its keys");
+    assert_eq!(app(&h).doc.document.undo_label(), Some("Scale time"));
+    assert_eq!(app(&h).ui.ghost.as_ref().map(|g| g.label.as_str()), Some("Scale time"));
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project().tracks[0], original, "one undo restores every key");
+}
+
+/// Keys 8 and 9 selected, the pivot at key 8 (2 s): by 3, key 9 (2.25 s) would pass the
+/// unselected key 10 (2.5 s); by 2 it would land on it. The window says which track and which
+/// keys, in red, and Apply is off (Blender would merge the keys; nothing is lost here); by 1.5
+/// key 9 stays before key 10, and Apply works.
+#[test]
+fn scale_time_refuses_a_key_landing_on_or_passing_an_unselected_one() {
+    let original = quarters(24);
+    let mut h = one_track(original.clone());
+    select(&mut h, &[8, 9]);
+    h.state_mut().state.scrub(2.0);
+    h.run();
+    open_scale_time(&mut h, 3.0);
+    h.get_by_label("Cannot apply: track \"quarters\": key 9 at 2.250 s would move to 2.750 s, past unselected key 10 at 2.500 s (Blender would merge them; Tangent keeps every key): select that key too, or change S or the pivot");
+    assert!(!apply_enabled(&h));
+    set_scale(&mut h, 2.0);
+    h.get_by_label_contains("Cannot apply: track \"quarters\": key 9 at 2.250 s would move to 2.500 s, onto unselected key 10 at 2.500 s");
+    assert!(!apply_enabled(&h));
+    assert_eq!(app(&h).project().tracks[0], original, "nothing changed");
+    set_scale(&mut h, 1.5);
+    assert!(h.query_by_label_contains("Cannot apply").is_none());
+    assert!(apply_enabled(&h));
+    h.get_by_role_and_label(Role::Button, "Apply").click();
+    h.run();
+    assert_eq!(app(&h).project().tracks[0].keys[9].time, 2.375);
+}
+
+/// Edit > Smooth… (Alt+O) with keys 25–35 of a jittery take selected, the spike (key 30) among
+/// them: the window says 11 selected keys of 1 track change, with the difference `smooth_keys`
+/// measured; Apply gives exactly those keys the engine's values (the whole track filtered, read
+/// at them), every other key keeps its value exactly, the selection stays, and one Ctrl+Z
+/// restores the track.
+#[test]
+fn smoothing_a_key_selection_changes_only_those_keys() {
+    let original = jittery();
+    let mut h = one_track(original.clone());
+    let selected: Vec<usize> = (25..=35).collect();
+    select(&mut h, &selected);
+    h.key_press_modifiers(Modifiers::ALT, K::O);
+    let _ = h.try_run();
+    step_until(&mut h, |h| app(h).ui.smooth_preview.is_some());
+    let _ = h.try_run();
+    let expected = smooth_keys(&original, &selected, &Filter::butterworth(6.0, 2).unwrap()).unwrap();
+    h.get_by_label("Changes 11 selected keys on 1 track; the other keys keep their values.");
+    h.get_by_label(&format!("{:.3e}", expected.max_difference));
+    h.get_by_label("11 of 60 (uniform at 30.000 Hz)");
+    h.get_by_role_and_label(Role::Button, "Apply").click();
+    h.run();
+    h.run();
+    let smoothed = &app(&h).project().tracks[0];
+    assert_eq!(*smoothed, expected.track, "the engine's keys");
+    for (i, (new, old)) in smoothed.keys.iter().zip(&original.keys).enumerate() {
+        if selected.contains(&i) {
+            assert_ne!(new.value, old.value, "selected key {i} smoothed");
+        } else {
+            assert_eq!(new, old, "unselected key {i} keeps its value");
+        }
+    }
+    assert!(smoothed.keys[30].value[0] < 2.0, "the spike smoothed: {}", smoothed.keys[30].value[0]);
+    assert!(app(&h).ui.status.text.starts_with("Smoothed 11 selected keys on 1 track: largest difference"), "{}", app(&h).ui.status.text);
+    assert_eq!(app(&h).doc.selection.iter().map(|k| k.key).collect::<Vec<_>>(), selected, "the selection stays");
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project().tracks[0], original, "one undo step");
 }
 
 /// The whole window rendered (wgpu): the graph with the smoothed preview over the ghost of the

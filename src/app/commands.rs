@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::document::cleanup::{Pivot, Retiming, Smoothing};
+use super::document::blend::Blended;
+use super::document::cleanup::{Retiming, Smoothing};
 use super::document::ripple::Ripple;
 use super::document::rotation::Rotations;
-use super::payload::{CompiledTake, Conversions, Finished, HandleSides, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
+use super::payload::{CompiledTake, Conversions, Finished, HandleSides, Handoff, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
 use super::playback::TransportCommand;
 use super::settings::ViewSettings;
 use crate::blend::BlendTool;
@@ -65,12 +66,10 @@ pub enum AppCommand {
     /// Put the tracks Edit > Smooth… smoothed (compiled on its worker) in place, as one undo
     /// step, if what they were made for still holds; their originals become the ghost.
     ApplySmooth(Arc<Smoothing>),
-    /// Key > Scale time…: the selection's tracks scaled in time by `scale` about `pivot`, one
-    /// undo step; their originals become the ghost.
-    ScaleTime {
-        scale: f64,
-        pivot: Pivot,
-    },
+    /// Key > Scale time…'s Apply: the selected keys (or the active track) as its window showed
+    /// them retimed (on its worker), put in place as one undo step if what they were made for
+    /// still holds; their originals become the ghost.
+    ScaleTime(Arc<Retiming>),
     /// The open blend slider (`UiState::blend`): a new factor, OK or Cancel.
     Blend(BlendCommand),
     /// Key > Insert time… or Remove time… of `amount` seconds at the playhead, one undo step.
@@ -118,10 +117,11 @@ pub enum AppCommand {
 }
 
 /// What the blend slider asks.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum BlendCommand {
-    /// The keys at this factor, from the originals (part of the slider's one undo step).
-    Factor(f64),
+    /// The original keys blended at a factor, made on the slider's worker: put in place (part
+    /// of the slider's one undo step) if the basis it was made for holds.
+    Blended(Handoff<Blended>),
     /// OK (Enter): keep the keys, close the undo step, leave the originals as the ghost.
     Keep,
     /// Cancel (Escape): put the original keys back.
@@ -229,9 +229,11 @@ pub enum Command {
     EulerFilter,
     /// Track > Convert rotation…: Quat tracks to Euler angles, Euler tracks to quaternions.
     ConvertRotation,
-    /// Edit > Smooth…: Butterworth, Gaussian or median on the selected tracks, previewed.
+    /// Edit > Smooth…: Butterworth, Gaussian or median on the selected keys (or the active
+    /// track), previewed.
     Smooth,
-    /// Key > Scale time…: the selection's tracks stretched in time about a pivot.
+    /// Key > Scale time… (`S`): the selected keys (or the active track) scaled in time about a
+    /// pivot, previewed.
     ScaleTime,
     /// Key > Blend to Neighbor, Breakdown, Blend to Ease: a slider on the selected keys.
     Blend(crate::blend::BlendTool),
@@ -428,10 +430,10 @@ impl Command {
                 "Quat tracks of the selected keys (or the active track) become Euler angles in an order you choose (hemisphere flips reported); Euler tracks become the fewest quaternion keys within an angle"
             }
             Self::Smooth => {
-                "Smooth the selected tracks (those of the selected keys, or the active track): Butterworth, Gaussian or median, as scipy; previewed over a ghost of the original with the largest difference measured per track; one undo step"
+                "Smooth the selected keys (each track filtered as a whole, only the selected keys' values change) or, with none selected, the active track: Butterworth, Gaussian or median, as scipy; previewed over a ghost of the original with the largest difference measured per track; one undo step"
             }
             Self::ScaleTime => {
-                "Stretch the tracks of the selected keys (whole tracks, not only the selected keys: that keeps every curve exact) in time by a factor about the playhead or the selection's centre; a negative factor mirrors; one undo step"
+                "Scale the selected keys in time (their handles with them; the other keys stay) by a factor about the playhead or the selection's centre, as Blender's S; refused where a key would land on or pass an unselected key; with no key selected, the active track whole (exact); a negative factor mirrors; one undo step"
             }
             Self::Blend(BlendTool::ToNeighbor) => {
                 "A slider for the selected keys: toward the key before their run (0) or after it (1), ½ leaves them; live, one undo step, Enter keeps, Escape restores (Blender's Blend to Neighbor)"
@@ -502,8 +504,8 @@ impl Command {
             | Self::SetEasing(_)
             | Self::Simplify
             | Self::ConvertRotation
-            | Self::ScaleTime
             | Self::ClearGhost => None,
+            Self::ScaleTime => k(Modifiers::NONE, Key::S),
             Self::InsertTime | Self::RemoveTime | Self::Blend(BlendTool::Breakdown | BlendTool::ToEase) => None,
             Self::Blend(BlendTool::ToNeighbor) => k(Modifiers::SHIFT.plus(Modifiers::ALT), Key::D),
             Self::Smooth => k(Modifiers::ALT, Key::O),

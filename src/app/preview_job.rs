@@ -1,6 +1,9 @@
-//! A window's preview made on a worker (Simplify, Smooth, Scale time): the job in flight with
-//! what it was asked, and the last result made, which the window shows (and applies) while it
-//! is what is asked. A new request cancels the one in flight; closing drops both.
+//! A window's preview made on a worker (Simplify, Smooth, Scale time, the blend slider): the
+//! job in flight with what it was asked, and the last result made, which the window shows (and
+//! applies) while it is what is asked. A new request cancels the one in flight; closing drops
+//! both. A window that must see results while its input keeps changing (a slider being
+//! dragged) asks again only once the job in flight is done ([`Previewed::is_busy`]), so a
+//! fast drag is not a string of cancelled jobs.
 
 use std::sync::Arc;
 
@@ -23,6 +26,11 @@ impl<A: PartialEq, T> Previewed<A, T> {
     /// Whether a job for `asked` is already in flight.
     pub fn is_running(&self, asked: &A) -> bool {
         self.running.as_ref().is_some_and(|(of, _)| of == asked)
+    }
+
+    /// Whether a job is in flight, whatever it was asked.
+    pub fn is_busy(&self) -> bool {
+        self.running.is_some()
     }
 
     /// `job`, made for `asked`, in flight in place of any other (which is cancelled).

@@ -1,17 +1,21 @@
-//! Key > Scale time…: the factor S and the pivot (the playhead, or the selection's centre, as
-//! Blender's graph editor offers). While the window is open and S is valid, the tracks of the
-//! selected keys (or the active track) are retimed by [`crate::retime::retime_track`] on a
-//! worker whenever S, the pivot or the document changes (as Edit > Smooth… does): the graph
-//! draws each retimed curve over a ghost of the original ([`AppCommand::SetRetimePreview`])
-//! and the table gives, per track, the largest difference measured (degrees for rotations)
-//! and the engine's notes. Apply sends [`AppCommand::ScaleTime`]: those tracks, whole,
-//! retimed as one undo step, the status bar saying the measured difference and any note. A
-//! negative S mirrors; a zero S is refused here, with the valid range.
+//! Key > Scale time… (`S`): the factor S and the pivot (the playhead, or the selection's
+//! centre, as Blender's graph editor offers). With keys selected, only they are scaled in time
+//! ([`crate::retime::retime_keys`]: their handles' time extents with them, the unselected keys
+//! where they are); with none, the active track whole ([`crate::retime::retime_track`]). While
+//! the window is open and S is valid, this is computed on a worker whenever S, the pivot or the
+//! document changes (as Edit > Smooth… does): the graph draws each retimed curve over a ghost
+//! of the original ([`AppCommand::SetRetimePreview`]) and the table gives, per track, the
+//! largest difference measured (degrees for rotations) and the engine's notes — or, where a
+//! selected key would land on or pass an unselected key, which one, in red, and Apply is off
+//! (Blender would merge the keys; Tangent refuses rather than lose one). Apply sends what the
+//! window shows ([`AppCommand::ScaleTime`]), put in place as one undo step if the document and
+//! selection are still those it was made for. A negative S mirrors; a zero S is refused here,
+//! with the valid range.
 
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::document::cleanup::{retime_targets, Pivot, Retiming};
+use super::document::cleanup::{plural, retime_targets, Pivot, Retiming};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Basis, Window};
@@ -41,7 +45,7 @@ impl RetimeWindow {
             return;
         }
         let project = cx.doc.document.shared_project();
-        let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
+        let which = cx.doc.cleanup_targets();
         let job = Job::spawn("Scale time", Some(ctx), move |w| retime_targets(&project, &which, asked, &|| w.cancelled()));
         self.preview.run(asked, job.made_for(asked.2));
     }
@@ -81,33 +85,44 @@ impl Panel for RetimeWindow {
         }
         let (mut open, mut close) = (true, false);
         egui::Window::new("Scale time").open(&mut open).collapsible(false).resizable(false).show(&ui.ctx().clone(), |ui| {
-            ui.label("Stretches the tracks of the selected keys (whole tracks) in time: new(t) = old(pivot + (t − pivot)/S). The original stays drawn as a ghost; the difference is measured over the curves, not only at keys.");
+            ui.label(if cx.doc.selection.is_empty() {
+                "Stretches the active track in time (no key is selected): new(t) = old(pivot + (t − pivot)/S)."
+            } else {
+                "Scales the selected keys in time about the pivot, their handles with them; the other keys stay where they are."
+            });
+            ui.label("The original stays drawn as a ghost; the difference is measured over the curves, not only at keys.");
             self.controls(ui);
             let pivot = cx.doc.pivot_time(self.pivot, cx.playhead());
             ui.label(format!("about {pivot:.3} s"));
             let valid = self.scale.is_finite() && self.scale != 0.0;
+            let mut applicable = None;
             if valid {
                 let asked = (self.scale, pivot, cx.doc.basis());
                 if self.preview.computed.as_ref().is_none_or(|c| c.asked() != asked) {
                     self.start(cx, asked, ui.ctx());
                 }
-                let fresh = self.preview.computed.as_ref().is_some_and(|c| c.asked() == asked);
+                let fresh = self.preview.computed.as_ref().filter(|c| c.asked() == asked);
+                applicable = fresh.filter(|c| c.applicable()).cloned();
                 match &self.preview.computed {
-                    None => _ = ui.horizontal(|ui| {
-                        ui.spinner();
-                        ui.label("retiming…");
-                    }),
-                    Some(c) => report_table(ui, c, fresh),
+                    None => {
+                        _ = ui.horizontal(|ui| {
+                            ui.spinner();
+                            ui.label("retiming…");
+                        })
+                    }
+                    Some(c) => report(ui, c, fresh.is_some()),
                 }
             } else {
                 ui.colored_label(ui.visuals().error_fg_color, RetimeError::Scale(self.scale).to_string());
                 self.clear(cx, out);
             }
             ui.horizontal(|ui| {
-                let apply =
-                    ui.add_enabled(valid, egui::Button::new("Apply")).on_hover_text("Retime these tracks, as one undo step; the originals stay as a ghost");
-                if apply.clicked() {
-                    out.push(AppCommand::ScaleTime { scale: self.scale, pivot: self.pivot });
+                let apply = ui
+                    .add_enabled(applicable.is_some(), egui::Button::new("Apply"))
+                    .on_hover_text("Retime these keys, as one undo step; the originals stay as a ghost")
+                    .on_disabled_hover_text("Not while a key would land on or pass an unselected key, S is not valid, or the preview is being made");
+                if let (true, Some(retiming)) = (apply.clicked(), applicable) {
+                    out.push(AppCommand::ScaleTime(retiming));
                     close = true;
                 }
                 if ui.button("Cancel").clicked() {
@@ -119,6 +134,20 @@ impl Panel for RetimeWindow {
             out.push(AppCommand::CloseWindow(Window::ScaleTime));
         }
     }
+}
+
+/// What will change (how many selected keys on how many tracks, or whole tracks), the first
+/// track refused in full, then the table.
+fn report(ui: &mut egui::Ui, retiming: &Retiming, fresh: bool) {
+    match retiming.selected_keys() {
+        Some((keys, tracks)) => ui.label(format!("Scales {keys} selected key{} on {tracks} track{}.", plural(keys), plural(tracks))),
+        None if retiming.tracks.is_empty() => ui.label(""),
+        None => ui.label(format!("Scales {} whole track{}.", retiming.tracks.len(), plural(retiming.tracks.len()))),
+    };
+    if let Some((_, _, Err(e))) = retiming.tracks.iter().find(|t| t.2.is_err()) {
+        ui.colored_label(ui.visuals().error_fg_color, format!("Cannot apply: {e}"));
+    }
+    report_table(ui, retiming, fresh);
 }
 
 /// Per track: the largest difference measured ("°" for rotations) and the engine's notes, or
@@ -140,7 +169,11 @@ fn report_table(ui: &mut egui::Ui, retiming: &Retiming, fresh: bool) {
                     Ok(r) => {
                         let unit = if r.retimed.track.kind.is_rotation() { "°" } else { "" };
                         ui.label(format!("{:.3e}{unit}", r.retimed.max_difference));
-                        ui.label(if r.retimed.notes.is_empty() { "exact".to_owned() } else { r.retimed.notes.join("; ") });
+                        let mut notes = r.retimed.notes.clone();
+                        if let Some((scaled, keys)) = r.scaled.filter(|(scaled, keys)| scaled < keys) {
+                            notes.insert(0, format!("{scaled} of {keys} keys scaled; measured against the original at the same times"));
+                        }
+                        ui.label(if notes.is_empty() { "exact".to_owned() } else { notes.join("; ") });
                     }
                     Err(e) => {
                         ui.label("");

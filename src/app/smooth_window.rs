@@ -1,16 +1,19 @@
 //! Edit > Smooth…: a Butterworth low-pass (cutoff, order), a Gaussian (sigma) or a median
-//! (window) on the selected tracks (those of the selected keys, or the active track), with
-//! [`crate::smooth`]. The smoothing runs on a worker whenever the filter or the document
+//! (window) with [`crate::smooth`]. With keys selected, each of their tracks is filtered as a
+//! whole signal and only the selected keys take the filtered values
+//! ([`crate::smooth::smooth_keys`]: unselected keys keep theirs exactly); with none, the active
+//! track is smoothed whole. The smoothing runs on a worker whenever the filter or the document
 //! changes; while the window is open the graph draws each smoothed curve beside a ghost of the
-//! original ([`AppCommand::SetSmoothPreview`]) and the table gives, per track, the largest
-//! difference measured and whether the keys were resampled, or why the track cannot be
-//! smoothed (with the valid range). Apply puts the tracks in place as one undo step — if the
-//! document, its revision and the selection are still those the smoothing was made for.
+//! original ([`AppCommand::SetSmoothPreview`]), the window says how many keys of how many
+//! tracks change, and the table gives, per track, the largest difference measured and the
+//! keys' rate (or their resampling), or why the track cannot be smoothed (with the valid
+//! range). Apply puts the tracks in place as one undo step — if the document, its revision and
+//! the selection are still those the smoothing was made for.
 
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::document::cleanup::{smooth_targets, Smoothing};
+use super::document::cleanup::{plural, smooth_targets, Smoothing};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Basis, Window};
@@ -59,7 +62,7 @@ impl SmoothWindow {
         }
         // The document's project shared, not copied.
         let project = cx.doc.document.shared_project();
-        let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
+        let which = cx.doc.cleanup_targets();
         let job = Job::spawn("Smooth", Some(ctx), move |w| smooth_targets(&project, &which, asked.0, asked.1, &|| w.cancelled()));
         self.preview.run(asked, job.made_for(asked.1));
     }
@@ -116,7 +119,7 @@ impl Panel for SmoothWindow {
         }
         let (mut open, mut close) = (true, false);
         egui::Window::new("Smooth").open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), |ui| {
-            ui.label("Filters the keys as a signal; the original stays drawn as a ghost. The difference is measured over the curves, not only at keys.");
+            ui.label("Filters each track's keys as a signal; with keys selected, only they take the filtered values. The original stays drawn as a ghost. The difference is measured over the curves, not only at keys.");
             self.controls(ui);
             let fresh = self.preview.computed.as_ref().is_some_and(|c| Some((c.filter, c.made_for)) == asked);
             match (&filter, &self.preview.computed) {
@@ -155,6 +158,13 @@ fn report_table(ui: &mut egui::Ui, smoothing: &Smoothing, fresh: bool) {
         ui.label("Nothing to smooth: select keys on a track, or click one.");
         return;
     }
+    let ok = smoothing.tracks.iter().filter(|t| t.2.is_ok()).count();
+    match smoothing.selected_keys() {
+        Some((keys, tracks)) => {
+            ui.label(format!("Changes {keys} selected key{} on {tracks} track{}; the other keys keep their values.", plural(keys), plural(tracks)))
+        }
+        None => ui.label(format!("Changes every key of {ok} track{} (no key is selected).", plural(ok))),
+    };
     super::style::track_table(ui, "smooth report", |ui| {
         egui::Grid::new("smooth report").num_columns(3).striped(true).show(ui, |ui| {
             ui.strong("track");
@@ -168,9 +178,11 @@ fn report_table(ui: &mut egui::Ui, smoothing: &Smoothing, fresh: bool) {
                         let s = &s.smoothed;
                         let unit = if s.unit().is_empty() { String::new() } else { format!(" {}", s.unit()) };
                         ui.label(format!("{:.3e}{unit}", s.max_difference));
-                        match s.resampled {
-                            Some(dt) => ui.label(format!("{} (resampled at {dt:.4} s: keys were not uniform)", s.keys)),
-                            None => ui.label(format!("{} (uniform at {:.3} Hz)", s.keys, s.rate)),
+                        let keys = s.selected.map_or(s.keys.to_string(), |k| format!("{k} of {}", s.keys));
+                        match (s.resampled, s.selected) {
+                            (Some(dt), None) => ui.label(format!("{keys} (resampled at {dt:.4} s: keys were not uniform)")),
+                            (Some(dt), Some(_)) => ui.label(format!("{keys} (filtered resampled at {dt:.4} s: keys are not uniform; the keys stay)")),
+                            (None, _) => ui.label(format!("{keys} (uniform at {:.3} Hz)", s.rate)),
                         };
                     }
                     Err(e) => {

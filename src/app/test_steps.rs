@@ -1,4 +1,5 @@
-//! Steps the kittest UI tests share: waiting for a worker's result, and clicking a menu entry.
+//! Steps the kittest UI tests share: waiting for a worker's result (the blend slider's among
+//! them), and clicking a menu entry.
 
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -27,5 +28,13 @@ pub(super) fn menu(h: &mut Harness<'static, TangentApp>, menu: &str, entry: &str
     h.get_by_label(menu).click();
     h.run();
     h.get_all_by_label_contains(entry).find(|n| n.accesskit_node().role() == Role::Button).unwrap_or_else(|| panic!("no menu entry {entry}")).click();
+    let _ = h.try_run();
+}
+
+/// Steps frames until the open blend slider's keys are at the factor it shows (its worker's
+/// result has landed and no other is being made; at once when no slider is open), then until
+/// the UI settles, so what is on screen shows them.
+pub(super) fn blend_settled(h: &mut Harness<'static, TangentApp>) {
+    step_until(h, |h| app(h).ui.blend.as_ref().is_none_or(|s| !h.state().panels.blend.waiting(s)));
     let _ = h.try_run();
 }

@@ -2,20 +2,29 @@
 //! Blend to Ease, as Blender's graph editor sliders): a [`BlendSession`] holds the selected
 //! keys' tracks as they were when the slider opened, and every change of the factor puts
 //! [`crate::blend::blend_keys`] of those originals in place — never of the keys the last
-//! change left, so dragging back and forth ends where the factor ends. The dispatcher keeps
-//! the session in `UiState::blend` and opens its gesture (one undo step from the first change
-//! to OK), and the largest difference each change made to each track's curve is measured
-//! against the original; [`DocState::blend_holds`] says whether the document is still as the slider's last
+//! change left, so dragging back and forth ends where the factor ends.
+//!
+//! Each change is made off the UI thread: [`blend_on_worker`] (run by the slider's `Job`)
+//! blends the original keys at the factor, compiles each track and measures the largest
+//! difference between its original curve and the blended one — what a huge take makes slow —
+//! and returns them as a [`Blended`] made for the document's [`Basis`]. The dispatcher keeps
+//! the session in `UiState::blend`, opens its gesture (one undo step from the first change to
+//! OK) and puts a result in place with [`DocState::install_blend`] only if its basis still
+//! holds; [`DocState::blend_holds`] says whether the document is still as the slider's last
 //! change left it.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::cleanup::{plural, Ghost};
 use super::DocState;
-use crate::app::payload::Status;
+use crate::app::payload::{Basis, ChangedKeys, CompiledTrack, Status};
 use crate::blend::{blend_keys, BlendTool};
-use crate::edit::intent::{KeyEdit, KeyRef};
-use crate::{Edit, Track, TrackCurve};
+use crate::edit::intent::KeyRef;
+use crate::{Track, TrackCurve};
+
+/// Sessions are told apart by a number no other session had.
+static SESSIONS: AtomicU64 = AtomicU64::new(1);
 
 /// One track a blend slider moves: its keys when the slider opened, and which are selected.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,6 +39,8 @@ pub struct BlendOrigin {
 /// document state its last change left.
 #[derive(Clone, Debug)]
 pub struct BlendSession {
+    /// Which session this is (a new slider is a new session, whatever its tool).
+    pub id: u64,
     pub tool: BlendTool,
     pub factor: f64,
     pub origins: Arc<Vec<BlendOrigin>>,
@@ -49,6 +60,80 @@ pub struct BlendSession {
     /// the current factor, measured over the curve ([`crate::smooth::max_difference`]:
     /// Euclidean over components, degrees for rotations).
     pub differences: Vec<(usize, f64)>,
+}
+
+/// The original keys blended at one factor on a worker ([`blend_on_worker`]), made for one
+/// basis: each track's keys compiled, how many selected keys moved, and each track's largest
+/// difference from its original curve. Put in place only while its basis holds.
+pub struct Blended {
+    /// The session it was made for ([`BlendSession::id`]).
+    pub session: u64,
+    pub factor: f64,
+    pub made_for: Basis,
+    pub tracks: Vec<ChangedKeys>,
+    pub moved: usize,
+    pub differences: Vec<(usize, f64)>,
+    /// The engine's refusal, if any (then nothing is put in place).
+    pub error: Option<String>,
+}
+
+/// What a slider's job needs of its session, shared with the worker.
+#[derive(Clone)]
+pub struct BlendWork {
+    pub session: u64,
+    pub tool: BlendTool,
+    pub origins: Arc<Vec<BlendOrigin>>,
+    pub ghost: Option<Arc<Ghost>>,
+}
+
+impl BlendSession {
+    /// What its worker needs.
+    #[must_use]
+    pub fn work(&self) -> BlendWork {
+        BlendWork { session: self.id, tool: self.tool, origins: self.origins.clone(), ghost: self.ghost.clone() }
+    }
+}
+
+/// The original keys of `work` blended at `factor` (on every core): each track compiled and
+/// measured against its original curve (the ghost's, compiled here where there is none).
+/// `None` once `cancelled()` says so.
+pub fn blend_on_worker(work: &BlendWork, factor: f64, made_for: Basis, cancelled: &(dyn Fn() -> bool + Sync)) -> Option<Blended> {
+    use rayon::prelude::*;
+    let original = |i: usize| work.ghost.as_ref().and_then(|g| g.tracks.iter().find(|t| t.0 == i)).map(|t| &t.1);
+    let made: Vec<Result<(ChangedKeys, usize, f64), String>> = work
+        .origins
+        .par_iter()
+        .map(|o| {
+            if cancelled() {
+                return Err("cancelled".to_owned());
+            }
+            let new = blend_keys(&o.track, &o.keys, work.tool, factor).map_err(|e| e.to_string())?;
+            let moved = o.keys.iter().filter(|&&k| new.keys[k].value != o.track.keys[k].value).count();
+            let compiled = CompiledTrack::of(&new);
+            let curve = compiled.curve.as_ref().map_err(|e| format!("\"{}\": {e}", o.track.name))?;
+            let difference = match original(o.index) {
+                Some(old) => crate::smooth::max_difference(old, curve),
+                None => TrackCurve::new(&o.track).map_or(0.0, |old| crate::smooth::max_difference(&old, curve)),
+            };
+            let selected = o.keys.iter().map(|&key| KeyRef { track: o.index, key }).collect();
+            Ok((ChangedKeys { track: o.index, keys: new.keys, compiled, selected }, moved, difference))
+        })
+        .collect();
+    if cancelled() {
+        return None;
+    }
+    let mut blended = Blended { session: work.session, factor, made_for, tracks: Vec::new(), moved: 0, differences: Vec::new(), error: None };
+    for m in made {
+        match m {
+            Ok((changed, moved, difference)) => {
+                blended.differences.push((changed.track, difference));
+                blended.moved += moved;
+                blended.tracks.push(changed);
+            }
+            Err(e) => _ = blended.error.get_or_insert(format!("{}: {e}", work.tool.label())),
+        }
+    }
+    Some(blended)
 }
 
 impl BlendSession {
@@ -108,6 +193,7 @@ impl DocState {
         }
         let indices: Vec<usize> = origins.iter().map(|o| o.index).collect();
         Ok(BlendSession {
+            id: SESSIONS.fetch_add(1, Ordering::Relaxed),
             tool,
             factor: neutral,
             origins: Arc::new(origins),
@@ -130,45 +216,21 @@ impl DocState {
         self.id == session.document && self.document.revision() == session.revision && (!session.started || self.document.in_gesture())
     }
 
-    /// Puts the original keys blended at `factor` in place (into the open gesture, which the
-    /// caller began), each track's selected run spliced; returns what the status bar says.
-    pub fn blend_to(&mut self, session: &mut BlendSession, factor: f64) -> Status {
-        let label = session.tool.label();
-        let (mut edits, mut moved) = (Vec::new(), 0);
-        for o in session.origins.iter() {
-            let new = match blend_keys(&o.track, &o.keys, session.tool, factor) {
-                Ok(t) => t,
-                Err(e) => return Status::error(format!("{label}: {e}")),
-            };
-            moved += o.keys.iter().filter(|&&k| new.keys[k].value != o.track.keys[k].value).count();
-            let (Some(&lo), Some(&hi)) = (o.keys.first(), o.keys.last()) else { continue };
-            let edit = Edit::SpliceKeys { track: o.index, at: lo, remove: hi - lo + 1, keys: new.keys[lo..=hi].to_vec() };
-            let selected: Vec<KeyRef> = self.selection.of_track(o.index).copied().collect();
-            edits.push(KeyEdit { track: o.index, edit, selected });
+    /// Puts a [`Blended`] made on a worker in place (into the open gesture, which the caller
+    /// began, and only while its basis holds: the caller checks), each track's keys with the
+    /// curve compiled there; the session takes its factor, count and differences. Returns what
+    /// the status bar says.
+    pub fn install_blend(&mut self, session: &mut BlendSession, blended: Blended) -> Status {
+        let Blended { factor, tracks, moved, differences, error, .. } = blended;
+        if let Some(e) = error {
+            return Status::error(e);
         }
-        let result = self.apply_key_edits(label, edits);
+        let result = self.install_key_changes(session.tool.label(), tracks);
         session.factor = factor;
         session.moved = moved;
         session.revision = self.document.revision();
         session.started = true;
-        session.differences = self.blend_differences(session);
+        session.differences = differences;
         result.err().unwrap_or_else(|| Status::message(session.status_text()))
-    }
-
-    /// Per track of `session`, the largest difference between its original curve (the
-    /// ghost) and its curve as it is now, measured over the whole curve.
-    fn blend_differences(&self, session: &BlendSession) -> Vec<(usize, f64)> {
-        let Some(ghost) = &session.ghost else { return Vec::new() };
-        ghost
-            .tracks
-            .iter()
-            .filter_map(|(i, original)| {
-                let measured = |now: &TrackCurve| crate::smooth::max_difference(original, now);
-                match self.curve(*i) {
-                    Some(Ok(now)) if self.curves_revision_is_current() => Some((*i, measured(now))),
-                    _ => TrackCurve::new(self.project().tracks.get(*i)?).ok().map(|now| (*i, measured(&now))),
-                }
-            })
-            .collect()
     }
 }

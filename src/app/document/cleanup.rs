@@ -1,17 +1,24 @@
 //! Cleaning up a take on the document side, without egui: Edit > Smooth… (each target track
-//! smoothed by [`crate::smooth`] and compiled — free of the editor's state, so a worker runs
-//! it — then put in place as one undo step) and Key > Scale time… (whole tracks retimed by
-//! [`crate::retime::retime_track`] about a pivot: previewed on a worker, [`Retiming`], then
-//! applied as one undo step). The [`Ghost`] of what a
-//! cleanup replaced is kept by the UI state (not the document) until dismissed.
+//! smoothed by [`crate::smooth`] — only its selected keys' values with keys selected,
+//! [`crate::smooth::smooth_keys`] — and compiled, free of the editor's state, so a worker runs
+//! it, then put in place as one undo step) and Key > Scale time… (the selected keys scaled in
+//! time about a pivot by [`crate::retime::retime_keys`], or, with no key selected, the active
+//! track whole by [`crate::retime::retime_track`]: previewed on a worker, [`Retiming`], then
+//! what the window showed applied as one undo step). The [`Targets`] say which tracks and
+//! keys. The [`Ghost`] of what a cleanup replaced is kept by the UI state (not the document)
+//! until dismissed.
 
 use std::sync::Arc;
 
 use super::DocState;
 use crate::app::payload::{Basis, CompiledTrack, KeyRef, Status};
-use crate::retime::{retime_track, Retimed};
-use crate::smooth::{smooth_track, Filter, Smoothed};
+use crate::retime::{retime_keys, retime_track, Retimed};
+use crate::smooth::{smooth_keys, smooth_track, Filter, Smoothed};
 use crate::{Project, Track, TrackCurve};
+
+/// What a cleanup acts on: per track (index), its selected keys (indices, ascending), or
+/// `None` for the whole track (no key is selected: the active track).
+pub type Targets = Vec<(usize, Option<Vec<usize>>)>;
 
 /// One track smoothed, and compiled.
 #[derive(Clone, Debug)]
@@ -36,23 +43,37 @@ impl PartialEq for Smoothing {
     }
 }
 
-/// Tracks `targets` of `project` smoothed with `filter` on every core, each compiled; `None`
-/// once `cancelled()` says so.
-pub fn smooth_targets(project: &Project, targets: &[usize], filter: Filter, made_for: Basis, cancelled: &(dyn Fn() -> bool + Sync)) -> Option<Smoothing> {
+impl Smoothing {
+    /// How many keys change on how many tracks: `Some((keys, tracks))` when keys are selected
+    /// (only they change), `None` when whole tracks are smoothed.
+    #[must_use]
+    pub fn selected_keys(&self) -> Option<(usize, usize)> {
+        let counts: Vec<usize> = self.tracks.iter().filter_map(|t| t.2.as_ref().ok()?.smoothed.selected).collect();
+        (!counts.is_empty()).then(|| (counts.iter().sum(), counts.len()))
+    }
+}
+
+/// Tracks `targets` of `project` smoothed with `filter` on every core (only the selected keys
+/// where given), each compiled; `None` once `cancelled()` says so.
+pub fn smooth_targets(project: &Project, targets: &Targets, filter: Filter, made_for: Basis, cancelled: &(dyn Fn() -> bool + Sync)) -> Option<Smoothing> {
     use rayon::prelude::*;
     let tracks = targets
         .par_iter()
-        .filter_map(|&i| project.tracks.get(i).map(|t| (i, t)))
-        .map(|(i, t)| {
-            let result = if cancelled() { Err("cancelled".to_owned()) } else { smooth_one(t, &filter) };
+        .filter_map(|(i, keys)| project.tracks.get(*i).map(|t| (*i, t, keys.as_deref())))
+        .map(|(i, t, keys)| {
+            let result = if cancelled() { Err("cancelled".to_owned()) } else { smooth_one(t, keys, &filter) };
             (i, t.name.clone(), result)
         })
         .collect();
     (!cancelled()).then_some(Smoothing { filter, made_for, tracks })
 }
 
-fn smooth_one(track: &Track, filter: &Filter) -> Result<SmoothedTrack, String> {
-    let smoothed = smooth_track(track, filter).map_err(|e| e.to_string())?;
+fn smooth_one(track: &Track, keys: Option<&[usize]>, filter: &Filter) -> Result<SmoothedTrack, String> {
+    let smoothed = match keys {
+        Some(keys) => smooth_keys(track, keys, filter),
+        None => smooth_track(track, filter),
+    }
+    .map_err(|e| e.to_string())?;
     let compiled = CompiledTrack::of(&smoothed.track);
     if let Err(e) = &compiled.curve {
         return Err(e.to_string());
@@ -65,11 +86,16 @@ fn smooth_one(track: &Track, filter: &Filter) -> Result<SmoothedTrack, String> {
 pub struct RetimedTrack {
     pub retimed: Retimed,
     pub compiled: CompiledTrack,
+    /// `Some((selected, keys))`: the track's `selected` selected keys of its `keys` were scaled
+    /// (fewer than all: only they, the difference from the original at the same times; all:
+    /// the whole track, exact); `None`: no key was selected, the whole track.
+    pub scaled: Option<(usize, usize)>,
 }
 
 /// Key > Scale time…'s preview, made for one factor, one pivot time and one basis: each
-/// target track (index, name) retimed with the difference [`retime_track`] measured and its
-/// notes, or why not.
+/// target track (index, name) retimed with the difference measured and the engine's notes, or
+/// why not (a selected key that would land on or pass an unselected one). Apply puts it in
+/// place if its basis holds and no track was refused.
 #[derive(Clone, Debug)]
 pub struct Retiming {
     pub scale: f64,
@@ -91,30 +117,49 @@ impl Retiming {
     pub fn asked(&self) -> (f64, f64, Basis) {
         (self.scale, self.pivot, self.made_for)
     }
+
+    /// Whether Apply can put it in place: some track retimed, none refused.
+    #[must_use]
+    pub fn applicable(&self) -> bool {
+        !self.tracks.is_empty() && self.tracks.iter().all(|t| t.2.is_ok())
+    }
+
+    /// How many selected keys are scaled on how many tracks (`None`: whole tracks).
+    #[must_use]
+    pub fn selected_keys(&self) -> Option<(usize, usize)> {
+        let counts: Vec<usize> = self.tracks.iter().filter_map(|t| Some(t.2.as_ref().ok()?.scaled?.0)).collect();
+        (!counts.is_empty()).then(|| (counts.iter().sum(), counts.len()))
+    }
 }
 
-/// Tracks `targets` of `project` retimed by `scale` about `pivot` on every core, each
-/// compiled; `None` once `cancelled()` says so.
+/// Tracks `targets` of `project` retimed by `scale` about `pivot` on every core (only the
+/// selected keys where given, [`retime_keys`], which retimes a track with every key selected
+/// whole), each compiled; `None` once `cancelled()` says so.
 pub fn retime_targets(
     project: &Project,
-    targets: &[usize],
+    targets: &Targets,
     (scale, pivot, made_for): (f64, f64, Basis),
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Option<Retiming> {
     use rayon::prelude::*;
     let tracks = targets
         .par_iter()
-        .filter_map(|&i| project.tracks.get(i).map(|t| (i, t)))
-        .map(|(i, t)| {
-            let result = if cancelled() {
-                Err("cancelled".to_owned())
-            } else {
-                retime_track(t, scale, pivot).map_err(|e| e.to_string()).map(|retimed| RetimedTrack { compiled: CompiledTrack::of(&retimed.track), retimed })
-            };
+        .filter_map(|(i, keys)| project.tracks.get(*i).map(|t| (*i, t, keys.as_deref())))
+        .map(|(i, t, keys)| {
+            let result = if cancelled() { Err("cancelled".to_owned()) } else { retime_one(t, keys, scale, pivot) };
             (i, t.name.clone(), result)
         })
         .collect();
     (!cancelled()).then_some(Retiming { scale, pivot, made_for, tracks })
+}
+
+fn retime_one(track: &Track, keys: Option<&[usize]>, scale: f64, pivot: f64) -> Result<RetimedTrack, String> {
+    let retimed = match keys {
+        Some(keys) => retime_keys(track, keys, scale, pivot),
+        None => retime_track(track, scale, pivot),
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(RetimedTrack { compiled: CompiledTrack::of(&retimed.track), retimed, scaled: keys.map(|k| (k.len(), track.keys.len())) })
 }
 
 /// The original curves of tracks a cleanup replaced, drawn faint in the graph after Apply
@@ -152,6 +197,14 @@ impl DocState {
         (!tracks.is_empty()).then(|| Arc::new(Ghost { label: label.to_owned(), tracks }))
     }
 
+    /// What Smooth and Scale time act on: the tracks of the selected keys with those keys, or,
+    /// with no key selected, the active track whole.
+    #[must_use]
+    pub fn cleanup_targets(&self) -> Targets {
+        let whole = self.selection.is_empty();
+        self.convert_targets().into_iter().map(|t| (t, (!whole).then(|| self.selection.of_track(t).map(|k| k.key).collect()))).collect()
+    }
+
     /// The tracks a [`Smoothing`] would change (those smoothed without an error).
     #[must_use]
     pub fn smoothed_indices(smoothing: &Smoothing) -> Vec<usize> {
@@ -159,29 +212,33 @@ impl DocState {
     }
 
     /// Puts the smoothed tracks in place (with the curves their worker compiled), as one undo
-    /// step; their keys leave the selection (resampled tracks have other keys). The dispatcher
-    /// applies it only while its basis holds.
+    /// step. Tracks smoothed whole leave the selection (resampled tracks have other keys);
+    /// where only selected keys changed, they stay selected. The dispatcher applies it only
+    /// while its basis holds.
     pub fn apply_smooth(&mut self, smoothing: Arc<Smoothing>) -> Status {
+        let keys = smoothing.selected_keys();
         let Smoothing { tracks, .. } = Arc::unwrap_or_clone(smoothing);
-        let (mut replace, mut worst, mut resampled, mut failed) = (Vec::new(), 0.0f64, 0, None);
+        let (mut replace, mut whole, mut worst, mut resampled, mut failed) = (Vec::new(), Vec::new(), 0.0f64, 0, None);
         for (index, name, result) in tracks {
             match result {
                 Ok(s) => {
                     worst = worst.max(s.smoothed.max_difference);
-                    resampled += usize::from(s.smoothed.resampled.is_some());
+                    resampled += usize::from(s.smoothed.resampled.is_some() && s.smoothed.selected.is_none());
+                    whole.extend(s.smoothed.selected.is_none().then_some(index));
                     replace.push((index, s.smoothed.track, s.compiled));
                 }
                 Err(e) => _ = failed.get_or_insert(format!("\"{name}\": {e}")),
             }
         }
         let (applied, refused) = self.install_tracks("Smooth", replace);
-        self.deselect_tracks(&applied);
+        whole.retain(|t| applied.contains(t));
+        self.deselect_tracks(&whole);
         let n = applied.len();
-        let text = format!(
-            "Smoothed {n} track{}: largest difference {worst:.3e}{}",
-            plural(n),
-            if resampled > 0 { format!(", {resampled} resampled") } else { String::new() }
-        );
+        let what = match keys {
+            Some((k, _)) if n > 0 => format!("Smoothed {k} selected key{} on {n} track{}", plural(k), plural(n)),
+            _ => format!("Smoothed {n} track{}", plural(n)),
+        };
+        let text = format!("{what}: largest difference {worst:.3e}{}", if resampled > 0 { format!(", {resampled} resampled") } else { String::new() });
         match (n, refused.or(failed)) {
             (0, Some(e)) => Status::error(format!("Smooth: {e}")),
             (0, None) => Status::message("Smooth: select keys on a track, or click one"),
@@ -210,34 +267,39 @@ impl DocState {
         }
     }
 
-    /// Key > Scale time…: the tracks of the selected keys (or the active track), whole, scaled
-    /// in time by `scale` about `pivot` ([`retime_track`]), as one undo step; the selection
-    /// follows the keys (reversed by a mirror). The status says the measured difference and
-    /// any notes (automatic handles written as Aligned).
-    pub fn scale_time(&mut self, scale: f64, pivot: f64) -> Status {
-        let targets: Vec<usize> = self.convert_targets().into_iter().collect();
-        if targets.is_empty() {
+    /// Key > Scale time…'s Apply: the retimed tracks its window showed (compiled on its worker)
+    /// put in place as one undo step — only if none was refused (the dispatcher also holds its
+    /// basis). The selection follows the keys: unchanged where only selected keys were scaled
+    /// (a mirrored run is reversed in place), counted from the other end on a track mirrored
+    /// whole. The status says the measured difference and any notes.
+    pub fn apply_retime(&mut self, retiming: Arc<Retiming>) -> Status {
+        let keys = retiming.selected_keys();
+        let Retiming { scale, pivot, tracks, .. } = Arc::unwrap_or_clone(retiming);
+        if tracks.is_empty() {
             return Status::message("Scale time: select keys on a track, or click one");
         }
-        let (mut replace, mut worst, mut notes) = (Vec::new(), 0.0f64, Vec::new());
-        for &i in &targets {
-            let track = &self.project().tracks[i];
-            match retime_track(track, scale, pivot) {
-                Ok(r) => {
-                    worst = worst.max(r.max_difference);
-                    notes.extend(r.notes.iter().map(|n| format!("\"{}\": {n}", track.name)));
-                    let compiled = CompiledTrack::of(&r.track);
-                    replace.push((i, r.track, compiled));
-                }
-                Err(e) => return Status::error(format!("Scale time: \"{}\": {e}", track.name)),
-            }
+        if let Some((_, _, Err(e))) = tracks.iter().find(|t| t.2.is_err()) {
+            return Status::error(format!("Scale time: nothing changed; {e}"));
         }
-        let before: Vec<(usize, usize)> = targets.iter().map(|&i| (i, self.project().tracks[i].keys.len())).collect();
+        let (mut replace, mut before, mut worst, mut notes) = (Vec::new(), Vec::new(), 0.0f64, Vec::new());
+        for (i, name, r) in tracks {
+            let Ok(r) = r else { continue };
+            worst = worst.max(r.retimed.max_difference);
+            notes.extend(r.retimed.notes.iter().map(|n| format!("\"{name}\": {n}")));
+            if r.scaled.is_none_or(|(selected, keys)| selected == keys) {
+                before.push((i, self.project().tracks[i].keys.len()));
+            }
+            replace.push((i, r.retimed.track, r.compiled));
+        }
         let selected: Vec<KeyRef> = self.selection.iter().copied().collect();
         let (applied, refused) = self.install_tracks("Scale time", replace);
         self.follow_retimed(&selected, &before, scale < 0.0);
         let n = applied.len();
-        let mut text = format!("Scaled {n} track{} in time by {scale} about {pivot:.3} s: largest difference measured {worst:.2e}", plural(n));
+        let what = match keys {
+            Some((k, _)) => format!("Scaled {k} selected key{} on {n} track{}", plural(k), plural(n)),
+            None => format!("Scaled {n} track{}", plural(n)),
+        };
+        let mut text = format!("{what} in time by {scale} about {pivot:.3} s: largest difference measured {worst:.2e}");
         if !notes.is_empty() {
             text = format!("{text}; {}", notes.join("; "));
         }
@@ -295,7 +357,7 @@ impl DocState {
 }
 
 /// "s" after a count other than one.
-pub(super) fn plural(n: usize) -> &'static str {
+pub fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
