@@ -1,29 +1,62 @@
 //! Bézier keys (SPEC §10): where Blender 3.4 puts a key's handles, and the cubic Bézier
 //! segment between two keys evaluated at a time.
 //!
-//! # Handles (Blender's `calchandleNurb_intern`, F-curve smoothing "None")
+//! # Handles (Blender 3.4's `BKE_fcurve_handles_recalc_ex`)
+//! [`resolve_handles`] takes one component's keys, what lies beyond them ([`Ends`]) and the
+//! track's [`AutoSmoothing`]. A first pass sets every key's handles from its neighbours alone
+//! (`calchandleNurb_intern`); with [`AutoSmoothing::ContinuousAcceleration`] a second pass
+//! solves runs of automatic keys together (`bezier/smoothing.rs`). Read in Blender's source
+//! (`blenkernel/intern/curve.cc`, `fcurve.cc`, `blenlib/intern/math_solvers.c`) and written
+//! anew, in `f64`.
+//!
 //! Per key and component, with the neighbouring keys `prev`, `next` (a missing one mirrored
 //! through the key: `prev = 2·key − next`), `dA = key − prev`, `dB = next − key`, and
 //! `lenA = dA.t`, `lenB = dB.t` (0 taken as 1):
 //!
 //! - **Auto**: slope `m = (sA + sB)/2`, the plain mean of the secant slopes to the
-//!   neighbours; after clamping the lengths to a 5:1 ratio, `left = key − (lenA/2.5614)·(1, m)`,
-//!   `right = key + (lenB/2.5614)·(1, m)`. (So an Auto handle reaches 1/2.5614 ≈ 0.39 of the
-//!   neighbouring interval, not a third: that is Blender's "Continuous Acceleration"
-//!   smoothing, a global solve.)
+//!   neighbours. Without smoothing, after clamping the lengths to a 5:1 ratio,
+//!   `left = key − (lenA/2.5614)·(1, m)`, `right = key + (lenB/2.5614)·(1, m)`: an Auto handle
+//!   reaches 1/2.5614 ≈ 0.39 of its interval. With smoothing, `left = key − (lenA/3)·(1, m)`,
+//!   `right = key + (lenB/3)·(1, m)` (no clamp): a third, so that time is linear in the curve
+//!   parameter between automatic keys.
 //! - **AutoClamped**: as Auto, then for interior keys: flat where the key is an extreme or
-//!   equals a neighbour; otherwise a handle whose value passes its neighbour's is cut back
-//!   to it and the other side follows to stay collinear.
+//!   equals a neighbour (the key is then *locked*); otherwise a handle whose value passes its
+//!   neighbour's is cut back to it and the other side follows to stay collinear.
 //! - **Vector**: `left = key − dA/3`, `right = key + dB/3`.
 //! - **Aligned** (unless either side is Free): the right handle is turned opposite the left
 //!   one keeping its length, then the left opposite the right (Blender with the left handle
 //!   selected); an automatic side is computed first and the Aligned side follows it.
-//! - **End keys**: with both sides automatic and the curve held beyond that end, both
-//!   handles are flat.
+//! - **End keys** ([`Ends::Open`]): with both sides automatic and the curve held beyond that
+//!   end, both handles are flat and the key is locked.
+//! - **Keys at one time**: both are locked.
+//! - **Cycles** ([`Ends::Cycle`], in both smoothing modes): when the first and last keys are
+//!   automatic on both sides, the first key's `prev` is the key before the last and the last
+//!   key's `next` the key after the first, each moved by one period `(t_last − t_first,
+//!   v_last − v_first)`, value included, for Repeat as for Repeat with Offset (Blender's
+//!   `cycle_offset_triple`); nothing is flattened, and if either end key is locked both are
+//!   made flat and locked, so the seam stays smooth. Otherwise the cycle is ignored and the
+//!   ends are held.
 //! - A stored handle on the wrong side of its key has its time moved to the key's.
 //!
+//! **Continuous Acceleration** (the second pass): a *free* key is automatic on both sides
+//! and not locked. Each run of free keys, with the key that ends it on each side, is one
+//! tridiagonal system in the runs' right-handle values `h[i]` (left ones `−h[i]/l[i]`, the
+//! slope continuous), whose equations make the acceleration continuous at each free key:
+//! `l[i]²·h[i−1] + 2(l[i]+1)·h[i] + h[i+1]/l[i+1] = dy[i]·l[i]² + dy[i+1]`, with `l[i]` the
+//! ratio of the intervals after and before key `i` and `dy` the value steps. A run's end key
+//! keeps its handle, or, when its inner side is Vector or it is the curve's own extrapolated
+//! end, gets zero acceleration (so Vector handles beside automatic, Free or Aligned keys
+//! change value). AutoClamped keys keep the handles beside them from reversing or passing a
+//! neighbour's value, by locking and releasing handles at those limits and solving again. On
+//! a cycle whose end keys are free the runs wrap around the seam (every key free: one
+//! periodic system). Where a neighbour's handle is not at a third the equations carry its
+//! length, shortened when longer than 2/3 of the interval (then the curve is C¹ only there).
+//! The details and formulas are in `bezier/smoothing.rs`. The solve is linear in the keys.
+//!
 //! `tests/reference/blender_bezier` holds Blender 3.4.1's own handles and `fcurve.evaluate`
-//! samples for 39 cases; `tests/bezier_reference.rs` checks these rules against them.
+//! samples for 39 cases without smoothing, `tests/reference/blender_auto_smoothing` 114 curves
+//! in both modes with Cycles modifiers; `tests/bezier_reference.rs` and
+//! `tests/bezier_smoothing_reference.rs` check these rules against them.
 //!
 //! # Segments
 //! From key `i` to `i+1`: `P0 = (t0, v0)`, `P1 = P0 + right_i`, `P2 = P3 + left_{i+1}`,
@@ -45,9 +78,10 @@
 //! arc length and adaptive baking keep their error bounds only where the speed is finite,
 //! which automatic handles (strictly inside their segment in time) always give.
 
-use crate::model::HandleType;
+use crate::model::{AutoSmoothing, HandleType};
 
 mod auto_inverse;
+mod smoothing;
 mod solve;
 pub use solve::{SolvePath, TimeSolver, MAX_STEPS, MIN_FAST_SLOPE, RESIDUAL_BOUND};
 
@@ -74,26 +108,96 @@ pub struct HandleInput {
     pub right: Option<Offset>,
 }
 
-/// Where the handles of every key of one component are, as `(left, right)` offsets.
-/// `held_before` / `held_after`: the curve is constant beyond its first / last key (then
-/// end keys with both sides automatic get flat handles). With fewer than two keys nothing is
-/// computed: stored handles stay, missing ones are flat and one unit long (Blender's insert).
+/// What lies beyond a component's first and last keys, as the handle rules see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ends {
+    /// No cycle. `held_before` / `held_after`: the curve is constant beyond its first / last
+    /// key (then an end key with both sides automatic gets flat handles and ends a smoothing
+    /// run); otherwise it is extrapolated along the end handle.
+    Open { held_before: bool, held_after: bool },
+    /// The keyed range repeats (Blender's Cycles modifier, Repeat or Repeat with Offset on
+    /// both sides; Tangent's `Cycle` or `CycleOffset` infinity on both sides, in any mix).
+    /// The first and last keys see their neighbours across the seam, shifted by
+    /// `(last − first)` in time *and value* whichever the cycle mode: Blender computes the
+    /// same handles for Repeat and Repeat with Offset. Unless both end keys are automatic on
+    /// both sides, Blender ignores the cycle for handles and so does this: the ends are then
+    /// held, as Tangent's cycling infinities are never `Linear`.
+    Cycle,
+}
+
+impl Ends {
+    /// The ends of a track with these infinity modes.
+    #[must_use]
+    pub fn of(pre: crate::model::Infinity, post: crate::model::Infinity) -> Self {
+        use crate::model::Infinity::{Cycle, CycleOffset, Linear};
+        if matches!(pre, Cycle | CycleOffset) && matches!(post, Cycle | CycleOffset) {
+            Ends::Cycle
+        } else {
+            Ends::Open { held_before: pre != Linear, held_after: post != Linear }
+        }
+    }
+}
+
+/// Where the handles of every key of one component are, as `(left, right)` offsets: Blender
+/// 3.4's `BKE_fcurve_handles_recalc_ex` (the per-key rules of the module docs, then, with
+/// [`AutoSmoothing::ContinuousAcceleration`], the runs of free automatic keys solved
+/// together, `bezier/smoothing.rs`). With fewer than two keys nothing is computed: stored handles
+/// stay, missing ones are flat and one unit long (Blender's insert).
 #[must_use]
-pub fn resolve_handles(keys: &[HandleInput], held_before: bool, held_after: bool) -> Vec<(Offset, Offset)> {
+pub fn resolve_handles(keys: &[HandleInput], ends: Ends, smoothing: AutoSmoothing) -> Vec<(Offset, Offset)> {
     let n = keys.len();
-    keys.iter()
-        .enumerate()
-        .map(|(i, k)| {
-            let stored = stored_absolute(k);
-            if n < 2 {
-                return to_offsets(k, stored);
+    let mut handles: Vec<(Point, Point)> = keys.iter().map(stored_absolute).collect();
+    if n >= 2 {
+        let full_auto = |k: &HandleInput| is_auto(k.types.0) && is_auto(k.types.1);
+        // Blender: `BKE_fcurve_is_cyclic(fcu) && BEZT_IS_AUTOH(first) && BEZT_IS_AUTOH(last)`.
+        let cycle = ends == Ends::Cycle && full_auto(&keys[0]) && full_auto(&keys[n - 1]);
+        let (held_before, held_after) = match ends {
+            Ends::Open { held_before, held_after } => (held_before, held_after),
+            Ends::Cycle => (true, true),
+        };
+        let thirds = smoothing == AutoSmoothing::ContinuousAcceleration;
+        let mut locked = vec![false; n];
+        for (i, k) in keys.iter().enumerate() {
+            let (prev, next) = neighbours(keys, i, cycle);
+            let flat_end = !cycle && ((i == 0 && held_before) || (i == n - 1 && held_after));
+            let (h, extreme) = handles_of(k, handles[i], prev, next, flat_end, thirds);
+            handles[i] = h;
+            locked[i] |= extreme || (flat_end && full_auto(k));
+            // Duplicate times lock both keys ("avoid total smoothing failure on duplicate
+            // keyframes"); across the seam, the first key when the last two share a time.
+            if (i > 0 && keys[i - 1].time >= k.time) || (i == 0 && cycle && keys[n - 2].time >= keys[n - 1].time) {
+                locked[i] = true;
+                if i > 0 {
+                    locked[i - 1] = true;
+                }
             }
-            let prev = (i > 0).then(|| (keys[i - 1].time, keys[i - 1].value));
-            let next = (i + 1 < n).then(|| (keys[i + 1].time, keys[i + 1].value));
-            let flat_end = (i == 0 && held_before) || (i == n - 1 && held_after);
-            to_offsets(k, handles_of(k, stored, prev, next, flat_end))
-        })
-        .collect()
+        }
+        if cycle && (locked[0] || locked[n - 1]) {
+            // "If cyclic extrapolation and Auto Clamp has triggered, ensure it is symmetric."
+            for i in [0, n - 1] {
+                handles[i].0 .1 = keys[i].value;
+                handles[i].1 .1 = keys[i].value;
+                locked[i] = true;
+            }
+        }
+        if thirds {
+            smoothing::smooth(keys, &mut handles, &locked, cycle);
+        }
+    }
+    keys.iter().zip(handles).map(|(k, h)| to_offsets(k, h)).collect()
+}
+
+/// The neighbours key `i`'s rules read: the keys beside it, and across the seam of a cycle
+/// the key before the last (for the first key) or after the first (for the last key),
+/// shifted by one period `(t_last − t_first, v_last − v_first)` (Blender's
+/// `cycle_offset_triple`).
+fn neighbours(keys: &[HandleInput], i: usize, cycle: bool) -> (Option<Point>, Option<Point>) {
+    let n = keys.len();
+    let at = |j: usize| (keys[j].time, keys[j].value);
+    let period = sub(at(n - 1), at(0));
+    let prev = if i > 0 { Some(at(i - 1)) } else { cycle.then(|| sub(at(n - 2), period)) };
+    let next = if i + 1 < n { Some(at(i + 1)) } else { cycle.then(|| add(at(1), period)) };
+    (prev, next)
 }
 
 type Point = (f64, f64);
@@ -123,8 +227,19 @@ fn is_auto(h: HandleType) -> bool {
     matches!(h, HandleType::Auto | HandleType::AutoClamped)
 }
 
-/// Blender's rules for one key with at least one neighbour.
-fn handles_of(k: &HandleInput, (mut hl, mut hr): (Point, Point), prev: Option<Point>, next: Option<Point>, flat_end: bool) -> (Point, Point) {
+/// Blender's rules for one key with at least one neighbour (`calchandleNurb_intern`, and
+/// the end flattening of `BKE_fcurve_handles_recalc_ex`). `thirds`: automatic handles reach
+/// a third of their interval in time and lengths are not clamped to 5:1 (Blender with auto
+/// smoothing). Also says whether an AutoClamped side found the key an extreme (Blender's
+/// `HD_AUTOTYPE_LOCKED_FINAL`: its handles are final and it ends a smoothing run).
+fn handles_of(
+    k: &HandleInput,
+    (mut hl, mut hr): (Point, Point),
+    prev: Option<Point>,
+    next: Option<Point>,
+    flat_end: bool,
+    thirds: bool,
+) -> ((Point, Point), bool) {
     let key = (k.time, k.value);
     let p1 = prev.unwrap_or_else(|| sub(scale(key, 2.0), next.expect("a neighbour")));
     let p3 = next.unwrap_or_else(|| sub(scale(key, 2.0), p1));
@@ -132,9 +247,10 @@ fn handles_of(k: &HandleInput, (mut hl, mut hr): (Point, Point), prev: Option<Po
     let len_a = if da.0 == 0.0 { 1.0 } else { da.0 };
     let len_b = if db.0 == 0.0 { 1.0 } else { db.0 };
     let (lt, rt) = k.types;
+    let mut extreme = false;
     if is_auto(lt) || is_auto(rt) {
         let interior = prev.zip(next);
-        (hl, hr) = auto_handles(key, (hl, hr), (lt, rt), (da, db), (len_a, len_b), interior);
+        ((hl, hr), extreme) = auto_handles(key, (hl, hr), (lt, rt), (da, db), (len_a, len_b), interior, thirds);
     }
     if lt == HandleType::Vector {
         hl = sub(key, scale(da, 1.0 / 3.0));
@@ -149,10 +265,11 @@ fn handles_of(k: &HandleInput, (mut hl, mut hr): (Point, Point), prev: Option<Po
         hl.1 = key.1;
         hr.1 = key.1;
     }
-    (hl, hr)
+    ((hl, hr), extreme)
 }
 
-/// Auto and AutoClamped sides (the others are returned as given).
+/// Auto and AutoClamped sides (the others are returned as given), and whether an
+/// AutoClamped side found the key an extreme.
 fn auto_handles(
     key: Point,
     (mut hl, mut hr): (Point, Point),
@@ -160,15 +277,20 @@ fn auto_handles(
     (da, db): (Point, Point),
     (mut len_a, mut len_b): (f64, f64),
     interior: Option<(Point, Point)>,
-) -> (Point, Point) {
-    let tvec = add(scale(db, 1.0 / len_b), scale(da, 1.0 / len_a));
-    let len = tvec.0 * AUTO_DIVISOR;
+    thirds: bool,
+) -> ((Point, Point), bool) {
+    let tvec = add(per_unit(db, len_b), per_unit(da, len_a));
+    // Smoothing: `len = 6`, so a handle is `tvec·lenA/6`, a third of the interval in time
+    // (`tvec.t = 2`): the time of every segment between automatic keys is linear in `s`.
+    let len = if thirds { 6.0 } else { tvec.0 * AUTO_DIVISOR };
     if len == 0.0 {
-        return (hl, hr);
+        return ((hl, hr), false);
     }
-    len_a = len_a.min(AUTO_RATIO_LIMIT * len_b);
-    len_b = len_b.min(AUTO_RATIO_LIMIT * len_a);
-    let (mut left_cut, mut right_cut) = (false, false);
+    if !thirds {
+        len_a = len_a.min(AUTO_RATIO_LIMIT * len_b);
+        len_b = len_b.min(AUTO_RATIO_LIMIT * len_a);
+    }
+    let (mut left_cut, mut right_cut, mut locked) = (false, false, false);
     // (previous − key, next − key) in value, for AutoClamped on interior keys.
     let rel = interior.map(|(p, n)| (p.1 - key.1, n.1 - key.1));
     let extreme = rel.is_some_and(|(a, b)| (a <= 0.0 && b <= 0.0) || (a >= 0.0 && b >= 0.0));
@@ -177,6 +299,7 @@ fn auto_handles(
         if let (HandleType::AutoClamped, Some((a, _)), Some((p, _))) = (lt, rel, interior) {
             if extreme {
                 hl.1 = key.1;
+                locked = true;
             } else if (a <= 0.0 && p.1 > hl.1) || (a > 0.0 && p.1 < hl.1) {
                 hl.1 = p.1;
                 left_cut = true;
@@ -188,6 +311,7 @@ fn auto_handles(
         if let (HandleType::AutoClamped, Some((a, _)), Some((_, n))) = (rt, rel, interior) {
             if extreme {
                 hr.1 = key.1;
+                locked = true;
             } else if (a <= 0.0 && n.1 < hr.1) || (a > 0.0 && n.1 > hr.1) {
                 hr.1 = n.1;
                 right_cut = true;
@@ -196,32 +320,61 @@ fn auto_handles(
     }
     if left_cut || right_cut {
         // Keep the two sides collinear through the key after the cut.
+        // (A cut side without extent in time, rounded away, would make it ±∞ or 0·∞: then
+        // the other side stays as it is.)
         let (h1x, h2x) = (hl.0 - key.0, key.0 - hr.0);
         if left_cut {
-            hr.1 = key.1 + ((key.1 - hl.1) / h1x) * h2x;
+            let v = key.1 + ((key.1 - hl.1) / h1x) * h2x;
+            hr.1 = if v.is_finite() { v } else { hr.1 };
         } else {
-            hl.1 = key.1 + ((key.1 - hr.1) / h2x) * h1x;
+            let v = key.1 + ((key.1 - hr.1) / h2x) * h1x;
+            hl.1 = if v.is_finite() { v } else { hl.1 };
         }
     }
-    (hl, hr)
+    ((hl, hr), locked)
 }
 
 /// Aligned sides: turned opposite the other handle, keeping their own length (left leads).
 fn align(key: Point, mut hl: Point, mut hr: Point, lt: HandleType, rt: HandleType) -> (Point, Point) {
-    let norm = |p: Point| (p.0 * p.0 + p.1 * p.1).sqrt();
-    let la = norm(sub(key, hl));
-    let lb = norm(sub(key, hr));
+    let la = length(sub(key, hl));
+    let lb = length(sub(key, hr));
     let la = if la == 0.0 { 1.0 } else { la };
     let lb = if lb == 0.0 { 1.0 } else { lb };
     let ratio = la / lb;
     let eps = 1e-5;
     if rt == HandleType::Aligned && la > eps {
-        hr = add(key, scale(sub(key, hl), 1.0 / ratio));
+        hr = add(key, scale_keeping_zeros(sub(key, hl), 1.0 / ratio));
     }
     if lt == HandleType::Aligned && lb > eps {
-        hl = add(key, scale(sub(key, hr), ratio));
+        hl = add(key, scale_keeping_zeros(sub(key, hr), ratio));
     }
     (hl, hr)
+}
+
+/// `p/len`, as `p·(1/len)`, or divided where `1/len` overflows (a subnormal interval).
+fn per_unit(p: Point, len: f64) -> Point {
+    let inv = 1.0 / len;
+    if inv.is_finite() {
+        scale(p, inv)
+    } else {
+        (p.0 / len, p.1 / len)
+    }
+}
+
+/// `|p|`, as `√(t² + v²)`, or `hypot` where the squares overflow.
+fn length(p: Point) -> f64 {
+    let l = (p.0 * p.0 + p.1 * p.1).sqrt();
+    if l.is_finite() {
+        l
+    } else {
+        p.0.hypot(p.1)
+    }
+}
+
+/// `p·f`, a zero component staying zero when `f` is infinite (no `0·∞ = NaN`).
+fn scale_keeping_zeros(p: Point, f: f64) -> Point {
+    let times = |x: f64| if x == 0.0 { x } else { x * f };
+    (times(p.0), times(p.1))
 }
 
 /// A segment's right handle (of its start key) and left handle (of its end key) after
@@ -336,6 +489,8 @@ mod tests {
     use super::*;
     use HandleType::{Aligned, Auto, AutoClamped, Free, Vector};
 
+    const HELD: Ends = Ends::Open { held_before: true, held_after: true };
+
     fn key(time: f64, value: f64, types: (HandleType, HandleType)) -> HandleInput {
         HandleInput { time, value, types, left: None, right: None }
     }
@@ -349,7 +504,7 @@ mod tests {
     #[test]
     fn auto_handle_hand_values() {
         let keys = [key(0.0, 0.0, (Auto, Auto)), key(0.5, 1.0, (Auto, Auto)), key(2.0, 2.0, (Auto, Auto))];
-        let h = resolve_handles(&keys, true, true);
+        let h = resolve_handles(&keys, HELD, AutoSmoothing::None);
         let (l, r) = (0.5 / 2.5614, 1.5 / 2.5614);
         assert!(close(h[1].0, (-l, -l * 4.0 / 3.0)), "{:?}", h[1]);
         assert!(close(h[1].1, (r, r * 4.0 / 3.0)), "{:?}", h[1]);
@@ -361,7 +516,7 @@ mod tests {
     #[test]
     fn auto_lengths_are_clamped_to_five_to_one() {
         let keys = [key(0.0, 0.0, (Auto, Auto)), key(0.1, 1.0, (Auto, Auto)), key(1.1, 2.0, (Auto, Auto))];
-        let h = resolve_handles(&keys, true, true);
+        let h = resolve_handles(&keys, HELD, AutoSmoothing::None);
         let m = (10.0 + 1.0) / 2.0;
         assert!(close(h[1].1, (0.5 / 2.5614, 0.5 / 2.5614 * m)), "{:?}", h[1]);
     }
@@ -370,15 +525,15 @@ mod tests {
     #[test]
     fn auto_clamped_is_flat_at_extremes() {
         let k = |t| [key(0.0, 0.0, (t, t)), key(1.0, 3.0, (t, t)), key(2.0, 1.0, (t, t))];
-        assert_eq!(resolve_handles(&k(AutoClamped), true, true)[1].1 .1, 0.0);
-        assert!(resolve_handles(&k(Auto), true, true)[1].1 .1 != 0.0);
+        assert_eq!(resolve_handles(&k(AutoClamped), HELD, AutoSmoothing::None)[1].1 .1, 0.0);
+        assert!(resolve_handles(&k(Auto), HELD, AutoSmoothing::None)[1].1 .1 != 0.0);
     }
 
     /// Vector handles point a third of the way to the neighbour: (0,0) → (3,6) gives (1, 2).
     #[test]
     fn vector_handles_point_at_neighbours() {
         let keys = [key(0.0, 0.0, (Vector, Vector)), key(3.0, 6.0, (Vector, Vector))];
-        let h = resolve_handles(&keys, true, true);
+        let h = resolve_handles(&keys, HELD, AutoSmoothing::None);
         assert!(close(h[0].1, (1.0, 2.0)) && close(h[1].0, (-1.0, -2.0)), "{h:?}");
     }
 
@@ -393,7 +548,7 @@ mod tests {
         let mut free = key(2.0, 0.0, (Free, Free));
         free.left = Some((-0.1, 0.0));
         free.right = Some((0.1, 0.0));
-        let h = resolve_handles(&[key(0.0, 0.0, (Vector, Vector)), k, free], true, true);
+        let h = resolve_handles(&[key(0.0, 0.0, (Vector, Vector)), k, free], HELD, AutoSmoothing::None);
         assert!(close(h[1].1, (0.5, 1.0)), "{:?}", h[1]);
         assert!(close(h[1].0, (-0.25, -0.5)));
     }

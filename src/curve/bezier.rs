@@ -25,8 +25,8 @@
 use super::keys::{copy_value, KeyTable};
 use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
 use super::Segments;
-use crate::bezier::{resolve_handles, HandleInput, Offset, SegmentComponent, TimeSolver};
-use crate::model::{Infinity, Interpolation, Key, Track};
+use crate::bezier::{resolve_handles, Ends, HandleInput, Offset, SegmentComponent, TimeSolver};
+use crate::model::{Interpolation, Key, Track};
 use crate::quat;
 
 /// The least `dx̂/ds` used in derivatives (see the module docs).
@@ -93,12 +93,11 @@ impl Bezier {
     /// Resolves every key's handles (Blender's rules) and builds the segments.
     pub fn compile(track: &Track, keys: &KeyTable) -> Self {
         let dim = keys.dim;
-        let held_before = track.pre_infinity != Infinity::Linear;
-        let held_after = track.post_infinity != Infinity::Linear;
+        let ends = Ends::of(track.pre_infinity, track.post_infinity);
         let mut handles = vec![((0.0, 0.0), (0.0, 0.0)); keys.values.len()];
         for c in 0..dim {
             let inputs: Vec<HandleInput> = track.keys.iter().enumerate().map(|(i, k)| input(k, keys.values[i * dim + c], c)).collect();
-            for (i, h) in resolve_handles(&inputs, held_before, held_after).into_iter().enumerate() {
+            for (i, h) in resolve_handles(&inputs, ends, track.auto_smoothing).into_iter().enumerate() {
                 handles[i * dim + c] = h;
             }
         }
