@@ -27,7 +27,9 @@
 //!   one keeping its length, then the left opposite the right (Blender with the left handle
 //!   selected); an automatic side is computed first and the Aligned side follows it.
 //! - **End keys** ([`Ends::Open`]): with both sides automatic and the curve held beyond that
-//!   end, both handles are flat and the key is locked.
+//!   end, both handles are flat and the key is locked. An end is held unless it is `Linear`
+//!   or repeats while the other end is `Linear` ([`Ends::of`]: Blender's one extrapolation
+//!   per F-curve, hidden on a side with a Cycles modifier).
 //! - **Keys at one time**: both are locked.
 //! - **Cycles** ([`Ends::Cycle`], in both smoothing modes): when the first and last keys are
 //!   automatic on both sides, the first key's `prev` is the key before the last and the last
@@ -54,7 +56,7 @@
 //! The details and formulas are in `bezier/smoothing.rs`. The solve is linear in the keys.
 //!
 //! `tests/reference/blender_bezier` holds Blender 3.4.1's own handles and `fcurve.evaluate`
-//! samples for 39 cases without smoothing, `tests/reference/blender_auto_smoothing` 114 curves
+//! samples for 39 cases without smoothing, `tests/reference/blender_auto_smoothing` 118 curves
 //! in both modes with Cycles modifiers; `tests/bezier_reference.rs` and
 //! `tests/bezier_smoothing_reference.rs` check these rules against them.
 //!
@@ -126,14 +128,19 @@ pub enum Ends {
 }
 
 impl Ends {
-    /// The ends of a track with these infinity modes.
+    /// The ends of a track with these infinity modes. An end is held unless it is `Linear`,
+    /// or it repeats (`Cycle`, `CycleOffset`, `PingPong`) while the other end is `Linear`:
+    /// Blender has one extrapolation per F-curve, which its handles follow at both ends, and
+    /// a Cycles modifier on one side hides it there; the other side shows what it is.
     #[must_use]
     pub fn of(pre: crate::model::Infinity, post: crate::model::Infinity) -> Self {
-        use crate::model::Infinity::{Cycle, CycleOffset, Linear};
+        use crate::model::Infinity::{Cycle, CycleOffset, Linear, PingPong};
+        let repeats = |i| matches!(i, Cycle | CycleOffset | PingPong);
         if matches!(pre, Cycle | CycleOffset) && matches!(post, Cycle | CycleOffset) {
             Ends::Cycle
         } else {
-            Ends::Open { held_before: pre != Linear, held_after: post != Linear }
+            let held = |side, other| !(side == Linear || (repeats(side) && other == Linear));
+            Ends::Open { held_before: held(pre, post), held_after: held(post, pre) }
         }
     }
 }
