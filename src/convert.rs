@@ -1,5 +1,6 @@
 //! Converting TCB, three.js Cubic and Linear tracks to Bezier keys (SPEC §10) without
-//! changing the curve.
+//! changing the curve, and Bezier tracks to Bezier keys whose handles all sit at thirds (what
+//! glTF CUBICSPLINE can carry; their Constant and eased segments within a bound).
 //!
 //! A cubic segment in local time `u` with end derivatives `p′(0)`, `p′(1)` (per unit `u`) is
 //! exactly the Bézier segment with handles at a third of the segment in time:
@@ -15,7 +16,10 @@
 //! spaced points against [`BUILD_FRACTION`] of the bound (the Hermite error of a smooth piece
 //! is a smooth bump of one or two lobes; between the checks its peak can be missed by well
 //! under 1%, which the margin covers). Each new key is a Bezier
-//! key with Free handles. The report gives the difference measured afterwards at
+//! key with Free handles. A Bezier track's segments are all pieced so: a segment whose
+//! handles sit at thirds, or a Linear one, is one piece; others (handles elsewhere, Constant
+//! segments, Blender's easing equations) as many as the bound needs, none shorter than
+//! [`MIN_PIECE`] of its segment. The report gives the difference measured afterwards at
 //! [`MEASURE_POINTS`] times over the keys, with the converted curve evaluated as any Bezier
 //! track is.
 
@@ -23,7 +27,7 @@ use thiserror::Error;
 
 use crate::curve::TrackCurve;
 use crate::error::TrackError;
-use crate::model::{AutoSmoothing, HandleType, Interpolation, Key, Track};
+use crate::model::{AutoSmoothing, Easing, HandleType, Interpolation, Key, KeyInterpolation, Track};
 use crate::search::SegmentCursor;
 
 /// Points at which a candidate piece of an eased segment is checked against the bound.
@@ -31,6 +35,10 @@ pub const CHECKS_PER_PIECE: usize = 64;
 
 /// Pieces are built against this fraction of the user's bound.
 pub const BUILD_FRACTION: f64 = 0.95;
+
+/// A piece's end derivatives are taken this far (in local time) inside it: one-sided at a
+/// corner (a Bounce's bounce), and within ~1e-12 of the two-sided one elsewhere.
+const INSIDE: f64 = 1e-12;
 
 /// Points over the whole track at which the conversion's difference is measured.
 pub const MEASURE_POINTS: usize = 10_000;
@@ -60,7 +68,7 @@ pub struct Conversion {
 /// Converts `track` to Bezier keys; `bound` limits the difference where eased segments must
 /// be approximated.
 pub fn to_bezier(track: &Track, bound: f64) -> Result<Conversion, ConvertError> {
-    if !matches!(track.interpolation, Interpolation::Tcb | Interpolation::Cubic | Interpolation::Linear) {
+    if !matches!(track.interpolation, Interpolation::Tcb | Interpolation::Cubic | Interpolation::Linear | Interpolation::Bezier) {
         return Err(ConvertError::Unsupported { track: track.name.clone(), interpolation: track.interpolation });
     }
     if !(bound.is_finite() && bound > 0.0) {
@@ -86,8 +94,12 @@ pub fn to_bezier(track: &Track, bound: f64) -> Result<Conversion, ConvertError> 
             if i + 1 == track.keys.len() || track.keys[i + 1].time <= key.time {
                 continue;
             }
-            let eased = track.interpolation == Interpolation::Tcb && (key.ease_from != 0.0 || track.keys[i + 1].ease_to != 0.0);
-            let cuts = if eased { pieces(&curve, &mut cursor, i, BUILD_FRACTION * bound) } else { vec![0.0, 1.0] };
+            // A Bezier track's segments all go through the pieces: a segment already a cubic
+            // with handles at thirds (or Linear) is one piece, others (handles elsewhere,
+            // Constant, eased) become as many as the bound needs.
+            let eased = track.interpolation == Interpolation::Bezier
+                || (track.interpolation == Interpolation::Tcb && (key.ease_from != 0.0 || track.keys[i + 1].ease_to != 0.0));
+            let cuts = if eased { pieces(&curve, &mut cursor, i, BUILD_FRACTION * bound, &corners(key)) } else { vec![0.0, 1.0] };
             for w in cuts.windows(2) {
                 if w[0] > 0.0 {
                     let t = local_time(&curve, i, w[0]);
@@ -131,8 +143,8 @@ fn piece_handles(curve: &TrackCurve, seg: usize, ua: f64, ub: f64) -> (Vec<(f64,
     let dim = curve.dim();
     let h = (ub - ua) * (curve.times()[seg + 1] - curve.times()[seg]) / 3.0;
     let (mut va, mut vb) = (vec![0.0; dim], vec![0.0; dim]);
-    curve.segment_velocity(seg, ua, &mut va);
-    curve.segment_velocity(seg, ub, &mut vb);
+    curve.segment_velocity(seg, ua + INSIDE, &mut va);
+    curve.segment_velocity(seg, ub - INSIDE, &mut vb);
     (vb.iter().map(|v| (-h, -v * h)).collect(), va.iter().map(|v| (h, v * h)).collect())
 }
 
@@ -151,16 +163,31 @@ fn mirror_missing_handles(keys: &mut [Key]) {
     }
 }
 
+/// The shortest piece, as a fraction of its segment: where the curve jumps (a Constant
+/// segment's end, an easing equation that meets its key only at the key's time) no cubic
+/// follows it, and a piece this short carries the jump as a steep ramp whose time still
+/// differs from the key's in float32.
+pub const MIN_PIECE: f64 = 1e-4;
+
 /// Cut points in local time for eased segment `seg`: greedy longest pieces within `bound`.
-fn pieces(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, bound: f64) -> Vec<f64> {
+/// Cuts are made at `corners` (local times where the curve has a corner) first.
+fn pieces(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, bound: f64, corners: &[f64]) -> Vec<f64> {
     let mut cuts = vec![0.0];
-    let mut start = 0.0;
-    while start < 1.0 {
-        if piece_error(curve, cursor, seg, start, 1.0) <= bound {
-            cuts.push(1.0);
+    for end in corners.iter().copied().chain([1.0]) {
+        pieces_to(curve, cursor, seg, bound, end, &mut cuts);
+    }
+    cuts
+}
+
+/// [`pieces`] from the last cut to `stop`.
+fn pieces_to(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, bound: f64, stop: f64, cuts: &mut Vec<f64>) {
+    let mut start = *cuts.last().expect("cuts start at 0");
+    while start < stop {
+        if piece_error(curve, cursor, seg, start, stop) <= bound {
+            cuts.push(stop);
             break;
         }
-        let (mut lo, mut hi) = (start, 1.0);
+        let (mut lo, mut hi) = (start, stop);
         for _ in 0..40 {
             let mid = 0.5 * (lo + hi);
             if piece_error(curve, cursor, seg, start, mid) <= bound {
@@ -169,11 +196,27 @@ fn pieces(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, bound: f64
                 hi = mid;
             }
         }
-        let end = if lo > start { lo } else { hi };
+        let end = if lo > start { lo } else { hi }.max((start + MIN_PIECE).min(stop));
         cuts.push(end);
         start = end;
     }
-    cuts
+}
+
+/// Where a Bezier track's segment after `key` has corners, in local time: Bounce's bounces
+/// (`easing.c`'s thresholds 1/2.75, 2/2.75 and 2.5/2.75 of ease-out; mirrored for ease-in;
+/// both halves and the middle for in-and-out).
+fn corners(key: &Key) -> Vec<f64> {
+    const OUT: [f64; 3] = [1.0 / 2.75, 2.0 / 2.75, 2.5 / 2.75];
+    if key.interpolation != KeyInterpolation::Bounce {
+        return Vec::new();
+    }
+    let mut at: Vec<f64> = match key.easing.resolved(key.interpolation) {
+        Easing::In => OUT.iter().map(|u| 1.0 - u).collect(),
+        Easing::InOut => OUT.iter().map(|u| 0.5 * (1.0 - u)).chain([0.5]).chain(OUT.iter().map(|u| 0.5 + 0.5 * u)).collect(),
+        _ => OUT.to_vec(),
+    };
+    at.sort_by(f64::total_cmp);
+    at
 }
 
 /// Largest component difference between the curve and the Hermite piece over `[ua, ub]`.
@@ -183,8 +226,8 @@ fn piece_error(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, ua: f
     let h = t1 - t0;
     let (pa, pb) = (value_at(curve, cursor, t0), value_at(curve, cursor, t1));
     let (mut va, mut vb) = (vec![0.0; dim], vec![0.0; dim]);
-    curve.segment_velocity(seg, ua, &mut va);
-    curve.segment_velocity(seg, ub, &mut vb);
+    curve.segment_velocity(seg, ua + INSIDE, &mut va);
+    curve.segment_velocity(seg, ub - INSIDE, &mut vb);
     let mut worst: f64 = 0.0;
     for j in 1..CHECKS_PER_PIECE {
         let s = j as f64 / CHECKS_PER_PIECE as f64;

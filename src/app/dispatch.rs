@@ -11,7 +11,6 @@
 //! what the drag began with, are then dropped instead of undoing it.
 
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use eframe::egui;
 
@@ -20,7 +19,7 @@ use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
 use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
 use super::jobs::Job;
 use super::key_queue::KeyJob;
-use super::payload::{AfterDiscard, Change, ChangeFn, Finished, HandleSides, Handoff, KeyChange, KeyRef, MadeKeys, Needs, PanelRequest, Status, Window};
+use super::payload::{AfterDiscard, Finished, HandleSides, Handoff, KeyChange, MadeKeys, Needs, PanelRequest, Status, Window};
 use super::planner::{self, is_noop, Plan};
 use super::state::AppState;
 
@@ -374,22 +373,8 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
             }
         }
         Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
-        Command::InterpolationMenu | Command::EasingMenu => {
-            let (window, what) =
-                if command == Command::InterpolationMenu { (Window::InterpolationMenu, "Interpolation mode") } else { (Window::EasingMenu, "Easing") };
-            if state.doc.selection.is_empty() {
-                state.set_status(Status::message(format!("{what}: select Bézier keys first")));
-            } else {
-                state.ui.windows.open(window);
-            }
-        }
-        Command::SetKeyInterpolation(mode) => {
-            let text = format!("interpolation {}", command.text());
-            set_key_segments(ctx, state, "Set interpolation", &text, Arc::new(move |k: &mut crate::Key| k.interpolation = mode));
-        }
-        Command::SetEasing(easing) => {
-            let text = command.text().to_lowercase();
-            set_key_segments(ctx, state, "Set easing", &text, Arc::new(move |k: &mut crate::Key| k.easing = easing));
+        Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {
+            super::segment_commands::segment_command(ctx, state, command, change_keys)
         }
         Command::FrameAll => state.ui.requests.push(PanelRequest::FrameAll),
         Command::FrameSelected => state.ui.requests.push(PanelRequest::FrameSelected),
@@ -500,22 +485,6 @@ fn install_keys(ctx: &egui::Context, state: &mut AppState, made: MadeKeys) -> bo
 }
 
 /// A field set on every selected key, or a frame of a key drag: as the planner plans it.
-/// Key > Interpolation mode or Easing: `change` on every selected key of a Bezier track (one
-/// undo step, on a worker for a big selection), the status saying how many keys got `text`.
-fn set_key_segments(ctx: &egui::Context, state: &mut AppState, label: &str, text: &str, change: ChangeFn) {
-    end_gesture(state);
-    let project = state.project();
-    let on_bezier = |k: &KeyRef| project.tracks.get(k.track).is_some_and(|t| t.interpolation == crate::Interpolation::Bezier);
-    let (bezier, other) = state.doc.selection.iter().fold((0, 0), |(b, o), k| if on_bezier(k) { (b + 1, o) } else { (b, o + 1) });
-    if bezier == 0 {
-        state.set_status(Status::message(format!("{label}: select keys on a Bézier track first (Key > Convert to Bézier)")));
-        return;
-    }
-    change_keys(ctx, state, KeyChange { label: label.to_owned(), gesture: false, change: Change::OnBezier(change) });
-    let note = if other > 0 { format!(" ({other} keys not on Bézier tracks left as they were)") } else { String::new() };
-    state.set_status(Status::message(format!("Set {text} on {bezier} keys{note}")));
-}
-
 fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChange) -> bool {
     if !join_gesture(state, c.gesture, &c.label) {
         return false;

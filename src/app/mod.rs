@@ -31,6 +31,7 @@ mod import_window;
 mod inspector;
 mod inspector_handles;
 mod inspector_segments;
+mod segment_commands;
 mod jobs;
 pub mod key_queue;
 pub mod key_ranges;
@@ -59,6 +60,8 @@ mod units;
 
 #[cfg(test)]
 mod bezier_tests;
+#[cfg(test)]
+mod segment_tests;
 #[cfg(test)]
 mod blend_tests;
 #[cfg(test)]

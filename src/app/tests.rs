@@ -447,7 +447,7 @@ fn export_window_writes_a_gltf_in_the_background() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("demo.glb");
     let mut h = harness(demo_project());
-    h.key_press_modifiers(Modifiers::COMMAND, K::E);
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, K::E);
     h.run();
     assert!(app(&h).ui.windows.is_open(crate::app::Window::Export));
     h.get_by_label("export path").click();

@@ -25,7 +25,11 @@ use super::{Exact, ExportError, ExportOptions, Form, Format};
 /// where TCB segments have ease); `None` for the rest.
 pub(super) fn bezier_curve(track: &Track, curve: &TrackCurve, bound: f64) -> Option<(TrackCurve, f64)> {
     match track.interpolation {
-        Interpolation::Bezier => Some((curve.clone(), 0.0)),
+        Interpolation::Bezier if segments(track) != Segments::Fitted => Some((curve.clone(), 0.0)),
+        Interpolation::Bezier => {
+            let converted = to_bezier(track, bound).ok()?;
+            Some((TrackCurve::new(&converted.track).ok()?, converted.max_difference))
+        }
         Interpolation::Tcb | Interpolation::Cubic => {
             let converted = to_bezier(track, bound).ok()?;
             let error = if converted.added_keys == 0 { 0.0 } else { converted.max_difference };
@@ -165,12 +169,22 @@ pub(super) fn fitted_form(track: &Track, curve: &TrackCurve, format: Format, opt
     if options.adaptive_linear || !cubic_format || path || track.kind == TrackKind::Quat || !(range.1 > range.0) {
         return Ok(None);
     }
-    let fitted = match crate::reduce::fit_range(track, curve, range, bound) {
-        Ok(f) if f.max_error <= bound => f,
-        Ok(_) => return Ok(None),
-        Err(e) => return Err(ExportError::Encode(e.to_string())),
+    // Constant and eased segments are pieced (`convert::to_bezier`): the reduction's fit
+    // cannot follow their corners and jumps.
+    let fitted = if eased {
+        match to_bezier(track, bound) {
+            Ok(c) if c.max_difference <= bound => (c.track, c.max_difference),
+            _ => return Ok(None),
+        }
+    } else {
+        match crate::reduce::fit_range(track, curve, range, bound) {
+            Ok(f) if f.max_error <= bound => (f.track, f.max_error),
+            Ok(_) => return Ok(None),
+            Err(e) => return Err(ExportError::Encode(e.to_string())),
+        }
     };
-    let fc = TrackCurve::new(&fitted.track)?;
+    let (fitted_track, max_error) = fitted;
+    let fc = TrackCurve::new(&fitted_track)?;
     let times = fc.times().to_vec();
     if format != Format::ThreeJson && times.windows(2).any(|w| w[0] == w[1]) {
         // glTF times must increase strictly: a jump stays in the linear bake.
@@ -178,10 +192,10 @@ pub(super) fn fitted_form(track: &Track, curve: &TrackCurve, format: Format, opt
     }
     let exact = if format == Format::ThreeJson {
         let values = (0..times.len()).flat_map(|i| fc.key_value(i).iter().copied()).collect();
-        Exact { form: Form::Bezier, times, values, tangents: Some(three_tangents(&fc)), max_error: fitted.max_error }
+        Exact { form: Form::Bezier, times, values, tangents: Some(three_tangents(&fc)), max_error }
     } else {
-        let Some(values) = cubic_spline_from_handles(&fitted.track, &fc) else { return Ok(None) };
-        Exact { form: Form::CubicSpline, times, values, tangents: None, max_error: fitted.max_error }
+        let Some(values) = cubic_spline_from_handles(&fitted_track, &fc) else { return Ok(None) };
+        Exact { form: Form::CubicSpline, times, values, tangents: None, max_error }
     };
     Ok(Some(exact))
 }
