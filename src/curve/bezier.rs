@@ -26,7 +26,8 @@ use super::keys::{copy_value, KeyTable};
 use super::modes::{Derivatives, Kinds, Mode, Splice, Written};
 use super::Segments;
 use crate::bezier::{resolve_handles, Ends, HandleInput, Offset, SegmentComponent, TimeSolver};
-use crate::model::{Interpolation, Key, Track};
+use crate::easing::{ease, ease_derivative};
+use crate::model::{EaseParams, Easing, Interpolation, Key, KeyInterpolation, Track};
 use crate::quat;
 
 /// The least `dx̂/ds` used in derivatives (see the module docs).
@@ -46,8 +47,42 @@ struct Segment {
     /// All components have the same `x̂`: solve once.
     shared_time: bool,
     /// Otherwise the time cubics and solvers of components `1..dim` start here in
-    /// [`Bezier::solvers`].
+    /// [`Bezier::solvers`]; for an eased segment, its entry in [`Bezier::eased`].
     others: u32,
+    /// The segment follows an easing equation (the key's interpolation is Back … Sine), not
+    /// its cubics.
+    eased: bool,
+}
+
+/// A segment that follows one of Blender's easing equations ([`crate::easing`]): per
+/// component the start value and the change, and the start key's mode, easing and
+/// parameters.
+#[derive(Clone, Debug)]
+struct Eased {
+    mode: KeyInterpolation,
+    easing: Easing,
+    params: EaseParams,
+    duration: f64,
+    begin: [f64; 4],
+    change: [f64; 4],
+}
+
+impl Eased {
+    /// Component `c` at local time `u ∈ [0, 1]`.
+    fn value(&self, c: usize, u: f64) -> f64 {
+        ease(self.mode, self.easing, self.params, u * self.duration, self.begin[c], self.change[c], self.duration)
+    }
+
+    /// `[dP/dt, d²P/dt²]` of component `c` at local time `u`: the first analytic, the second
+    /// a central difference of it over `10⁻⁶` of the segment (one-sided at its ends).
+    fn derivatives(&self, c: usize, u: f64) -> [f64; 2] {
+        let d = |t: f64| ease_derivative(self.mode, self.easing, self.params, t, self.begin[c], self.change[c], self.duration);
+        let t = u * self.duration;
+        let h = 1e-6 * self.duration;
+        let (a, b) = ((t - h).max(0.0), (t + h).min(self.duration));
+        let second = if b > a { (d(b) - d(a)) / (b - a) } else { 0.0 };
+        [d(t), second]
+    }
 }
 
 impl Segment {
@@ -86,6 +121,11 @@ pub(crate) struct Bezier {
     solvers: Vec<([f64; 3], TimeSolver)>,
     /// Resolved `(left, right)` handles, `key * dim + c`.
     handles: Vec<(Offset, Offset)>,
+    /// The eased segments' equations.
+    eased: Vec<Eased>,
+    /// The first and last keys' interpolation, which decide Linear extrapolation (Blender's
+    /// `fcurve_eval_keyframes_extrapolate`).
+    end_modes: [KeyInterpolation; 2],
     normalize: bool,
 }
 
@@ -103,34 +143,10 @@ impl Bezier {
         }
         let n = keys.len();
         let mut solvers = Vec::new();
-        let segs = (0..n.saturating_sub(1))
-            .map(|s| {
-                let (t0, dt) = keys.span(s);
-                let inv_dt = if dt > 0.0 { 1.0 / dt } else { 0.0 };
-                let mut seg = Segment { inv_dt, shared_time: true, ..Segment::default() };
-                if dt > 0.0 {
-                    let comps: Vec<SegmentComponent> = (0..dim)
-                        .map(|c| {
-                            let (p0, p3) = ((t0, keys.values[s * dim + c]), (t0 + dt, keys.values[(s + 1) * dim + c]));
-                            SegmentComponent::new(p0, handles[s * dim + c].1, handles[(s + 1) * dim + c].0, p3)
-                        })
-                        .collect();
-                    for (c, k) in comps.iter().enumerate() {
-                        for (power, y) in seg.y.iter_mut().zip(k.y) {
-                            power[c] = y;
-                        }
-                    }
-                    (seg.x, seg.time) = (comps[0].x, TimeSolver::new(&comps[0]));
-                    seg.shared_time = comps.iter().all(|k| k.x == seg.x);
-                    if !seg.shared_time {
-                        seg.others = u32::try_from(solvers.len()).expect("fewer than 2³² Bézier components");
-                        solvers.extend(comps[1..].iter().map(|k| (k.x, TimeSolver::new(k))));
-                    }
-                }
-                seg
-            })
-            .collect();
-        Self { segs, solvers, handles, normalize: track.kind == crate::model::TrackKind::Quat }
+        let mut eased = Vec::new();
+        let segs = (0..n.saturating_sub(1)).map(|s| segment(track, keys, &handles, s, &mut solvers, &mut eased)).collect();
+        let end_modes = [track.keys.first(), track.keys.last()].map(|k| k.map_or(KeyInterpolation::Bezier, |k| k.interpolation));
+        Self { segs, solvers, handles, eased, end_modes, normalize: track.kind == crate::model::TrackKind::Quat }
     }
 
     /// Component `c` of segment `sg`: its time and value cubics.
@@ -171,6 +187,22 @@ impl Bezier {
     /// [`Self::value`] where components solve apart or the value is a quaternion.
     #[inline(never)]
     fn value_apart(&self, sg: &Segment, u: f64, out: &mut [f64]) {
+        if sg.eased {
+            let e = &self.eased[sg.others as usize];
+            for (c, o) in out.iter_mut().enumerate() {
+                *o = e.value(c, u);
+            }
+        } else {
+            self.cubic_value(sg, u, out);
+        }
+        if self.normalize {
+            let q = quat::normalize(&[out[0], out[1], out[2], out[3]]);
+            out.copy_from_slice(&q);
+        }
+    }
+
+    /// The value of a (not eased) segment from its cubics.
+    fn cubic_value(&self, sg: &Segment, u: f64, out: &mut [f64]) {
         let s = sg.time.solve(&sg.x, u);
         if sg.shared_time {
             copy_value(out, &sg.values(s));
@@ -179,15 +211,14 @@ impl Bezier {
                 *o = self.component(sg, c).value(if c == 0 { s } else { self.parameter(sg, c, u) });
             }
         }
-        if self.normalize {
-            let q = quat::normalize(&[out[0], out[1], out[2], out[3]]);
-            out.copy_from_slice(&q);
-        }
     }
 
     /// `[dP/dt, d²P/dt²]` of component `c` at local time `u` of segment `seg`.
     fn derivatives(&self, seg: usize, c: usize, u: f64) -> [f64; 2] {
         let sg = &self.segs[seg];
+        if sg.eased {
+            return self.eased[sg.others as usize].derivatives(c, u);
+        }
         let k = &self.component(sg, c);
         let s = self.parameter(sg, c, u);
         let (x1, x2) = k.time_derivatives(s);
@@ -216,10 +247,108 @@ impl Bezier {
         self.segs.iter().map(move |s| (s.inv_dt, (0..dim).map(|c| s.cubic(c)).collect()))
     }
 
+    /// Linear extrapolation's slope beyond the first (`at_end = false`) or last key, as
+    /// Blender's `fcurve_eval_keyframes_extrapolate`: zero when that key's interpolation is
+    /// Constant; the secant to its neighbouring key when Linear; otherwise the slope of its
+    /// outer handle (the first key's left, the last key's right), zero where that handle has
+    /// no extent in time.
+    pub fn end_slope(&self, keys: &KeyTable, at_end: bool, out: &mut [f64]) {
+        let n = keys.len();
+        let dim = keys.dim;
+        out.fill(0.0);
+        if n == 0 {
+            return;
+        }
+        // A lone key extrapolates along its handles too (Blender never recomputes them).
+        let (end, neighbour) = if at_end { (n - 1, n.saturating_sub(2)) } else { (0, 1.min(n - 1)) };
+        match self.end_modes[usize::from(at_end)] {
+            KeyInterpolation::Constant => {}
+            KeyInterpolation::Linear if n < 2 => {}
+            KeyInterpolation::Linear => {
+                let dt = keys.times[neighbour] - keys.times[end];
+                if dt != 0.0 {
+                    for (c, o) in out.iter_mut().enumerate() {
+                        *o = (keys.values[neighbour * dim + c] - keys.values[end * dim + c]) / dt;
+                    }
+                }
+            }
+            _ => {
+                for (c, o) in out.iter_mut().enumerate() {
+                    let (left, right) = self.handles[end * dim + c];
+                    let (dt, dv) = if at_end { right } else { left };
+                    // A near-vertical stored handle would give an infinite slope: held instead.
+                    if dt != 0.0 && (dv / dt).is_finite() {
+                        *o = dv / dt;
+                    }
+                }
+            }
+        }
+    }
+
     /// Whether values are normalised (Quat tracks).
     pub fn is_rotation(&self) -> bool {
         self.normalize
     }
+}
+
+/// Segment `s` of `track`: by its start key's interpolation, a Bézier from the resolved
+/// `handles`, a Constant segment (the start value throughout; the curve jumps at the next
+/// key), a Linear one (`x̂(s) = s`, `y` the straight line), or an eased one (an entry in
+/// `eased`; its cubics are the straight line, for the overflow check only).
+fn segment(
+    track: &Track,
+    keys: &KeyTable,
+    handles: &[(Offset, Offset)],
+    s: usize,
+    solvers: &mut Vec<([f64; 3], TimeSolver)>,
+    eased: &mut Vec<Eased>,
+) -> Segment {
+    let dim = keys.dim;
+    let (t0, dt) = keys.span(s);
+    let inv_dt = if dt > 0.0 { 1.0 / dt } else { 0.0 };
+    let mut seg = Segment { inv_dt, shared_time: true, ..Segment::default() };
+    if dt <= 0.0 {
+        return seg;
+    }
+    let key = &track.keys[s];
+    let ends = |c: usize| (keys.values[s * dim + c], keys.values[(s + 1) * dim + c]);
+    let line = |c: usize, flat: bool| {
+        let (v0, v1) = ends(c);
+        SegmentComponent { x: [1.0, 0.0, 0.0], y: [v0, if flat { 0.0 } else { v1 - v0 }, 0.0, 0.0] }
+    };
+    let comps: Vec<SegmentComponent> = match key.interpolation {
+        KeyInterpolation::Bezier => (0..dim)
+            .map(|c| {
+                let (v0, v1) = ends(c);
+                SegmentComponent::new((t0, v0), handles[s * dim + c].1, handles[(s + 1) * dim + c].0, (t0 + dt, v1))
+            })
+            .collect(),
+        KeyInterpolation::Constant => (0..dim).map(|c| line(c, true)).collect(),
+        _ => (0..dim).map(|c| line(c, false)).collect(),
+    };
+    for (c, k) in comps.iter().enumerate() {
+        for (power, y) in seg.y.iter_mut().zip(k.y) {
+            power[c] = y;
+        }
+    }
+    (seg.x, seg.time) = (comps[0].x, TimeSolver::new(&comps[0]));
+    if key.interpolation.is_easing() {
+        let mut e = Eased { mode: key.interpolation, easing: key.easing, params: key.ease_params(), duration: dt, begin: [0.0; 4], change: [0.0; 4] };
+        for c in 0..dim {
+            let (v0, v1) = ends(c);
+            (e.begin[c], e.change[c]) = (v0, v1 - v0);
+        }
+        seg.others = u32::try_from(eased.len()).expect("fewer than 2³² eased segments");
+        (seg.eased, seg.shared_time) = (true, false);
+        eased.push(e);
+        return seg;
+    }
+    seg.shared_time = comps.iter().all(|k| k.x == seg.x);
+    if !seg.shared_time {
+        seg.others = u32::try_from(solvers.len()).expect("fewer than 2³² Bézier components");
+        solvers.extend(comps[1..].iter().map(|k| (k.x, TimeSolver::new(k))));
+    }
+    seg
 }
 
 /// Component `c` of key `k` for the handle rules.

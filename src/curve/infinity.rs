@@ -41,7 +41,7 @@ impl Extension {
             return Mapped::Plain(t);
         };
         let period = t1 - t0;
-        if !t.is_finite() || period <= 0.0 {
+        if !t.is_finite() || (period <= 0.0 && mode != Infinity::Linear) {
             return Mapped::Plain(t);
         }
         match mode {

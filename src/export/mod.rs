@@ -560,4 +560,6 @@ pub fn three_node_name(name: &str) -> String {
 }
 
 #[cfg(test)]
+mod segment_tests;
+#[cfg(test)]
 mod tests;
