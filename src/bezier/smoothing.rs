@@ -152,25 +152,7 @@ impl Curve<'_> {
         if count == 2 && !full && solve_first == solve_last {
             return;
         }
-        let mut dx = vec![0.0; count];
-        let mut dy = vec![0.0; count];
-        for p in 1..count {
-            (dx[p], dy[p]) = self.interval(start, p);
-        }
-        // Blender divides by these; two keys at one time (only ever the two ends of a run of
-        // two) leave the handles of the first pass.
-        if !dx[1..].iter().all(|&x| x > 0.0) {
-            return;
-        }
-        let mut l = vec![1.0; count];
-        if full {
-            (dx[0], dy[0]) = (dx[count - 1], dy[count - 1]);
-            l[0] = dx[1] / dx[0];
-            l[count - 1] = l[0];
-        }
-        for p in 1..count - 1 {
-            l[p] = dx[p + 1] / dx[p];
-        }
+        let Some((dx, dy, l)) = self.intervals(start, count, full) else { return };
         let (hmin, hmax) = self.limits(start, count, full, &dy, &l);
         let mut sys = System::new(count);
         let (mut first_adj, mut last_adj) = (0.0, 0.0);
@@ -235,6 +217,32 @@ impl Curve<'_> {
         if solve_last {
             self.output(last, false, -h[count - 1] / l[count - 1], start + count == n);
         }
+    }
+
+    /// The run's intervals `(dx, dy)` to each position from the one before, and the ratios
+    /// `l[p] = dx[p+1]/dx[p]` (on a full cycle, position 0 takes the last interval); `None`
+    /// where two keys share a time (Blender divides by these: only ever the two ends of a run
+    /// of two, whose handles stay as the first pass left them).
+    #[allow(clippy::type_complexity)]
+    fn intervals(&self, start: usize, count: usize, full: bool) -> Option<(Vec<f64>, Vec<f64>, Vec<f64>)> {
+        let mut dx = vec![0.0; count];
+        let mut dy = vec![0.0; count];
+        for p in 1..count {
+            (dx[p], dy[p]) = self.interval(start, p);
+        }
+        if !dx[1..].iter().all(|&x| x > 0.0) {
+            return None;
+        }
+        let mut l = vec![1.0; count];
+        if full {
+            (dx[0], dy[0]) = (dx[count - 1], dy[count - 1]);
+            l[0] = dx[1] / dx[0];
+            l[count - 1] = l[0];
+        }
+        for p in 1..count - 1 {
+            l[p] = dx[p + 1] / dx[p];
+        }
+        Some((dx, dy, l))
     }
 
     /// `[hmin, hmax]` per position (`bezier_clamp` over the run's intervals).
