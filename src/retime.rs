@@ -19,6 +19,11 @@
 //!   Blender's rules from their neighbours in time *and* value, which a time scale does not
 //!   keep, so they are written as they were resolved, Aligned (they are collinear): the curve
 //!   stays exact, and the report says so.
+//! - **Per-key segments** of Bezier tracks (Constant, Linear, Blender's easing equations) depend
+//!   on the fraction of the way through the segment, except Elastic's period (seconds), which
+//!   is scaled by `|S|`. Mirrored, each segment's settings move to its new start key and ease-in
+//!   becomes ease-out (Penner's `out(u) = 1 − in(1 − u)`). A mirrored Constant segment cannot
+//!   stay exact (it holds its start key's value, now the other end): measured and reported.
 //! - Pre- and post-infinity swap when mirrored.
 //!
 //! The difference is then measured, not assumed: the new curve against the old one at the
@@ -122,6 +127,7 @@ pub fn retime_track(track: &Track, scale: f64, pivot: f64) -> Result<Retimed, Re
         for h in k.left.iter_mut().chain(k.right.iter_mut()) {
             h.0 *= scale;
         }
+        k.period = scaled_period(k.period, scale);
     }
     let mut new = track.with_other_keys(Vec::new());
     if scale < 0.0 {
@@ -135,6 +141,9 @@ pub fn retime_track(track: &Track, scale: f64, pivot: f64) -> Result<Retimed, Re
         if track.interpolation == Interpolation::Step && keys.len() > 1 {
             mirror_step_values(&mut keys);
         }
+        if track.interpolation == Interpolation::Bezier {
+            mirror_segments(&mut keys);
+        }
         std::mem::swap(&mut new.pre_infinity, &mut new.post_infinity);
         std::mem::swap(&mut new.ending_start, &mut new.ending_end);
     }
@@ -143,10 +152,48 @@ pub fn retime_track(track: &Track, scale: f64, pivot: f64) -> Result<Retimed, Re
     let max_difference = measure(&old, &curve, scale, pivot);
     if max_difference > EXACT {
         let unit = if track.kind.is_rotation() { "°" } else { "" };
-        let why = if track.interpolation == Interpolation::Cubic { " (three.js' ZeroSlope ending is not its own mirror)" } else { "" };
+        let constant = track.keys.iter().any(|k| k.interpolation == crate::model::KeyInterpolation::Constant);
+        let why = match track.interpolation {
+            Interpolation::Cubic => " (three.js' ZeroSlope ending is not its own mirror)",
+            Interpolation::Bezier if scale < 0.0 && constant => " (a Constant segment holds its start key's value, which mirrored is the other end)",
+            _ => "",
+        };
         notes.push(format!("not exact under this scale: the curve moved by up to {max_difference:.3e}{unit}{why}"));
     }
     Ok(Retimed { track: new, max_difference, notes })
+}
+
+/// An Elastic period (seconds) under a time scale `S`: `|S|·period`, stored as float32 as
+/// Blender does, so an Elastic segment moves by that rounding (measured, and reported when it
+/// exceeds [`EXACT`]).
+#[allow(clippy::cast_possible_truncation)]
+fn scaled_period(period: f32, scale: f64) -> f32 {
+    (f64::from(period) * scale.abs()) as f32
+}
+
+/// A mirrored Bezier track's per-key segment settings, in the new (reversed) order: the
+/// segment from new key `j` to `j + 1` is the old segment that started at the key now at
+/// `j + 1`, so each key takes the settings of the key after it, its easing mirrored (what
+/// eased in now eases out: Penner's equations satisfy `out(u) = 1 − in(1 − u)`, Automatic
+/// taken as the end it means for its mode). The last key, which starts no segment, takes the
+/// first key's old settings.
+fn mirror_segments(keys: &mut [Key]) {
+    use crate::model::Easing;
+    let n = keys.len();
+    if n < 2 {
+        return;
+    }
+    let settings: Vec<_> = keys.iter().map(|k| (k.interpolation, k.easing, k.back, k.amplitude, k.period)).collect();
+    for (j, k) in keys.iter_mut().enumerate() {
+        let (mode, easing, back, amplitude, period) = settings[if j + 1 < n { j + 1 } else { 0 }];
+        let easing = match easing.resolved(mode) {
+            _ if !mode.is_easing() => easing,
+            Easing::In => Easing::Out,
+            Easing::Out => Easing::In,
+            other => other,
+        };
+        (k.interpolation, k.easing, k.back, k.amplitude, k.period) = (mode, easing, back, amplitude, period);
+    }
 }
 
 /// A mirrored Step track's keys, in the new order with their old values: between new keys

@@ -170,3 +170,43 @@ proptest::proptest! {
         }
     }
 }
+
+/// Per-key segments under a time scale: every easing mode and Constant stay exact scaled by
+/// 2 and mirrored by −0.5 (Elastic within its float32 period's rounding); the mirrored track's
+/// eased segment eases the other way.
+#[test]
+fn eased_segments_stretch_and_mirror() {
+    use crate::model::{Easing, KeyInterpolation};
+    let mut checked = 0;
+    for mode in KeyInterpolation::ALL {
+        for easing in Easing::ALL {
+            let mut keys = vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![2.0]), Key::new(2.5, vec![-1.0])];
+            keys[0].interpolation = mode;
+            keys[0].easing = easing;
+            keys[1].interpolation = KeyInterpolation::Bounce;
+            let track = Track::new("e", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys);
+            for scale in [2.0, -0.5] {
+                let r = retime_track(&track, scale, 0.7).unwrap();
+                // Elastic's period is float32; Circular's slope is infinite at its vertical
+                // ends, where a rounding of the time in 1e-16 moves the value by its square root.
+                let bound = match mode {
+                    KeyInterpolation::Elastic => 1e-5,
+                    KeyInterpolation::Circ => 1e-7,
+                    _ => 1e-9,
+                };
+                if mode == KeyInterpolation::Constant && scale < 0.0 {
+                    assert!(r.max_difference > 1.0 && r.notes.iter().any(|n| n.contains("Constant")), "{:?}", r.notes);
+                    continue;
+                }
+                assert!(r.max_difference <= bound, "{mode:?} {easing:?} by {scale}: {}", r.max_difference);
+                checked += 1;
+                if scale < 0.0 && mode == KeyInterpolation::Quad && easing == Easing::In {
+                    // Old segment 0 → 1 is now the last one, starting at the key now at 1.
+                    let k = &r.track.keys[1];
+                    assert_eq!((k.interpolation, k.easing), (KeyInterpolation::Quad, Easing::Out));
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 13 * 4 * 2 - 4);
+}
