@@ -36,9 +36,17 @@ pub const CHECKS_PER_PIECE: usize = 64;
 /// Pieces are built against this fraction of the user's bound.
 pub const BUILD_FRACTION: f64 = 0.95;
 
-/// A piece's end derivatives are taken this far (in local time) inside it: one-sided at a
-/// corner (a Bounce's bounce), and within ~1e-12 of the two-sided one elsewhere.
+/// On a segment with corners (a Bounce's bounces), a piece's end derivatives are taken this
+/// far (in local time) inside it, so they are one-sided at a corner; elsewhere at the ends.
 const INSIDE: f64 = 1e-12;
+
+fn inside_of(corners: &[f64]) -> f64 {
+    if corners.is_empty() {
+        0.0
+    } else {
+        INSIDE
+    }
+}
 
 /// Points over the whole track at which the conversion's difference is measured.
 pub const MEASURE_POINTS: usize = 10_000;
@@ -99,14 +107,15 @@ pub fn to_bezier(track: &Track, bound: f64) -> Result<Conversion, ConvertError> 
             // Constant, eased) become as many as the bound needs.
             let eased = track.interpolation == Interpolation::Bezier
                 || (track.interpolation == Interpolation::Tcb && (key.ease_from != 0.0 || track.keys[i + 1].ease_to != 0.0));
-            let cuts = if eased { pieces(&curve, &mut cursor, i, BUILD_FRACTION * bound, &corners(key)) } else { vec![0.0, 1.0] };
+            let corners = if eased { corners(key) } else { Vec::new() };
+            let cuts = if eased { pieces(&curve, &mut cursor, i, BUILD_FRACTION * bound, &corners) } else { vec![0.0, 1.0] };
             for w in cuts.windows(2) {
                 if w[0] > 0.0 {
                     let t = local_time(&curve, i, w[0]);
                     out.keys.push(Key { left: pending.take().unwrap_or_default(), ..plain(&Key::new(t, value_at(&curve, &mut cursor, t))) });
                     added += 1;
                 }
-                let (left, right) = piece_handles(&curve, i, w[0], w[1]);
+                let (left, right) = piece_handles(&curve, i, (w[0], w[1]), inside_of(&corners));
                 out.keys.last_mut().expect("a key was pushed").right = right;
                 pending = Some(left);
             }
@@ -139,12 +148,12 @@ fn value_at(curve: &TrackCurve, cursor: &mut SegmentCursor, t: f64) -> Vec<f64> 
 /// Handles of the Hermite piece over local times `[ua, ub]` of segment `seg`: `(left of the
 /// piece's end, right of its start)`, each a third of the piece in time, with the curve's
 /// exact derivative.
-fn piece_handles(curve: &TrackCurve, seg: usize, ua: f64, ub: f64) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+fn piece_handles(curve: &TrackCurve, seg: usize, (ua, ub): (f64, f64), inside: f64) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
     let dim = curve.dim();
     let h = (ub - ua) * (curve.times()[seg + 1] - curve.times()[seg]) / 3.0;
     let (mut va, mut vb) = (vec![0.0; dim], vec![0.0; dim]);
-    curve.segment_velocity(seg, ua + INSIDE, &mut va);
-    curve.segment_velocity(seg, ub - INSIDE, &mut vb);
+    curve.segment_velocity(seg, ua + inside, &mut va);
+    curve.segment_velocity(seg, ub - inside, &mut vb);
     (vb.iter().map(|v| (-h, -v * h)).collect(), va.iter().map(|v| (h, v * h)).collect())
 }
 
@@ -174,23 +183,23 @@ pub const MIN_PIECE: f64 = 1e-4;
 fn pieces(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, bound: f64, corners: &[f64]) -> Vec<f64> {
     let mut cuts = vec![0.0];
     for end in corners.iter().copied().chain([1.0]) {
-        pieces_to(curve, cursor, seg, bound, end, &mut cuts);
+        pieces_to(curve, cursor, (seg, bound, inside_of(corners)), end, &mut cuts);
     }
     cuts
 }
 
 /// [`pieces`] from the last cut to `stop`.
-fn pieces_to(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, bound: f64, stop: f64, cuts: &mut Vec<f64>) {
+fn pieces_to(curve: &TrackCurve, cursor: &mut SegmentCursor, (seg, bound, inside): (usize, f64, f64), stop: f64, cuts: &mut Vec<f64>) {
     let mut start = *cuts.last().expect("cuts start at 0");
     while start < stop {
-        if piece_error(curve, cursor, seg, start, stop) <= bound {
+        if piece_error(curve, cursor, seg, (start, stop), inside) <= bound {
             cuts.push(stop);
             break;
         }
         let (mut lo, mut hi) = (start, stop);
         for _ in 0..40 {
             let mid = 0.5 * (lo + hi);
-            if piece_error(curve, cursor, seg, start, mid) <= bound {
+            if piece_error(curve, cursor, seg, (start, mid), inside) <= bound {
                 lo = mid;
             } else {
                 hi = mid;
@@ -220,14 +229,14 @@ fn corners(key: &Key) -> Vec<f64> {
 }
 
 /// Largest component difference between the curve and the Hermite piece over `[ua, ub]`.
-fn piece_error(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, ua: f64, ub: f64) -> f64 {
+fn piece_error(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, (ua, ub): (f64, f64), inside: f64) -> f64 {
     let dim = curve.dim();
     let (t0, t1) = (local_time(curve, seg, ua), local_time(curve, seg, ub));
     let h = t1 - t0;
     let (pa, pb) = (value_at(curve, cursor, t0), value_at(curve, cursor, t1));
     let (mut va, mut vb) = (vec![0.0; dim], vec![0.0; dim]);
-    curve.segment_velocity(seg, ua + INSIDE, &mut va);
-    curve.segment_velocity(seg, ub - INSIDE, &mut vb);
+    curve.segment_velocity(seg, ua + inside, &mut va);
+    curve.segment_velocity(seg, ub - inside, &mut vb);
     let mut worst: f64 = 0.0;
     for j in 1..CHECKS_PER_PIECE {
         let s = j as f64 / CHECKS_PER_PIECE as f64;
