@@ -58,6 +58,7 @@ pub mod open;
 pub mod quat;
 pub mod reduce;
 pub mod retime;
+pub mod runtime;
 pub mod ron_keys;
 pub mod ron_split;
 pub mod ron_write;
