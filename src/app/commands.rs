@@ -253,6 +253,8 @@ pub enum Command {
     ToggleSpeedGraph,
     ToggleAllCurves,
     ToggleSnap,
+    /// View > Frame statistics: the last frames' CPU times and what caused them.
+    ToggleFrameStats,
     PlayPause,
     StepFrame,
 }
@@ -323,7 +325,7 @@ impl Command {
     /// The entries of the easing menu.
     pub const EASINGS: [Command; 4] =
         [Self::SetEasing(Easing::Auto), Self::SetEasing(Easing::In), Self::SetEasing(Easing::Out), Self::SetEasing(Easing::InOut)];
-    pub const VIEW: [Command; 8] = [
+    pub const VIEW: [Command; 9] = [
         Self::FrameAll,
         Self::FrameSelected,
         Self::ToggleNormalize,
@@ -332,6 +334,7 @@ impl Command {
         Self::ToggleAllCurves,
         Self::ToggleSnap,
         Self::ClearGhost,
+        Self::ToggleFrameStats,
     ];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
 
@@ -391,6 +394,7 @@ impl Command {
             Self::ToggleSpeedGraph => "Show speed graph",
             Self::ToggleAllCurves => "Show every track's curve",
             Self::ToggleSnap => "Snap to frames and grid",
+            Self::ToggleFrameStats => "Frame statistics",
             Self::PlayPause => "Play / pause",
             Self::StepFrame => "Step one frame",
         }
@@ -472,6 +476,7 @@ impl Command {
             Self::ToggleSpeedGraph => "Show |dP/dt| of the active track under the graph, in both tangent modes",
             Self::ToggleAllCurves => "In a document of many tracks, draw every visible track's curve (by default only the active track and those with selected keys)",
             Self::ToggleSnap => "Snap dragged keys to frames and values to the grid (hold Ctrl to invert while dragging)",
+            Self::ToggleFrameStats => "Show the last frames' CPU time (UI update, tessellation and painting) and what caused each repaint; TANGENT_FRAME_LOG=FILE logs every frame",
             Self::PlayPause => "Play or pause the animation on the playback clock",
             Self::StepFrame => "Advance one frame in the playing direction (a negative speed steps backwards)",
         }
@@ -502,6 +507,7 @@ impl Command {
             | Self::SetHandleType(_)
             | Self::SetKeyInterpolation(_)
             | Self::SetEasing(_)
+            | Self::ToggleFrameStats
             | Self::Simplify
             | Self::ConvertRotation
             | Self::ClearGhost => None,

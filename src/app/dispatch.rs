@@ -386,6 +386,11 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
         Command::ToggleAllCurves => state.view.show_all_curves = !state.view.show_all_curves,
         Command::ToggleSnap => state.view.snap = !state.view.snap,
+        Command::ToggleFrameStats => {
+            if !state.ui.windows.close(Window::FrameStats) {
+                state.ui.windows.open(Window::FrameStats);
+            }
+        }
         Command::PlayPause => state.ui.transport.toggle_play(),
         Command::StepFrame => {
             let fps = state.project().fps;

@@ -112,6 +112,7 @@ impl Panel for MenuBar {
                         Command::ToggleTangents => Some(cx.view.show_tangents),
                         Command::ToggleSpeedGraph => Some(cx.view.show_speed),
                         Command::ToggleAllCurves => Some(cx.view.show_all_curves),
+                        Command::ToggleFrameStats => Some(cx.ui.windows.is_open(super::payload::Window::FrameStats)),
                         Command::ToggleSnap => Some(cx.view.snap),
                         _ => None,
                     };

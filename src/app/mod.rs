@@ -26,12 +26,12 @@ mod document;
 mod export_window;
 mod file_commands;
 mod file_job;
+mod frame_stats;
 mod graph;
 mod import_window;
 mod inspector;
 mod inspector_handles;
 mod inspector_segments;
-mod segment_commands;
 mod jobs;
 pub mod key_queue;
 pub mod key_ranges;
@@ -47,6 +47,7 @@ mod retime_window;
 mod ripple_window;
 mod rotation_view;
 mod rotation_window;
+mod segment_commands;
 mod settings;
 mod simplify;
 mod smooth_window;
@@ -61,8 +62,6 @@ mod units;
 #[cfg(test)]
 mod bezier_tests;
 #[cfg(test)]
-mod segment_tests;
-#[cfg(test)]
 mod blend_tests;
 #[cfg(test)]
 mod bvh_tests;
@@ -76,6 +75,8 @@ mod dispatch_tests;
 mod euler_tests;
 #[cfg(test)]
 mod key_job_tests;
+#[cfg(test)]
+mod segment_tests;
 #[cfg(test)]
 mod selection_tests;
 #[cfg(test)]
@@ -142,6 +143,7 @@ pub fn run(file: Option<PathBuf>) -> anyhow::Result<()> {
         options,
         Box::new(move |cc| {
             let mut app = TangentApp::with_recovery(state, recovery::default_dir());
+            app.state.ui.frame_stats = frame_stats::FrameStats::from_env();
             if let Some(storage) = cc.storage {
                 if let Some(view) = eframe::get_value(storage, eframe::APP_KEY) {
                     app.state.view = view;
@@ -257,6 +259,13 @@ impl TangentApp {
         p.ripple.ui(ui, &cx, &mut out);
         p.blend.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
+        if cx.ui.windows.is_open(Window::FrameStats) {
+            let mut open = true;
+            frame_stats::window(&ctx, &cx.ui.frame_stats, &mut open);
+            if !open {
+                out.push(AppCommand::CloseWindow(Window::FrameStats));
+            }
+        }
         self.recovery.ui(ui, &cx, &mut out);
         // Finished jobs' results first (as commands), then what the panels asked for.
         let mut changed = false;
@@ -325,8 +334,10 @@ impl Drop for TangentApp {
 }
 
 impl eframe::App for TangentApp {
-    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+    fn ui(&mut self, ui: &mut egui::Ui, frame: &mut eframe::Frame) {
+        self.state.ui.frame_stats.begin(frame.info().cpu_usage);
         TangentApp::ui(self, ui);
+        self.state.ui.frame_stats.end(ui.ctx());
     }
 
     fn save(&mut self, storage: &mut dyn eframe::Storage) {

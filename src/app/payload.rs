@@ -446,6 +446,8 @@ pub enum Window {
     InsertTime,
     /// Key > Remove time….
     RemoveTime,
+    /// View > Frame statistics.
+    FrameStats,
 }
 
 /// Which windows are open.

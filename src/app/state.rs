@@ -63,6 +63,8 @@ pub struct UiState {
     /// What the dispatcher asks of the panels' own state (frame the graph, show a file in
     /// the Import window); the app hands them over after the frame's commands.
     pub requests: Vec<PanelRequest>,
+    /// The last frames' CPU times and causes (View > Frame statistics).
+    pub frame_stats: super::frame_stats::FrameStats,
 }
 
 /// Everything the editor holds apart from its panels.
@@ -111,6 +113,7 @@ impl AppState {
             key_queue: KeyQueue::default(),
             windows: Windows::default(),
             requests: Vec::new(),
+            frame_stats: super::frame_stats::FrameStats::default(),
         };
         Self { doc, view: ViewSettings::default(), ui }
     }
