@@ -162,6 +162,8 @@ pub struct BakeArgs {
     pub three_bezier: bool,
     pub format: Format,
     pub map: Vec<(String, Target)>,
+    /// Who plays the file (`--runtime`).
+    pub runtime: tangent::runtime::Runtime,
 }
 
 /// `tangent bake`: exports every (mapped) track, with a progress bar on a terminal and a
@@ -174,6 +176,7 @@ pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
         constant_speed: args.constant_speed,
         three_bezier: args.three_bezier,
         adaptive_linear: args.adaptive_linear,
+        runtime: args.runtime,
         ..ExportOptions::new(fps)
     };
     options.adaptive = args.adaptive.map(Bound::new).transpose().context("--adaptive")?;
@@ -193,11 +196,20 @@ pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     bar.finish_and_clear();
     let report = report?;
     let mut out = BufWriter::new(std::io::stdout().lock());
-    for r in report {
+    for r in &report {
         // How a track the format cannot hold as keyed went instead (an Euler track as
-        // quaternions), after the error so the first five columns keep their meaning.
+        // quaternions), after the error so the first five columns keep their meaning; before
+        // it, the runtime the error was measured in, unless the specification.
         let note = r.note.as_deref().map(|n| format!("\t{n}")).unwrap_or_default();
-        writeln!(out, "{}\t{:?}\t{}\t{} keys\tmax error {:e}{note}", r.name, r.target, r.form, r.keys, r.max_error)?;
+        let runtime = if r.runtime == tangent::runtime::Runtime::Spec { String::new() } else { format!("\tin {}", r.runtime) };
+        writeln!(out, "{}\t{:?}\t{}\t{} keys\tmax error {:e}{runtime}{note}", r.name, r.target, r.form, r.keys, r.max_error)?;
+    }
+    out.flush()?;
+    // Warnings on stderr, so the report's lines stay one per track.
+    for r in &report {
+        if let Some(w) = &r.warning {
+            eprintln!("warning: track \"{}\": {w}", r.name);
+        }
     }
     Ok(())
 }

@@ -82,6 +82,10 @@ enum Command {
         /// Map a track to a target: NAME=translation|rotation|scale|weights|property|skip.
         #[arg(long = "map", value_name = "NAME=TARGET", value_parser = cli::parse_mapping)]
         map: Vec<(String, tangent::export::Target)>,
+        /// Who plays the file: spec (glTF / three.js), three, or blender (Blender 3.4's glTF
+        /// importer: keys its automatic handles play within --adaptive's bound).
+        #[arg(long, value_enum, default_value = "spec")]
+        runtime: tangent::runtime::Runtime,
     },
     /// Replace each track's keys by the fewest Bezier keys within a tolerance (SPEC §12).
     Reduce {
@@ -198,8 +202,8 @@ fn main() -> ExitCode {
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
         }
-        Some(Command::Bake { file, fps, adaptive, adaptive_linear, constant_speed, three_before_r187, format, output, map }) => {
-            cli::bake(&file, cli::BakeArgs { fps, adaptive, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map }, &output)
+        Some(Command::Bake { file, fps, adaptive, adaptive_linear, constant_speed, three_before_r187, format, output, map, runtime }) => {
+            cli::bake(&file, cli::BakeArgs { fps, adaptive, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map, runtime }, &output)
         }
         Some(Command::Reduce { file, tolerance, tracks, angle, output }) => cli::reduce(&file, tolerance, angle, &tracks, &output),
         Some(Command::Import { file, output, animation }) => cli::import(&file, output.as_deref(), animation),

@@ -339,5 +339,5 @@ fn merge_group(members: Vec<Prepared>) -> Prepared {
         Dest::Three { path, value_type, .. } => Dest::Three { path, value_type, element: None },
         Dest::Csv => Dest::Csv,
     };
-    Prepared { name, kind, target, form, times, values, tangents, max_error, dest, width: count, note: None }
+    Prepared { name, kind, target, form, times, values, tangents, max_error, dest, width: count, note: None, warning: None }
 }

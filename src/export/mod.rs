@@ -25,6 +25,7 @@ mod binding;
 mod csv;
 mod gltf;
 mod rotation;
+mod runtime;
 mod skeleton;
 mod three;
 
@@ -42,6 +43,7 @@ use crate::curve::modes::Written;
 use crate::curve::{PathCurve, TrackCurve};
 use crate::error::TrackError;
 use crate::model::{Binding, Ending, Infinity, Interpolation, Project, ThreeValueType, Track, TrackKind};
+use crate::runtime::Runtime;
 use binding::Dest;
 
 /// An output format (on the command line: `csv`, `json`, `gltf`, `glb`).
@@ -186,6 +188,9 @@ pub struct ExportOptions {
     pub adaptive_linear: bool,
     /// Target per track name; tracks not listed use [`Target::default_for`].
     pub targets: BTreeMap<String, Target>,
+    /// Who plays the file (`runtime.rs`): with Blender, keys Blender's importer plays within
+    /// the bound instead of CUBICSPLINE keys it would play differently.
+    pub runtime: Runtime,
 }
 
 impl ExportOptions {
@@ -200,6 +205,7 @@ impl ExportOptions {
             three_bezier: true,
             adaptive_linear: false,
             targets: BTreeMap::new(),
+            runtime: Runtime::Spec,
         }
     }
 
@@ -229,8 +235,13 @@ pub struct TrackReport {
     /// Where it went: `node 2 "Hips" rotation in animation "Walk"`, `Hips.position (vector)`.
     pub destination: String,
     /// How a track the format cannot hold as keyed was written instead: for an Euler track,
-    /// that it went as quaternions, and why baked (`rotation.rs`).
+    /// that it went as quaternions, and why baked (`rotation.rs`); for a runtime, its keys.
     pub note: Option<String>,
+    /// The runtime the keys were chosen for; `max_error` is measured as it plays them.
+    pub runtime: Runtime,
+    /// Where the runtime (or, for the specification's glTF, Blender 3.4) plays the track
+    /// beyond the bound, how far (`runtime.rs`).
+    pub warning: Option<String>,
 }
 
 #[derive(Debug, Error)]
@@ -249,6 +260,8 @@ pub enum ExportError {
     Encode(String),
     #[error("{path}: {error}")]
     Io { path: String, error: std::io::Error },
+    #[error("{runtime} reads glTF: choose --format gltf or glb for it, not {format:?}")]
+    Runtime { runtime: Runtime, format: Format },
 }
 
 /// One track ready to write: its keys and interpolation in the output's terms.
@@ -270,6 +283,8 @@ struct Prepared {
     width: usize,
     /// [`TrackReport::note`].
     note: Option<String>,
+    /// [`TrackReport::warning`].
+    warning: Option<String>,
 }
 
 impl Target {
@@ -402,6 +417,7 @@ impl Prepared {
             dest: binding::dest(track, target, format, options.targets.contains_key(&track.name)),
             width: track.kind.dim(),
             note: None,
+            warning: None,
         }
     }
 }
@@ -466,6 +482,7 @@ fn prepare_all(
     if chosen.is_empty() {
         return Err(ExportError::Empty);
     }
+    runtime::check(options.runtime, format)?;
 
     for (t, g) in &chosen {
         if !g.fits(t.kind, format) {
@@ -482,7 +499,8 @@ fn prepare_all(
             if cancelled.load(Ordering::Relaxed) {
                 return Err(ExportError::Cancelled);
             }
-            let p = prepare(t, *g, format, options, range, skeleton::joint_track(project, t));
+            let p = prepare(t, *g, format, options, range, skeleton::joint_track(project, t))
+                .and_then(|mut p| runtime::for_runtime(&mut p, t, format, options).map(|()| p));
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if !progress(n, total) {
                 cancelled.store(true, Ordering::Relaxed);
@@ -517,6 +535,8 @@ pub fn export(
             max_error: p.max_error,
             destination: binding::describe(p),
             note: p.note.clone(),
+            runtime: options.runtime,
+            warning: p.warning.clone(),
         })
         .collect();
     let tracks = binding::merge(tracks);

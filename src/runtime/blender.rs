@@ -64,6 +64,19 @@ pub fn key_values(w: &Written) -> Vec<Vec<f64>> {
 /// three.js JSON forms (Blender's glTF importer does not read them), a width above 4, keys
 /// that are not finite.
 pub fn play(w: &Written, fps: f64) -> Result<Played, RuntimeError> {
+    played(w, |t| key_time(t, fps))
+}
+
+/// [`play`] with the keys at the written times, not rounded to float32 frames: what export
+/// measures, as its other reports leave float32 out.
+///
+/// # Errors
+/// As [`play`].
+pub fn play_unrounded(w: &Written) -> Result<Played, RuntimeError> {
+    played(w, |t| t)
+}
+
+fn played(w: &Written, time: impl Fn(f64) -> f64) -> Result<Played, RuntimeError> {
     let interpolation = match w.form {
         Form::Step => Interpolation::Step,
         Form::Linear | Form::Baked => Interpolation::Linear,
@@ -71,7 +84,7 @@ pub fn play(w: &Written, fps: f64) -> Result<Played, RuntimeError> {
         Form::Bezier | Form::Smooth => return Err(RuntimeError::Unsupported { runtime: Runtime::Blender, form: w.form }),
     };
     let values = key_values(w);
-    let keys = w.times.iter().zip(values).map(|(&t, v)| Key::new(key_time(t, fps), v)).collect();
+    let keys = w.times.iter().zip(values).map(|(&t, v)| Key::new(time(t), v)).collect();
     Ok(Played { curve: TrackCurve::new(&bezier_track(vector_kind(w.width)?, interpolation, keys))?, rotation: w.rotation })
 }
 

@@ -10,11 +10,15 @@
 //! The glTF specification and three.js r187 play the same curve (`conformance/check.mjs`
 //! checks three.js against Tangent at 1,000 times), so they share one model. Blender's is in
 //! [`blender`], checked against Blender 3.4's own import (`tests/runtime_blender_reference.rs`).
-//! [`deviation`] measures how far a played curve is from the curve it was exported from.
+//! [`deviation`] measures how far a played curve is from the curve it was exported from;
+//! [`blender_keys`] chooses keys Blender's playback carries within a bound.
 
 pub mod blender;
+mod fit;
 #[cfg(test)]
 mod tests;
+
+pub use fit::{blender_keys, model_track, BlenderKeys};
 
 use clap::ValueEnum;
 use serde::{Deserialize, Serialize};

@@ -111,3 +111,33 @@ fn deviation_finds_the_largest_difference() {
     let d = deviation(&line, &play(Runtime::Blender, &w).unwrap());
     assert!((d - 3f64.sqrt() / 18.0).abs() < 1e-7, "{d}");
 }
+
+/// The demo's tracks (all but the rotation and the Step track) as keys Blender carries within
+/// 1e-4: each fit's own measure within the bound, and the file's keys (with zero tangents,
+/// which Blender ignores) played by the Blender model from the curve within the bound too.
+#[test]
+fn blender_keys_carry_the_demo_within_the_bound() {
+    let project = crate::io::demo_project();
+    let mut fitted = 0;
+    for track in &project.tracks {
+        let curve = TrackCurve::new(track).unwrap();
+        let Some(keys) = blender_keys(track, &curve, curve.domain(), 1e-4, usize::MAX).unwrap() else {
+            // A Step track's jumps would need keys ever closer together; the rotation is
+            // left to LINEAR keys.
+            assert!(matches!(track.name.as_str(), "visible" | "spin"), "{}", track.name);
+            continue;
+        };
+        assert!(keys.max_error <= 1e-4, "{}: {}", track.name, keys.max_error);
+        let d = curve.dim();
+        let values =
+            keys.track.keys.iter().flat_map(|k| std::iter::repeat_n(0.0, d).chain(k.value.iter().copied()).chain(std::iter::repeat_n(0.0, d))).collect();
+        let w = Written { form: Form::CubicSpline, rotation: false, width: d, times: keys.track.keys.iter().map(|k| k.time).collect(), values, tangents: None };
+        // At the written times: float32 frames can push a curve fitted to the bound past it
+        // (export checks that and fits tighter, tests/runtime_export.rs).
+        let dev = deviation(&curve, &blender::play_unrounded(&w).unwrap());
+        assert!(dev <= 1e-4 * (1.0 + 1e-9), "{}: {dev}", track.name);
+        println!("{}: {} keys, {} rounds, {:.3e} (played {:.3e})", track.name, keys.track.keys.len(), keys.rounds, keys.max_error, dev);
+        fitted += 1;
+    }
+    assert_eq!(fitted, 6);
+}

@@ -1,0 +1,228 @@
+//! Export for a runtime (issue 34, `--runtime`): after a track is prepared for the glTF
+//! specification, the chosen runtime's model ([`crate::runtime`]) plays what would be written.
+//!
+//! - **Blender 3.4** (glTF only): CUBICSPLINE keys lose their tangents in Blender's importer,
+//!   so a track that would go as CUBICSPLINE goes instead, with `--adaptive E`, as the keys
+//!   whose AutoClamped, Continuous Acceleration curve stays within E
+//!   ([`crate::runtime::blender_keys`]; their tangents written as Blender's handles, so every
+//!   runtime plays the same curve), or as linear keys within E where those are fewer; without
+//!   `--adaptive` it is baked at the frame rate. Rotations, whose components Blender
+//!   interpolates one by one and normalises, get keys added where that strays beyond E from
+//!   the curve. The report's error is then the one measured with Blender's model.
+//! - **the specification** (the default) in glTF: a CUBICSPLINE track that Blender would play
+//!   beyond the bound gets a warning that says how far, and that `--runtime blender` fixes it.
+//!
+//! The bound is `--adaptive`'s E, or for a track written exactly (error 0)
+//! [`crate::DEFAULT_ACCURACY`]; a track baked at the frame rate reports its error and is
+//! warned about only when the runtime plays it further off than that.
+
+use super::{ExportError, ExportOptions, Form, Format, Prepared, Target};
+use crate::bake::{bake_range, Bound, Motion, Rate};
+use crate::curve::TrackCurve;
+use crate::model::Track;
+use crate::runtime::{blender, blender_keys, deviation, Runtime, Written};
+
+/// Refinement depth for a rotation's segments under Blender's component-wise interpolation.
+const ROTATION_SPLITS: usize = 24;
+
+fn is_gltf(format: Format) -> bool {
+    matches!(format, Format::Gltf | Format::Glb)
+}
+
+/// Whether `runtime` reads `format`: Blender's model is of its glTF importer.
+pub(super) fn check(runtime: Runtime, format: Format) -> Result<(), ExportError> {
+    if runtime == Runtime::Blender && !is_gltf(format) {
+        return Err(ExportError::Runtime { runtime, format });
+    }
+    Ok(())
+}
+
+/// The track as the file will hold it (values before float32 rounding).
+pub(super) fn written(p: &Prepared) -> Written {
+    Written {
+        form: p.form,
+        rotation: p.target == Target::Rotation,
+        width: p.width,
+        times: p.times.clone(),
+        values: p.values.clone(),
+        tangents: p.tangents.clone(),
+    }
+}
+
+/// The bound a track's playback is held to: `--adaptive`'s E, or for a track written exactly
+/// [`crate::DEFAULT_ACCURACY`]; none for a track baked at the frame rate.
+fn bound_of(p: &Prepared, options: &ExportOptions) -> Option<f64> {
+    match options.adaptive {
+        Some(b) => Some(b.get()),
+        None if p.max_error == 0.0 => Some(crate::DEFAULT_ACCURACY),
+        None => None,
+    }
+}
+
+/// Blender's playback of `p` from the curve: its distance (an angle in radians for rotations).
+fn blender_deviation(p: &Prepared, curve: &TrackCurve) -> Result<f64, ExportError> {
+    let played = blender::play_unrounded(&written(p)).map_err(|e| ExportError::Encode(e.to_string()))?;
+    Ok(deviation(curve, &played))
+}
+
+/// What the chosen runtime changes in `p` (module docs).
+pub(super) fn for_runtime(p: &mut Prepared, track: &Track, format: Format, options: &ExportOptions) -> Result<(), ExportError> {
+    let curve = TrackCurve::new(track)?;
+    let bound = bound_of(p, options);
+    match options.runtime {
+        Runtime::Blender => {
+            let bound = for_blender(p, track, &curve, options)?.and(bound);
+            let measured = if p.target == Target::Rotation || p.form == Form::CubicSpline { blender_deviation(p, &curve)? } else { p.max_error };
+            p.max_error = p.max_error.max(measured);
+            match bound {
+                Some(bound) if measured > bound * (1.0 + 1e-9) => {
+                    p.warning = Some(format!("Blender 3.4 plays it up to {measured:.3e} from the curve, beyond the bound {bound:.0e}"));
+                }
+                _ => {}
+            }
+        }
+        Runtime::Spec if is_gltf(format) && p.form == Form::CubicSpline => {
+            let played = blender_deviation(p, &curve)?;
+            match bound {
+                Some(bound) if played > bound * (1.0 + 1e-9) => {
+                    p.warning = Some(format!(
+                        "Blender 3.4 plays it up to {played:.3e} from the curve (its glTF importer ignores CUBICSPLINE tangents), beyond {bound:.0e}; --runtime blender writes keys it plays within the bound"
+                    ));
+                }
+                _ => {}
+            }
+        }
+        Runtime::Spec | Runtime::Three => {}
+    }
+    Ok(())
+}
+
+/// Blender's keys for `p` (module docs); `None` when the track was baked at the frame rate for
+/// Blender (no bound to warn about), else `Some(())`.
+fn for_blender(p: &mut Prepared, track: &Track, curve: &TrackCurve, options: &ExportOptions) -> Result<Option<()>, ExportError> {
+    let rotation = p.target == Target::Rotation;
+    if p.times.is_empty() {
+        return Ok(Some(()));
+    }
+    let span = (p.times[0], p.times[p.times.len() - 1]);
+    if p.form == Form::CubicSpline {
+        match options.adaptive {
+            Some(bound) if !rotation => blender_cubic(p, track, curve, span, bound)?,
+            _ => {
+                let baked = bake_range(curve, options.rate(), Motion::Raw, span.0, span.1);
+                (p.form, p.times, p.values, p.max_error) = (Form::Baked, baked.times, baked.values, baked.max_error);
+                p.note = Some(format!("baked for Blender 3.4, which does not read CUBICSPLINE tangents ({} keys)", p.times.len()));
+                if options.adaptive.is_none() {
+                    return Ok(None);
+                }
+            }
+        }
+    }
+    if let (true, Form::Linear | Form::Baked, Some(bound)) = (rotation, p.form, options.adaptive) {
+        let added = split_rotation(p, curve, bound.get());
+        if added > 0 {
+            p.form = Form::Baked;
+            let how = format!("{added} keys added where Blender's component-wise interpolation strayed beyond {:e} rad", bound.get());
+            p.note = Some(p.note.take().map_or(how.clone(), |n| format!("{n}; {how}")));
+        }
+    }
+    Ok(Some(()))
+}
+
+/// Frame rates whose float32 frame numbers Blender's keys are checked at ([`blender_cubic`]).
+pub const CHECKED_FPS: [f64; 5] = [24.0, 25.0, 30.0, 50.0, 60.0];
+
+/// Fractions of the bound the fit is tried at when float32 frames push it beyond the bound.
+const TIGHTER: [f64; 3] = [1.0, 0.5, 0.25];
+
+/// `--adaptive` with Blender: keys its automatic handles carry within the bound, or linear keys
+/// where those are fewer. Blender stores each key at a float32 frame number; keys crowded
+/// towards a corner make the curve sensitive to that rounding, so the keys are played at the
+/// float32 frames of the usual rates ([`CHECKED_FPS`]) and fitted tighter ([`TIGHTER`]), or
+/// left to linear keys, where that strays beyond the bound.
+fn blender_cubic(p: &mut Prepared, track: &Track, curve: &TrackCurve, span: (f64, f64), bound: Bound) -> Result<(), ExportError> {
+    let linear = bake_range(curve, Rate::Adaptive(bound), Motion::Raw, span.0, span.1);
+    let mut why = "fewer than Blender's automatic handles need";
+    for fraction in TIGHTER {
+        let Some(k) = blender_keys(track, curve, span, bound.get() * fraction, linear.times.len())? else { break };
+        let kc = TrackCurve::new(&k.track)?;
+        let mut w = written(p);
+        (w.times, w.values) = (kc.times().to_vec(), handle_slopes(&kc));
+        let mut max_error = k.max_error;
+        for fps in CHECKED_FPS {
+            let played = blender::play(&w, fps).map_err(|e| ExportError::Encode(e.to_string()))?;
+            max_error = max_error.max(deviation(curve, &played));
+        }
+        if max_error <= bound.get() {
+            let n = w.times.len();
+            (p.times, p.values, p.max_error) = (w.times, w.values, max_error);
+            p.note = Some(format!("{n} keys for Blender 3.4's automatic handles (linear: {} keys)", linear.times.len()));
+            return Ok(());
+        }
+        why = "Blender's keys would stray beyond the bound at float32 frames";
+    }
+    let n = linear.times.len();
+    (p.form, p.times, p.values, p.max_error) = (Form::Baked, linear.times, linear.values, linear.max_error);
+    p.note = Some(format!("{n} linear keys: {why}"));
+    Ok(())
+}
+
+/// Adds keys from the curve (each turned into the hemisphere of the key before) inside every
+/// segment whose component-wise interpolation, normalised, strays beyond `bound` radians from
+/// the curve, halving until it does not; the number added.
+fn split_rotation(p: &mut Prepared, curve: &TrackCurve, bound: f64) -> usize {
+    let mut w = written(p);
+    w.form = Form::Linear;
+    let keys = blender::key_values(&w);
+    let (mut cursor, mut scratch) = (crate::search::SegmentCursor::new(), vec![0.0; curve.dim()]);
+    let mut rot = |t: f64| curve.rotation_at(&mut cursor, t, &mut scratch).unwrap_or(crate::quat::IDENTITY).to_vec();
+    let (mut times, mut values) = (vec![p.times[0]], keys[0].clone());
+    let mut added = 0;
+    for k in 1..p.times.len() {
+        let mut stack = vec![(p.times[k], keys[k].clone(), 0)];
+        while let Some((tb, qb, depth)) = stack.pop() {
+            let (ta, qa) = (times[times.len() - 1], values[values.len() - 4..].to_vec());
+            let strays = tb > ta && depth < ROTATION_SPLITS && {
+                let steps = crate::reduce::measure::DENSE_POINTS;
+                (1..steps).any(|i| {
+                    let u = i as f64 / steps as f64;
+                    let lerp: Vec<f64> = qa.iter().zip(&qb).map(|(a, b)| a + (b - a) * u).collect();
+                    crate::reduce::rotation::angle_deg(&lerp, &rot(ta + (tb - ta) * u)).to_radians() > bound
+                })
+            };
+            if strays {
+                let tm = 0.5 * (ta + tb);
+                let mut qm = rot(tm);
+                if qm.iter().zip(&qa).map(|(a, b)| a * b).sum::<f64>() < 0.0 {
+                    qm.iter_mut().for_each(|x| *x = -*x);
+                }
+                stack.push((tb, qb, depth + 1));
+                stack.push((tm, qm, depth + 1));
+                added += 1;
+            } else {
+                times.push(tb);
+                values.extend_from_slice(&qb);
+            }
+        }
+    }
+    (p.times, p.values) = (times, values);
+    added
+}
+
+/// CUBICSPLINE `[in-tangent, value, out-tangent]` per key with the slopes of the curve's
+/// resolved handles (`dv/dt`, per second; zero at the open ends, which glTF never plays): the
+/// Hermite spline the specification plays is then Blender's curve, since automatic handles sit
+/// a third of each segment away (to rounding: the continuous-acceleration solve leaves them
+/// within about 1e-11 of a third).
+fn handle_slopes(curve: &TrackCurve) -> Vec<f64> {
+    let (n, dim) = (curve.times().len(), curve.dim());
+    let mut values = Vec::with_capacity(3 * n * dim);
+    let slope = |h: (f64, f64)| if h.0 == 0.0 { 0.0 } else { h.1 / h.0 };
+    for i in 0..n {
+        let handles: Vec<_> = (0..dim).map(|c| curve.bezier_handles(i, c).unwrap_or(((0.0, 0.0), (0.0, 0.0)))).collect();
+        values.extend(handles.iter().map(|h| if i > 0 { slope(h.0) } else { 0.0 }));
+        values.extend_from_slice(curve.key_value(i));
+        values.extend(handles.iter().map(|h| if i + 1 < n { slope(h.1) } else { 0.0 }));
+    }
+    values
+}

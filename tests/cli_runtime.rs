@@ -1,0 +1,72 @@
+//! `tangent bake --runtime` as scripts use it (issue 34): the real binary, its report on
+//! stdout, its warnings on stderr, and what it refuses.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn tangent(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tangent")).args(args).output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn scratch(name: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("tangent-cli-runtime-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name).to_string_lossy().into_owned()
+}
+
+fn demo() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("assets/demo.ron").to_string_lossy().into_owned()
+}
+
+/// The default runtime keeps the report's five columns and warns, on stderr, about each
+/// CUBICSPLINE track Blender would play beyond the bound, with the distance.
+#[test]
+fn the_default_export_warns_about_blender_on_stderr() {
+    let out = scratch("spec.glb");
+    let o = tangent(&["bake", &demo(), "--format", "glb", "--adaptive", "1e-4", "-o", &out]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    assert!(stdout.lines().all(|l| !l.contains("in Blender") && !l.starts_with("warning")), "{stdout}");
+    let camera = stderr.lines().find(|l| l.starts_with("warning: track \"camera\": Blender 3.4 plays it up to ")).unwrap_or_else(|| panic!("{stderr}"));
+    let far: f64 = camera.split("up to ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
+    assert!(far > 0.1, "{camera}");
+    assert!(camera.contains("--runtime blender"), "{camera}");
+    assert_eq!(stderr.lines().filter(|l| l.starts_with("warning: ")).count(), 5, "{stderr}");
+}
+
+/// With `--runtime blender` each line names the runtime after the error, no warning is
+/// printed, and every error is within the bound.
+#[test]
+fn a_blender_export_reports_blender_and_stays_within_the_bound() {
+    let out = scratch("blender.glb");
+    let o = tangent(&["bake", &demo(), "--format", "glb", "--adaptive", "1e-3", "--runtime", "blender", "-o", &out]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let stdout = text(&o.stdout);
+    assert_eq!(text(&o.stderr), "");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 8, "{stdout}");
+    for l in &lines {
+        let cols: Vec<&str> = l.split('\t').collect();
+        assert_eq!(cols[5], "in Blender 3.4", "{l}");
+        let err: f64 = cols[4].trim_start_matches("max error ").parse().unwrap();
+        assert!(err <= 1e-3, "{l}");
+    }
+    assert!(lines.iter().any(|l| l.contains("keys for Blender 3.4's automatic handles")), "{stdout}");
+}
+
+#[test]
+fn blender_reads_gltf_only_and_an_unknown_runtime_is_refused() {
+    let out = scratch("refused.json");
+    let o = tangent(&["bake", &demo(), "--format", "json", "--runtime", "blender", "-o", &out]);
+    assert!(!o.status.success());
+    assert_eq!(text(&o.stdout), "");
+    assert!(text(&o.stderr).contains("Blender 3.4 reads glTF"), "{}", text(&o.stderr));
+    assert!(!std::path::Path::new(&out).exists());
+    let o = tangent(&["bake", &demo(), "--format", "glb", "--runtime", "godot", "-o", &scratch("x.glb")]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("spec") && text(&o.stderr).contains("blender"), "{}", text(&o.stderr));
+}

@@ -1,0 +1,144 @@
+//! Export for a runtime (issue 34): the demo and the shared sample `bezier_mover.glb` (imported)
+//! exported as GLB, the file read back with the `gltf` crate, every channel played by a
+//! runtime's model (`tangent::runtime`) and measured against the project's curve.
+//!
+//! - `--runtime blender --adaptive E`: Blender's playback of every channel within E (plus
+//!   float32), the reports saying Blender, and no warnings;
+//! - the default runtime: the specification's playback within E, and the CUBICSPLINE channels
+//!   Blender would play beyond E warned about, with Blender's deviation.
+
+use tangent::bake::{Bound, Fps};
+use tangent::export::{export, ExportOptions, Form, Format, TrackReport};
+use tangent::runtime::{blender, deviation, play, Runtime, Written};
+use tangent::{Project, TrackCurve};
+
+/// A channel of the file: `NODE.PATH`, its Written keys.
+fn channels(bytes: &[u8]) -> Vec<(String, Written)> {
+    let g = gltf::Gltf::from_slice(bytes).unwrap();
+    let blob = g.blob.clone().unwrap();
+    let mut out = Vec::new();
+    for anim in g.document.animations() {
+        for ch in anim.channels() {
+            let reader = ch.reader(|_| Some(&blob[..]));
+            let times: Vec<f64> = reader.read_inputs().unwrap().map(f64::from).collect();
+            let (values, width, rotation): (Vec<f64>, usize, bool) = match reader.read_outputs().unwrap() {
+                gltf::animation::util::ReadOutputs::Translations(it) | gltf::animation::util::ReadOutputs::Scales(it) => {
+                    (it.flat_map(|v| v.map(f64::from)).collect(), 3, false)
+                }
+                gltf::animation::util::ReadOutputs::Rotations(it) => (it.into_f32().flat_map(|v| v.map(f64::from)).collect(), 4, true),
+                gltf::animation::util::ReadOutputs::MorphTargetWeights(it) => {
+                    let v: Vec<f64> = it.into_f32().map(f64::from).collect();
+                    (v, 0, false)
+                }
+            };
+            let form = match ch.sampler().interpolation() {
+                gltf::animation::Interpolation::Step => Form::Step,
+                gltf::animation::Interpolation::Linear => Form::Linear,
+                gltf::animation::Interpolation::CubicSpline => Form::CubicSpline,
+            };
+            let per_key = if form == Form::CubicSpline { 3 } else { 1 };
+            let width = if width == 0 { values.len() / (times.len() * per_key) } else { width };
+            let suffix = match ch.target().property() {
+                gltf::animation::Property::Translation => "translation",
+                gltf::animation::Property::Rotation => "rotation",
+                gltf::animation::Property::Scale => "scale",
+                gltf::animation::Property::MorphTargetWeights => "weights",
+            };
+            let node = format!("{}.{suffix}", ch.target().node().name().unwrap_or_default());
+            out.push((node, Written { form, rotation, width, times, values, tangents: None }));
+        }
+    }
+    out
+}
+
+fn mover() -> Project {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/import-samples/bezier_mover.glb");
+    tangent::open::open_any(&path).unwrap().project().clone()
+}
+
+/// The track a channel came from: an imported one's name is the channel's `NODE.PATH`, a
+/// project's track names its node.
+fn track_of<'a>(project: &'a Project, channel: &str) -> &'a tangent::Track {
+    let node = channel.rsplit_once('.').unwrap().0;
+    project.track(channel).or_else(|| project.track(node)).unwrap_or_else(|| panic!("no track for {channel}"))
+}
+
+/// The float32 slack of a channel: its values' and times' rounding, through the curve's slope.
+fn slack(w: &Written) -> f64 {
+    let largest = w.values.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    let end = w.times.iter().fold(1.0f64, |m, t| m.max(t.abs()));
+    4e-6 * largest * end
+}
+
+fn run(project: &Project, runtime: Runtime, bound: f64) -> (Vec<(String, Written)>, Vec<TrackReport>) {
+    let options = ExportOptions { adaptive: Some(Bound::new(bound).unwrap()), runtime, ..ExportOptions::new(Fps::new(project.fps).unwrap()) };
+    let (bytes, report) = export(project, Format::Glb, &options, &|_, _| true).unwrap();
+    (channels(&bytes), report)
+}
+
+/// Every channel as `runtime` plays it, measured against its track: (channels, worst ratio to the
+/// bound).
+fn measure(project: &Project, chans: &[(String, Written)], runtime: Runtime, bound: f64) -> (usize, f64) {
+    let mut worst: f64 = 0.0;
+    for (node, w) in chans {
+        let track = track_of(project, node);
+        if (track.kind.dim() != w.width && !w.rotation) || w.form == Form::Step {
+            // A merged weights channel; a Step channel's jumps move with float32 times (every
+            // runtime holds STEP keys as written: tests/runtime_blender_reference.rs).
+            continue;
+        }
+        let curve = TrackCurve::new(track).unwrap();
+        let played = match runtime {
+            Runtime::Blender => blender::play(w, blender::FACTORY_FPS).unwrap(),
+            r => play(r, w).unwrap(),
+        };
+        let d = deviation(&curve, &played);
+        let allowed = bound + if w.rotation { 1e-6 } else { slack(w) };
+        assert!(d <= allowed, "{node} ({:?}, {} keys) in {runtime}: {d:e} beyond {allowed:e}", w.form, w.times.len());
+        worst = worst.max(d / bound);
+    }
+    (chans.len(), worst)
+}
+
+#[test]
+fn blender_plays_a_blender_export_within_the_bound() {
+    let mut checked = 0;
+    for (name, project, bounds) in [("demo", tangent::io::demo_project(), &[1e-3, 1e-4][..]), ("bezier_mover", mover(), &[1e-3][..])] {
+        for &bound in bounds {
+            let (chans, report) = run(&project, Runtime::Blender, bound);
+            assert!(report.iter().all(|r| r.runtime == Runtime::Blender && r.warning.is_none()), "{report:#?}");
+            let cubic = chans.iter().filter(|(_, w)| w.form == Form::CubicSpline).count();
+            let (n, worst) = measure(&project, &chans, Runtime::Blender, bound);
+            println!("{name} at {bound:e}: {n} channels ({cubic} CUBICSPLINE for Blender's handles), worst {worst:.3} of the bound");
+            assert!(cubic >= 2, "{name} at {bound:e}: Blender keys for the smooth tracks");
+            // The tangents written are Blender's handles: the specification plays the same curve.
+            measure(&project, &chans, Runtime::Spec, bound);
+            checked += n;
+        }
+    }
+    assert_eq!(checked, 8 + 8 + 3);
+}
+
+#[test]
+fn the_default_export_warns_where_blender_would_stray() {
+    for (name, project) in [("demo", tangent::io::demo_project()), ("bezier_mover", mover())] {
+        let (chans, report) = run(&project, Runtime::Spec, 1e-4);
+        measure(&project, &chans, Runtime::Spec, 1e-4);
+        let mut warned = 0;
+        for (node, w) in chans.iter().filter(|(_, w)| w.form == Form::CubicSpline) {
+            let track = track_of(&project, node);
+            let r = report.iter().find(|r| r.name == track.name).unwrap();
+            let d = deviation(&TrackCurve::new(track).unwrap(), &blender::play(w, blender::FACTORY_FPS).unwrap());
+            if d <= 1e-4 {
+                // Blender's handles happen to match (Mover.scale: 1.4e-7).
+                assert!(r.warning.is_none(), "{name} {}: {:?}", r.name, r.warning);
+                continue;
+            }
+            let warning = r.warning.as_deref().unwrap_or_else(|| panic!("{name} {}: Blender plays it {d:e} off, no warning", r.name));
+            assert!(warning.contains("Blender 3.4 plays it up to"), "{warning}");
+            warned += 1;
+        }
+        assert!(warned >= 2, "{name}: {warned}");
+        assert!(report.iter().filter(|r| r.form != Form::CubicSpline).all(|r| r.warning.is_none()));
+    }
+}
