@@ -1,6 +1,8 @@
-//! File > Export…: format, where each track goes, fixed or adaptive baking, constant speed,
-//! and the output path; the export runs on a background thread with a progress bar and can
-//! be cancelled. The file is written atomically, so a cancelled or failed export leaves none.
+//! File > Export…: format, the runtime it is made for, where each track goes, fixed or
+//! adaptive baking, constant speed, and the output path; the export runs on a background
+//! thread with a progress bar and can be cancelled. The file is written atomically, so a
+//! cancelled or failed export leaves none. The last export's warnings (a track the runtime
+//! plays beyond the bound: `export/runtime.rs`) stay listed under the button.
 
 use std::path::PathBuf;
 
@@ -12,6 +14,7 @@ use super::panel::{Panel, PanelContext};
 use super::payload::{Status, Window};
 use crate::bake::{Bound, Fps};
 use crate::export::{export_to_file, ExportError, ExportOptions, Form, Format, Target, TrackReport};
+use crate::runtime::Runtime;
 use crate::Project;
 
 /// The dialog's settings and the export in flight.
@@ -23,9 +26,13 @@ pub struct ExportWindow {
     /// Adaptive: linear keys instead of fitted Bézier keys.
     pub adaptive_linear: bool,
     pub constant_speed: bool,
+    /// Who plays the file (`--runtime`).
+    pub runtime: Runtime,
     pub targets: std::collections::BTreeMap<String, Target>,
     pub path: String,
     running: Option<Job<Result<Vec<TrackReport>, ExportError>>>,
+    /// The last export's warnings, `track: text`.
+    pub warnings: Vec<String>,
 }
 
 impl Default for ExportWindow {
@@ -37,9 +44,11 @@ impl Default for ExportWindow {
             bound: crate::DEFAULT_ACCURACY,
             adaptive_linear: false,
             constant_speed: false,
+            runtime: Runtime::Spec,
             targets: Default::default(),
             path: String::new(),
             running: None,
+            warnings: Vec::new(),
         }
     }
 }
@@ -77,6 +86,9 @@ impl Panel for ExportWindow {
                     start = ui.button("Export").on_hover_text("Bake and write the file").clicked();
                 }
             }
+            for w in &self.warnings {
+                ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+            }
         });
         if start {
             out.push(AppCommand::Status(self.begin(cx.doc.document.shared_project())));
@@ -99,6 +111,19 @@ impl ExportWindow {
                 (Format::Glb, "GLB", "Binary glTF 2.0"),
             ] {
                 ui.selectable_value(&mut self.format, f, name).on_hover_text(tip);
+            }
+        });
+        ui.horizontal(|ui| {
+            ui.label("Played by");
+            for (r, tip) in [
+                (Runtime::Spec, "The glTF specification (three.js plays the same): the error is measured as it interpolates"),
+                (Runtime::Three, "three.js r187: plays as the specification does"),
+                (
+                    Runtime::Blender,
+                    "Blender 3.4's glTF importer ignores CUBICSPLINE tangents: adaptive keys its automatic handles play within E (glTF and GLB only)",
+                ),
+            ] {
+                ui.selectable_value(&mut self.runtime, r, r.label()).on_hover_text(tip);
             }
         });
         ui.horizontal(|ui| {
@@ -162,6 +187,7 @@ impl ExportWindow {
             adaptive_linear: self.adaptive_linear,
             constant_speed: self.constant_speed,
             targets: self.targets.clone(),
+            runtime: self.runtime,
             ..ExportOptions::new(fps)
         };
         // Skipped tracks are not exported, so the progress bar does not count them.
@@ -180,6 +206,7 @@ impl ExportWindow {
             }))
         });
         self.running = Some(job);
+        self.warnings.clear();
         Status::message("Exporting…")
     }
 
@@ -191,10 +218,52 @@ impl ExportWindow {
                 let baked = report.iter().filter(|r| r.form == Form::Baked).count();
                 let worst = report.iter().map(|r| r.max_error).fold(0.0, f64::max);
                 let keys: usize = report.iter().map(|r| r.keys).sum();
-                Status::message(format!("Exported {} tracks ({keys} keys, {baked} baked, largest error {worst:.2e}) to {}", report.len(), self.path))
+                self.warnings = report.iter().filter_map(|r| r.warning.as_ref().map(|w| format!("{}: {w}", r.name))).collect();
+                let runtime = report.first().map_or(Runtime::Spec, |r| r.runtime);
+                let played = if runtime == Runtime::Spec { String::new() } else { format!(" in {runtime}") };
+                let warned = match self.warnings.len() {
+                    0 => String::new(),
+                    n => format!("; {n} warning{} (Export window)", if n == 1 { "" } else { "s" }),
+                };
+                Status::message(format!(
+                    "Exported {} tracks ({keys} keys, {baked} baked, largest error{played} {worst:.2e}) to {}{warned}",
+                    report.len(),
+                    self.path
+                ))
             }
             Err(ExportError::Cancelled) => Status::message("Export cancelled; no file written"),
             Err(e) => Status::error(format!("Export failed: {e}")),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An export for Blender and one for the specification of the same demo: the window's
+    /// settings reach the export, the report's warnings are kept for the window (five
+    /// CUBICSPLINE tracks Blender would play beyond 1e-4 for the specification, none for
+    /// Blender), and the status line says which.
+    #[test]
+    fn the_runtime_reaches_the_export_and_its_warnings_are_listed() {
+        let dir = std::env::temp_dir().join(format!("tangent-export-runtime-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let project = std::sync::Arc::new(crate::io::demo_project());
+        for (runtime, warnings) in [(Runtime::Spec, 5), (Runtime::Blender, 0)] {
+            let mut w =
+                ExportWindow { adaptive: true, bound: 1e-4, runtime, path: dir.join(format!("{runtime:?}.glb")).display().to_string(), ..Default::default() };
+            w.begin(project.clone());
+            let status = loop {
+                if let Some(s) = w.poll() {
+                    break s;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            };
+            assert_eq!(w.warnings.len(), warnings, "{runtime:?}: {:?}", w.warnings);
+            assert!(w.warnings.iter().all(|x| x.contains("Blender 3.4 plays it up to")), "{:?}", w.warnings);
+            assert_eq!(status.text.contains("warnings (Export window)"), warnings > 0, "{}", status.text);
+            assert_eq!(status.text.contains("in Blender 3.4"), runtime == Runtime::Blender, "{}", status.text);
+        }
     }
 }
