@@ -63,6 +63,9 @@ pub enum AppCommand {
     SetSmoothPreview(Option<Arc<Smoothing>>),
     /// What Key > Scale time… previews in the graph (`None` when it closes).
     SetRetimePreview(Option<Arc<Retiming>>),
+    /// The Export window's Preview: each exported track as the chosen runtime plays it, drawn
+    /// as the ghost (until View > Clear ghost).
+    SetRuntimeGhost(Arc<super::document::cleanup::Ghost>),
     /// Put the tracks Edit > Smooth… smoothed (compiled on its worker) in place, as one undo
     /// step, if what they were made for still holds; their originals become the ghost.
     ApplySmooth(Arc<Smoothing>),

@@ -217,6 +217,10 @@ fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
         AppCommand::SetSmoothPreview(p) => replace(&mut state.ui.smooth_preview, p),
         AppCommand::SetRetimePreview(p) => replace(&mut state.ui.retime_preview, p),
+        AppCommand::SetRuntimeGhost(g) => {
+            state.ui.ghost = Some(g);
+            true
+        }
         c => cleanup_commands::run(state, c),
     }
 }

@@ -2,18 +2,21 @@
 //! adaptive baking, constant speed, and the output path; the export runs on a background
 //! thread with a progress bar and can be cancelled. The file is written atomically, so a
 //! cancelled or failed export leaves none. The last export's warnings (a track the runtime
-//! plays beyond the bound: `export/runtime.rs`) stay listed under the button.
+//! plays beyond the bound: `export/runtime.rs`) stay listed under the button. Preview draws
+//! what the chosen runtime plays of this export as the graph's ghost (`export::preview`, on a
+//! worker) and lists each track's largest distance from its curve.
 
 use std::path::PathBuf;
 
 use eframe::egui;
 
 use super::commands::AppCommand;
+use super::document::cleanup::Ghost;
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Status, Window};
 use crate::bake::{Bound, Fps};
-use crate::export::{export_to_file, ExportError, ExportOptions, Form, Format, Target, TrackReport};
+use crate::export::{export_to_file, preview, ExportError, ExportOptions, Form, Format, PreviewTrack, Target, TrackReport};
 use crate::runtime::Runtime;
 use crate::Project;
 
@@ -33,6 +36,12 @@ pub struct ExportWindow {
     running: Option<Job<Result<Vec<TrackReport>, ExportError>>>,
     /// The last export's warnings, `track: text`.
     pub warnings: Vec<String>,
+    /// Who Preview plays the export with.
+    pub preview_runtime: Runtime,
+    previewing: Option<Job<Result<Vec<PreviewTrack>, ExportError>>>,
+    /// The last preview: the runtime that played it, the bound, and per track its name and
+    /// largest distance from the curve.
+    pub previewed: Option<(Runtime, Option<f64>, Vec<(String, f64)>)>,
 }
 
 impl Default for ExportWindow {
@@ -49,6 +58,9 @@ impl Default for ExportWindow {
             path: String::new(),
             running: None,
             warnings: Vec::new(),
+            preview_runtime: Runtime::Blender,
+            previewing: None,
+            previewed: None,
         }
     }
 }
@@ -65,11 +77,12 @@ impl Panel for ExportWindow {
         if let Some(status) = self.poll() {
             out.push(AppCommand::Status(status));
         }
+        self.poll_preview(cx.project(), out);
         if !cx.ui.windows.is_open(Window::Export) {
             return;
         }
         let mut open = true;
-        let mut start = false;
+        let (mut start, mut look) = (false, false);
         egui::Window::new("Export").open(&mut open).resizable(true).default_width(460.0).show(&ctx, |ui| {
             let busy = self.running.is_some();
             ui.add_enabled_ui(!busy, |ui| self.settings(ui, cx.project()));
@@ -83,15 +96,29 @@ impl Panel for ExportWindow {
                     ctx.request_repaint();
                 }
                 None => {
-                    start = ui.button("Export").on_hover_text("Bake and write the file").clicked();
+                    ui.horizontal(|ui| {
+                        start = ui.button("Export").on_hover_text("Bake and write the file").clicked();
+                        let tip = "Draw each track as this runtime would play this export, as the ghost (View > Clear ghost removes it), and list how far each strays from its curve";
+                        look = ui.add_enabled(self.previewing.is_none(), egui::Button::new("Preview as")).on_hover_text(tip).clicked();
+                        let combo = egui::ComboBox::from_id_salt("preview runtime").selected_text(self.preview_runtime.label()).show_ui(ui, |ui| {
+                            for r in Runtime::ALL {
+                                ui.selectable_value(&mut self.preview_runtime, r, r.label());
+                            }
+                        });
+                        combo.response.accessible_name("preview runtime");
+                    });
                 }
             }
             for w in &self.warnings {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
             }
+            self.preview_list(ui);
         });
         if start {
             out.push(AppCommand::Status(self.begin(cx.doc.document.shared_project())));
+        }
+        if look {
+            out.push(AppCommand::Status(self.begin_preview(cx.doc.document.shared_project())));
         }
         if !open && !self.is_running() {
             out.push(AppCommand::CloseWindow(Window::Export));
@@ -169,6 +196,70 @@ impl ExportWindow {
         });
     }
 
+    /// The export's options from the window's settings.
+    fn options(&self) -> Result<ExportOptions, crate::bake::RateError> {
+        Ok(ExportOptions {
+            adaptive: self.adaptive.then(|| Bound::new(self.bound)).transpose()?,
+            adaptive_linear: self.adaptive_linear,
+            constant_speed: self.constant_speed,
+            targets: self.targets.clone(),
+            runtime: self.runtime,
+            ..ExportOptions::new(Fps::new(self.fps)?)
+        })
+    }
+
+    /// Starts the preview of `project`'s export as the chosen runtime plays it, on a worker.
+    fn begin_preview(&mut self, project: std::sync::Arc<Project>) -> Status {
+        let options = match self.options() {
+            Ok(o) => o,
+            Err(e) => return Status::error(format!("Preview: {e}")),
+        };
+        let (format, runtime) = (self.format, self.preview_runtime);
+        self.previewing = Some(Job::spawn("Preview of the runtime's playback", None, move |_| {
+            let project = crate::io::released(project);
+            Some(preview(&project, format, &options, runtime))
+        }));
+        Status::message(format!("Preview: playing the export as {runtime} would…"))
+    }
+
+    /// A finished preview: the ghost, the list, the status line.
+    fn poll_preview(&mut self, project: &Project, out: &mut Vec<AppCommand>) {
+        let Some((_, made)) = Job::finished(&mut self.previewing) else { return };
+        let status = match made.unwrap_or(Err(ExportError::Cancelled)) {
+            Ok(tracks) => {
+                let label = format!("{} playback", self.preview_runtime);
+                let list: Vec<(String, f64)> = tracks.iter().filter_map(|p| project.tracks.get(p.track).map(|t| (t.name.clone(), p.deviation))).collect();
+                let worst = list.iter().fold(None, |w: Option<&(String, f64)>, x| if w.is_none_or(|w| x.1 > w.1) { Some(x) } else { w });
+                let text = worst.map_or(String::new(), |(n, d)| format!("; largest {d:.2e} ({n})"));
+                let ghost = Ghost { label, tracks: tracks.into_iter().map(|p| (p.track, p.played)).collect() };
+                out.push(AppCommand::SetRuntimeGhost(std::sync::Arc::new(ghost)));
+                self.previewed = Some((self.preview_runtime, self.adaptive.then_some(self.bound), list));
+                Status::message(format!("Preview: {} playback of the export drawn as the ghost{text}", self.preview_runtime))
+            }
+            Err(e) => Status::error(format!("Preview failed: {e}")),
+        };
+        out.push(AppCommand::Status(status));
+    }
+
+    /// The last preview's distances, beyond the bound in the warning colour.
+    fn preview_list(&self, ui: &mut egui::Ui) {
+        let Some((runtime, bound, list)) = &self.previewed else { return };
+        ui.separator();
+        ui.label(format!("{runtime} plays each track within (largest distance from its curve)"));
+        egui::Grid::new("runtime preview").num_columns(2).show(ui, |ui| {
+            for (name, d) in list {
+                ui.label(name);
+                let text = format!("{d:.2e}");
+                if bound.is_some_and(|b| *d > b) {
+                    ui.colored_label(ui.visuals().warn_fg_color, text);
+                } else {
+                    ui.label(text);
+                }
+                ui.end_row();
+            }
+        });
+    }
+
     /// Starts the export of `project` on a background thread.
     fn begin(&mut self, project: std::sync::Arc<Project>) -> Status {
         let mut path = PathBuf::from(self.path.trim());
@@ -178,17 +269,9 @@ impl ExportWindow {
         if path.extension().is_none() {
             path.set_extension(self.format.extension());
         }
-        let (fps, bound) = match (Fps::new(self.fps), self.adaptive.then(|| Bound::new(self.bound)).transpose()) {
-            (Ok(fps), Ok(bound)) => (fps, bound),
-            (Err(e), _) | (_, Err(e)) => return Status::error(format!("Export: {e}")),
-        };
-        let options = ExportOptions {
-            adaptive: bound,
-            adaptive_linear: self.adaptive_linear,
-            constant_speed: self.constant_speed,
-            targets: self.targets.clone(),
-            runtime: self.runtime,
-            ..ExportOptions::new(fps)
+        let options = match self.options() {
+            Ok(o) => o,
+            Err(e) => return Status::error(format!("Export: {e}")),
         };
         // Skipped tracks are not exported, so the progress bar does not count them.
         let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::for_track(t, self.format));
@@ -265,5 +348,68 @@ mod tests {
             assert_eq!(status.text.contains("warnings (Export window)"), warnings > 0, "{}", status.text);
             assert_eq!(status.text.contains("in Blender 3.4"), runtime == Runtime::Blender, "{}", status.text);
         }
+    }
+
+    fn previewed(w: &mut ExportWindow, project: &Project) -> (std::sync::Arc<Ghost>, Status) {
+        let mut out = Vec::new();
+        while out.is_empty() {
+            w.poll_preview(project, &mut out);
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        let ghost = out.iter().find_map(|c| if let AppCommand::SetRuntimeGhost(g) = c { Some(g.clone()) } else { None });
+        let status = out.into_iter().find_map(|c| if let AppCommand::Status(s) = c { Some(s) } else { None }).unwrap();
+        (ghost.unwrap_or_else(|| panic!("{}", status.text)), status)
+    }
+
+    /// Blender's playback of the demo's adaptive export: for the specification's keys the
+    /// camera strays far (tangents ignored), for keys made for Blender it stays within the
+    /// bound; the ghost holds every exported track as played, the list each track's distance.
+    #[test]
+    fn preview_plays_the_export_in_the_chosen_runtime() {
+        let project = std::sync::Arc::new(crate::io::demo_project());
+        for (runtime, far) in [(Runtime::Spec, true), (Runtime::Blender, false)] {
+            let mut w = ExportWindow { adaptive: true, bound: 1e-3, runtime, preview_runtime: Runtime::Blender, ..Default::default() };
+            w.begin_preview(project.clone());
+            let (ghost, status) = previewed(&mut w, &project);
+            assert_eq!(ghost.label, "Blender 3.4 playback");
+            assert_eq!(ghost.tracks.len(), project.tracks.len(), "{}", status.text);
+            let (by, bound, list) = w.previewed.clone().unwrap();
+            assert_eq!((by, bound), (Runtime::Blender, Some(1e-3)));
+            let camera = list.iter().find(|(n, _)| n == "camera").unwrap().1;
+            assert_eq!(camera > 0.1, far, "{runtime:?}: camera {camera}");
+            if !far {
+                assert!(list.iter().all(|(_, d)| *d <= 1e-3 * (1.0 + 1e-3)), "{list:?}");
+            }
+            assert!(status.text.starts_with("Preview: Blender 3.4 playback"), "{}", status.text);
+        }
+    }
+
+    /// In the editor: File > Export… (Ctrl+Shift+E), adaptive (E = 1e-3), Preview as Blender 3.4
+    /// clicked; the graph's ghost is Blender's playback of the specification's keys and the
+    /// window lists the camera's distance (far: Blender ignores the tangents).
+    #[test]
+    fn preview_button_sets_the_ghost_and_lists_the_distances() {
+        use egui_kittest::kittest::Queryable;
+        let mut h = crate::app::tests::harness(crate::io::demo_project());
+        h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::E);
+        h.run();
+        h.get_by_label("adaptive").click();
+        h.run();
+        h.state_mut().panels.export.bound = 1e-3;
+        h.get_by_label("Preview as").click();
+        for _ in 0..2000 {
+            h.step();
+            if h.state().panels.export.previewed.is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        h.run();
+        let ghost = crate::app::tests::app(&h).ui.ghost.clone().expect("the ghost");
+        assert_eq!(ghost.label, "Blender 3.4 playback");
+        assert!(h.query_by_label_contains("Blender 3.4 plays each track within").is_some());
+        let camera = &h.state().panels.export.previewed.as_ref().unwrap().2.iter().find(|(n, _)| n == "camera").unwrap().1;
+        assert!(*camera > 0.1, "{camera}");
+        assert!(h.query_by_label(&format!("{camera:.2e}")).is_some(), "{camera}");
     }
 }

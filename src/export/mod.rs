@@ -30,6 +30,7 @@ mod skeleton;
 mod three;
 
 pub use binding::bound_target;
+pub use runtime::{preview, PreviewTrack};
 
 use std::collections::BTreeMap;
 

@@ -19,6 +19,7 @@
 use super::{ExportError, ExportOptions, Form, Format, Prepared, Target};
 use crate::bake::{bake_range, Bound, Motion, Rate};
 use crate::curve::TrackCurve;
+use crate::model::Project;
 use crate::model::Track;
 use crate::runtime::{blender, blender_keys, deviation, Runtime, Written};
 
@@ -225,4 +226,37 @@ fn handle_slopes(curve: &TrackCurve) -> Vec<f64> {
         values.extend(handles.iter().map(|h| if i + 1 < n { slope(h.1) } else { 0.0 }));
     }
     values
+}
+
+/// One track of [`preview`]: the curve the runtime plays and its largest distance from the
+/// track's curve (an angle in radians for rotations).
+#[derive(Clone, Debug)]
+pub struct PreviewTrack {
+    /// The track's index in the project.
+    pub track: usize,
+    /// The components as the runtime interpolates them (a rotation before normalising).
+    pub played: TrackCurve,
+    pub deviation: f64,
+}
+
+/// What `played_by` plays of the export of `project` to `format` with `options` (whose
+/// `runtime` chose the keys), per exported track: for the editor's preview (the export's own
+/// tracks, before any are merged). As the export's own reports, at the written times (not
+/// float32 frames, which would move a Step track's jumps by a float32 step).
+///
+/// # Errors
+/// As [`super::export`]; Blender asked to play a three.js JSON export.
+pub fn preview(project: &Project, format: Format, options: &ExportOptions, played_by: Runtime) -> Result<Vec<PreviewTrack>, ExportError> {
+    check(played_by, format)?;
+    let prepared = super::prepare_all(project, format, options, &|_, _| true)?;
+    let mut out = Vec::with_capacity(prepared.len());
+    for p in &prepared {
+        let Some(track) = project.tracks.iter().position(|t| t.name == p.name) else { continue };
+        let curve = TrackCurve::new(&project.tracks[track])?;
+        let w = written(p);
+        let played = if played_by == Runtime::Blender { blender::play_unrounded(&w) } else { crate::runtime::play(played_by, &w) };
+        let played = played.map_err(|e| ExportError::Encode(e.to_string()))?;
+        out.push(PreviewTrack { track, deviation: deviation(&curve, &played), played: played.curve().clone() });
+    }
+    Ok(out)
 }
