@@ -44,6 +44,7 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
     }
     graph.curves.retain(|ti| cx.curve_drawn(ti));
     graph.markers.retain(|ti| cx.curve_drawn(ti));
+    graph.bands.retain(|ti| cx.curve_drawn(ti));
     if let Some(preview) = &cx.ui.preview {
         draw_preview(plot_ui, cx, preview);
     }
@@ -93,6 +94,16 @@ fn draw_track(
         graph.markers.markers(plot_ui, cx, (ti, track), stamp, in_view.clone())
     };
     let active = cx.doc.active_track == Some(ti);
+    // Keys denser than the pixel columns: the shown components' bands from one cached image
+    // (`band.rs`), the lines below only for the legend.
+    let dense = !track.locked && series.iter().all(|p| p.len() > DENSE_POINTS_PER_COLUMN * n);
+    if dense {
+        let shown: Vec<usize> = (0..dim).filter(|&c| component_shown(cx, ti, c)).collect();
+        let lines: Vec<&[[f64; 2]]> = shown.iter().map(|&c| series[c].as_slice()).collect();
+        let colors: Vec<Color32> = shown.iter().map(|&c| component_color(base, c, dim)).collect();
+        let stamp = cx.doc.curve_stamp(ti).unwrap_or(0) ^ displays.iter().fold(0u64, |h, d| h.rotate_left(7) ^ d.offset.to_bits() ^ d.scale.to_bits());
+        graph.bands.draw(plot_ui, ti, stamp, &lines, &colors);
+    }
     let tangents = cx.view.show_tangents && track.interpolation == Interpolation::Tcb;
     let bezier = cx.view.show_tangents && track.interpolation == Interpolation::Bezier;
     for (c, points) in series.into_iter().enumerate() {
@@ -107,9 +118,14 @@ fn draw_track(
             (true, _) => format!("{}.{}{in_unit}", track.name, names[c]),
         };
         let color = component_color(base, c, dim);
+        let first = points.first().copied();
         let mut line = Line::new(name.clone(), PlotPoints::from(points)).color(color).width(if active { 2.5 } else { 1.5 });
         if track.locked {
             line = line.style(LineStyle::dashed_loose());
+        }
+        if dense {
+            // In the legend only: the band image is the curve.
+            line = Line::new(name.clone(), PlotPoints::from(first.map(|p| vec![p]).unwrap_or_default())).color(color);
         }
         plot_ui.line(line);
         if track.kind == TrackKind::Quat {
@@ -128,6 +144,9 @@ fn draw_track(
     }
     most
 }
+
+/// Points per pixel column above which a curve is dense: drawn as a band (`band.rs`).
+pub const DENSE_POINTS_PER_COLUMN: usize = 2;
 
 /// Key markers of component `c` ([`MarkerSet`]): plain ones as diamonds, selected ones bigger
 /// and white, or in a dense track white runs along the curve.

@@ -10,6 +10,7 @@
 //! `hit.rs` finds what is under the pointer, `draw.rs` draws, `interact.rs` turns pointer
 //! input into commands.
 
+mod band;
 mod display;
 mod draw;
 mod ghost;

@@ -81,6 +81,8 @@ pub struct Graph {
     pub curves: lod::CurveCache,
     /// Each drawn track's key markers, kept between frames (`markers.rs`).
     pub markers: markers::MarkerCache,
+    /// Each dense track's curves as one image, kept between frames (`band.rs`).
+    pub bands: super::band::BandCache,
 }
 
 impl Default for Graph {
@@ -96,6 +98,7 @@ impl Default for Graph {
             drawn_points: 0,
             curves: lod::CurveCache::default(),
             markers: markers::MarkerCache::default(),
+            bands: super::band::BandCache::default(),
         }
     }
 }
