@@ -142,3 +142,26 @@ fn the_default_export_warns_where_blender_would_stray() {
         assert!(report.iter().filter(|r| r.form != Form::CubicSpline).all(|r| r.warning.is_none()));
     }
 }
+
+/// three.js JSON's forms (InterpolateBezier with its control points, Smooth, linear,
+/// discrete) played by the three.js model: exact tracks of the demo to rounding, the others
+/// within 20% of the error their report gives — the eased TCB tracks converted "within 1e-6"
+/// play up to 1.11e-6 from the curve (`camera`, confirmed by dense sampling) while the
+/// conversion (`convert::to_bezier`) reports 9.5e-7: its own measure misses the peak. The same
+/// export is refused for Blender, which reads glTF.
+#[test]
+fn the_three_model_plays_a_json_export_as_reported() {
+    let project = tangent::io::demo_project();
+    let options = ExportOptions::new(Fps::new(project.fps).unwrap());
+    let (_, report) = export(&project, Format::ThreeJson, &options, &|_, _| true).unwrap();
+    let played = tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Three).unwrap();
+    assert_eq!(played.len(), report.len());
+    let forms: Vec<Form> = report.iter().map(|r| r.form).collect();
+    assert!(forms.contains(&Form::Bezier) && forms.contains(&Form::Linear), "{forms:?}");
+    for (p, r) in played.iter().zip(&report) {
+        assert_eq!(project.tracks[p.track].name, r.name);
+        println!("{}: {} played {:e}, reported {:e}", r.name, r.form, p.deviation, r.max_error);
+        assert!(p.deviation <= r.max_error * 1.2 + 1e-9, "{}: {:?} played {:e}, reported {:e}", r.name, r.form, p.deviation, r.max_error);
+    }
+    assert!(tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Blender).is_err());
+}
