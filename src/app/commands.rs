@@ -458,13 +458,7 @@ impl Command {
                 "The keys in the span just after the playhead are deleted and every later key moves earlier by its length, on the selected keys' tracks (every track when no key is selected); one undo step"
             }
             Self::ClearGhost => "Stop drawing the original curves (faint, dashed) that the last Smooth, Simplify, Scale time, Insert or Remove time, or blend slider left as a ghost",
-            Self::SetHandleType(t) => match t {
-                crate::HandleType::Free => "Free: each handle moves on its own",
-                crate::HandleType::Vector => "Vector: each handle points a third of the way to the neighbouring key (sharp corners, straight runs)",
-                crate::HandleType::Aligned => "Aligned: the two handles stay on one line through the key (smooth), lengths free",
-                crate::HandleType::Auto => "Automatic: smooth handles computed from the neighbours (may overshoot)",
-                crate::HandleType::AutoClamped => "Auto Clamped: automatic, but flat at extremes so the curve never overshoots a key (the default)",
-            },
+            Self::SetHandleType(t) => handle_type_tooltip(t),
             Self::SetKeyInterpolation(mode) => interpolation_tooltip(mode),
             Self::SetEasing(easing) => match easing {
                 Easing::Auto => "Automatic: the equation's usual end (Back, Bounce and Elastic ease out, the others ease in), as Blender",
@@ -586,5 +580,15 @@ fn interpolation_tooltip(mode: KeyInterpolation) -> &'static str {
         KeyInterpolation::Quart => "Quartic: t⁴",
         KeyInterpolation::Quint => "Quintic: t⁵",
         KeyInterpolation::Sine => "Sinusoidal: a quarter sine",
+    }
+}
+
+fn handle_type_tooltip(t: crate::HandleType) -> &'static str {
+    match t {
+        crate::HandleType::Free => "Free: each handle moves on its own",
+        crate::HandleType::Vector => "Vector: each handle points a third of the way to the neighbouring key (sharp corners, straight runs)",
+        crate::HandleType::Aligned => "Aligned: the two handles stay on one line through the key (smooth), lengths free",
+        crate::HandleType::Auto => "Automatic: smooth handles computed from the neighbours (may overshoot)",
+        crate::HandleType::AutoClamped => "Auto Clamped: automatic, but flat at extremes so the curve never overshoots a key (the default)",
     }
 }

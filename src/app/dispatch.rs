@@ -369,15 +369,8 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::Blend(tool) => cleanup_commands::open_blend(state, tool),
         Command::ClearGhost => state.ui.ghost = None,
         Command::EulerFilter => euler_filter(ctx, state),
-        Command::HandleTypeMenu => {
-            if state.doc.selection.is_empty() {
-                state.set_status(Status::message("Handle type: select Bézier keys first"));
-            } else {
-                state.ui.windows.open(Window::HandleTypeMenu);
-            }
-        }
         Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
-        Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {
+        Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {
             super::segment_commands::segment_command(ctx, state, command, change_keys)
         }
         Command::FrameAll => state.ui.requests.push(PanelRequest::FrameAll),

@@ -13,14 +13,17 @@ use super::state::AppState;
 /// The dispatcher's change of the selected keys (it ends an open gesture first).
 pub(super) type ChangeKeys = fn(&egui::Context, &mut AppState, KeyChange) -> bool;
 
-/// The `T` and `Ctrl+E` menus and their entries: the menu opens at the pointer when keys are
-/// selected; an entry sets the selected Bézier keys' interpolation or easing.
+/// The `V`, `T` and `Ctrl+E` menus and the entries of the last two: a menu opens at the
+/// pointer when keys are selected; an entry sets the selected Bézier keys' interpolation or easing.
 /// `change_keys` is the dispatcher's (passed in, so this module does not import it back).
 pub(super) fn segment_command(ctx: &egui::Context, state: &mut AppState, command: Command, change_keys: ChangeKeys) {
     match command {
-        Command::InterpolationMenu | Command::EasingMenu => {
-            let (window, what) =
-                if command == Command::InterpolationMenu { (Window::InterpolationMenu, "Interpolation mode") } else { (Window::EasingMenu, "Easing") };
+        Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu => {
+            let (window, what) = match command {
+                Command::HandleTypeMenu => (Window::HandleTypeMenu, "Handle type"),
+                Command::InterpolationMenu => (Window::InterpolationMenu, "Interpolation mode"),
+                _ => (Window::EasingMenu, "Easing"),
+            };
             if state.doc.selection.is_empty() {
                 state.set_status(Status::message(format!("{what}: select Bézier keys first")));
             } else {
