@@ -55,6 +55,7 @@ pub mod import;
 pub mod io;
 pub mod model;
 pub mod open;
+pub mod player;
 pub mod quat;
 pub mod reduce;
 pub mod retime;

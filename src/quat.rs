@@ -1,9 +1,11 @@
 //! Unit quaternions `[x, y, z, w]` (three.js order) and the rotation interpolants of SPEC §5:
 //! three.js' `slerpFlat`, shortest-arc nlerp, and numpy-quaternion's time-aware `squad`.
 
+mod batch;
 mod squad;
 mod squad_poly;
 
+pub(crate) use batch::arc_weights;
 pub use squad::{SquadSegment, SQUAD_TOLERANCE};
 pub use squad_poly::{SquadPolys, SQUAD_FIT_TOLERANCE};
 

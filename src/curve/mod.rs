@@ -34,6 +34,7 @@ mod linear;
 mod many;
 pub mod modes;
 mod path;
+pub(crate) mod playback;
 mod poly;
 mod rotation;
 mod splice;
