@@ -6,7 +6,17 @@
 # "case | Tangent ns | three.js ns | ratio" with the largest value difference per case, then
 # every ratio issues 11 and 15 set a target for, all from this one run.
 #
+# Then it plays one clip both ways (issue 33): Tangent's clip player (examples/player_bench.rs,
+# a release build) and three.js r187's AnimationMixer (conformance/player_bench.mjs), on the
+# same 60 tracks × 2,000 keys, and prints these four lines, with the ratios, the data checksum
+# both sides computed and how far their quaternions agree:
+#   three mixer 60 tracks sequential: N ns/frame
+#   three mixer 60 tracks random: N ns/frame
+#   tangent player 60 tracks sequential: N ns/frame
+#   tangent player 60 tracks random: N ns/frame
+#
 # usage: tools/bench_vs_three.sh [criterion options]   (default: --warm-up-time 1 --measurement-time 3)
+#        BENCH_VS_THREE=player tools/bench_vs_three.sh  (the clip alone, without the criterion bench)
 # Honors CARGO_TARGET_DIR. Don't run it while compiling: the machine is shared.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,5 +30,16 @@ options=("$@")
 if [ ! -d conformance/node_modules/three ]; then
     (cd conformance && npm install --no-audit --no-fund --loglevel=error)
 fi
-TANGENT_BENCH_TRACKS="$tracks" cargo bench --bench eval --quiet -- "${options[@]}" >&2
-node conformance/bench.mjs "$tracks" --criterion "$target/criterion"
+if [ "${BENCH_VS_THREE:-}" != player ]; then
+    TANGENT_BENCH_TRACKS="$tracks" cargo bench --bench eval --quiet -- "${options[@]}" >&2
+    node conformance/bench.mjs "$tracks" --criterion "$target/criterion"
+    echo
+fi
+
+# Issue 33: the clip played by Tangent's player (its figures and values written to JSON),
+# then by three.js' mixer, which checks the data and values and prints both sides' lines.
+mkdir -p "$target/bench-tracks"
+clip="$target/bench-tracks/player-clip.json"
+cargo build --release --quiet --example player_bench
+"$target/release/examples/player_bench" "$clip" >&2
+node conformance/player_bench.mjs "$clip"
