@@ -14,6 +14,10 @@
 //! answer, every path returns the same result as a plain binary search: sequential and
 //! random-order evaluation agree bit for bit.
 
+mod hint;
+
+pub(crate) use hint::prefetch;
+
 /// How far the cursor walks from its last answer before giving up and binary-searching.
 pub const LINEAR_SCAN_STEPS: usize = 2;
 

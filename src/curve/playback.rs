@@ -11,6 +11,7 @@ pub(crate) use super::poly::PolySegment;
 use super::rotation::Rotation;
 use super::{Segments, TrackCurve};
 use crate::quat::{Quat, SlerpPair};
+use crate::search::prefetch;
 use std::ops::Range;
 
 /// A track's segments in the forms the player evaluates itself.
@@ -41,6 +42,24 @@ impl TrackCurve {
     #[inline(always)]
     pub(crate) fn count_anywhere(&self, t: f64) -> usize {
         self.index.upper_bound(&self.keys.times, t)
+    }
+
+    /// The first hint of a seek to `t`: the index's bucket entry ([`Self::count_anywhere`]
+    /// reads it first).
+    #[inline(always)]
+    pub(crate) fn prefetch_lookup(&self, t: f64) {
+        self.index.prefetch_bucket(t);
+    }
+
+    /// The second hint of a seek to `t`, a while after the first: the positions the index
+    /// counts, and the key times there (the segment's bounds).
+    #[inline(always)]
+    pub(crate) fn prefetch_keys(&self, t: f64) {
+        if let Some(lo) = self.index.prefetch_positions(t) {
+            let p = self.keys.times.as_ptr();
+            prefetch(p.wrapping_add(lo.saturating_sub(1)));
+            prefetch(p.wrapping_add(lo + 4));
+        }
     }
 }
 
@@ -105,15 +124,4 @@ pub(crate) const fn poly_bytes(d: usize) -> Range<usize> {
     let (a, b) = (inv, inv + 8);
     let (c, e) = (k, k + 32 * d);
     (if a < c { a } else { c })..(if b > e { b } else { e })
-}
-
-#[inline(always)]
-fn prefetch<T>(p: *const T) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch reads nothing and cannot fault, whatever the address.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast::<i8>());
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = p;
 }

@@ -172,9 +172,15 @@ impl<'c> Tracks<'c> {
     /// Every track at `t`, wherever that is: every segment found by its track's index and its
     /// data asked for, then every track evaluated.
     pub(super) fn jump_to(&mut self, t: f64, out: &mut [f64]) {
-        for_each_dim!(self.poly, |slots, D| find_all::<PolySegment, D>(slots, t));
-        for_each_dim!(self.slerp, |slots, D| find_all::<(SlerpPair, f64), D>(slots, t));
-        for_each_dim!(self.other, |slots, D| find_all::<(), D>(slots, t));
+        mark_and_ask(&mut self.poly.slots, t);
+        mark_and_ask(&mut self.slerp.slots, t);
+        mark_and_ask(&mut self.other.slots, t);
+        ask_keys(&self.poly.slots, t);
+        ask_keys(&self.slerp.slots, t);
+        ask_keys(&self.other.slots, t);
+        for_each_dim!(self.poly, |slots, D| find_marked::<PolySegment, D>(slots, t));
+        for_each_dim!(self.slerp, |slots, D| find_marked::<(SlerpPair, f64), D>(slots, t));
+        for_each_dim!(self.other, |slots, D| find_marked::<(), D>(slots, t));
         for_each_dim!(self.poly, |slots, D| write::<PolySegment, D>(slots, t, out));
         play_slerp(&mut self.slerp.slots, &mut self.arcs, t, out, true, self.wide);
         for_each_dim!(self.other, |slots, D| write_other::<D>(slots, t, out));
@@ -279,7 +285,7 @@ impl Arcs {
 }
 
 /// Slerp tracks at `t` (sequential playback: `seek` false, each track's segment found from
-/// where it was; a seek: found already, [`find_all`]), in three passes: every track's
+/// where it was; a seek: found already, [`Tracks::jump_to`]), in three passes: every track's
 /// segment and local time, the arcs' weights together ([`arc_weights`]), each arc's mix. A
 /// track that is not an arc at a time in `[0, 1]` is evaluated in the first pass (`at`, or
 /// `sample` outside its keys). With 256-bit registers where the processor has them.
@@ -364,25 +370,40 @@ fn play_other<const D: usize>(slots: &mut [Slot<'_, ()>], t: f64, out: &mut [f64
     }
 }
 
-/// Every slot's segment at `t` from its track's index (no cursor: `t` may be anywhere), its
-/// data asked for.
+/// The first pass of a seek ([`Tracks::jump_to`]): every slot whose cached segment does not
+/// hold `t` is marked (a NaN upper bound) and its index's bucket entry asked for.
 #[inline(never)]
-fn find_all<R: Record, const D: usize>(slots: &mut [Slot<'_, R>], t: f64) {
-    // First every index's count (the look-ups of different tracks overlap), marked by a NaN
-    // upper bound, then the segments' bounds and their data asked for.
-    for s in slots.iter_mut() {
+fn mark_and_ask<R>(slots: &mut [Slot<'_, R>], t: f64) {
+    for s in slots {
         if !within(s.lo, t, s.hi) {
-            (s.seg, s.hi) = (s.curve.count_anywhere(t), f64::NAN);
+            s.hi = f64::NAN;
+            s.curve.prefetch_lookup(t);
         }
     }
-    for s in slots.iter_mut() {
-        if s.hi.is_nan() && cache(s, Located::from_count(s.seg, s.times.len())) {
+}
+
+/// The second pass of a seek: for every marked slot, the positions its index counts and the
+/// key times there asked for.
+#[inline(never)]
+fn ask_keys<R>(slots: &[Slot<'_, R>], t: f64) {
+    for s in slots.iter().filter(|s| s.hi.is_nan()) {
+        s.curve.prefetch_keys(t);
+    }
+}
+
+/// The third pass of a seek: every marked slot's segment looked up by its track's index (no
+/// cursor: `t` may be anywhere) and cached, and its data asked for.
+#[inline(never)]
+fn find_marked<R: Record, const D: usize>(slots: &mut [Slot<'_, R>], t: f64) {
+    for s in slots.iter_mut().filter(|s| s.hi.is_nan()) {
+        let count = s.curve.count_anywhere(t);
+        if cache(s, Located::from_count(count, s.times.len())) {
             prefetch_record(s.records, s.seg, R::used(D));
         }
     }
 }
 
-/// A group of tracks at `t`, their segments found ([`find_all`]).
+/// A group of tracks at `t`, their segments found ([`Tracks::jump_to`]).
 #[inline(never)]
 fn write<R: Record, const D: usize>(slots: &mut [Slot<'_, R>], t: f64, out: &mut [f64]) {
     for s in slots {
