@@ -34,7 +34,7 @@
 //! time `t` is inside segment `s` exactly when `times[s] ≤ t < times[s + 1]`, an interval that
 //! is then not empty), and evaluates the segment as `sample` does inside the keys: TCB and
 //! Cubic tracks without ease and Slerp tracks by the operations of their modes
-//! ([`crate::curve::playback`]), every other track by [`TrackCurve::segment_value`]; at or
+//! (`curve/playback.rs`), every other track by [`TrackCurve::segment_value`]; at or
 //! beyond the ends it calls `sample` itself. `tests/player.rs` checks every mode in
 //! sequential, random and looping playback.
 //!
