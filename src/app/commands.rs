@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::command_text::{handle_type_tooltip, interpolation_text, interpolation_tooltip};
 use super::document::blend::Blended;
 use super::document::cleanup::{Retiming, Smoothing};
 use super::document::ripple::Ripple;
@@ -18,6 +19,7 @@ use super::settings::ViewSettings;
 use crate::blend::BlendTool;
 use crate::edit::intent::KeyEdit;
 use crate::model::{Easing, KeyInterpolation};
+use crate::runtime::Runtime;
 use crate::Edit;
 
 /// What a panel asks for. Pushed during the frame, run in order at its end.
@@ -63,9 +65,11 @@ pub enum AppCommand {
     SetSmoothPreview(Option<Arc<Smoothing>>),
     /// What Key > Scale time… previews in the graph (`None` when it closes).
     SetRetimePreview(Option<Arc<Retiming>>),
-    /// The Export window's Preview: each exported track as the chosen runtime plays it, drawn
-    /// as the ghost (until View > Clear ghost).
-    SetRuntimeGhost(Arc<super::document::cleanup::Ghost>),
+    /// View > Preview runtime's worker played the export: put in place if what it was made
+    /// for holds (`RuntimePreview::install`).
+    RuntimePlayed(Handoff<super::runtime_preview::RuntimeMade>),
+    /// The Export window's settings changed: what View > Preview runtime plays from now.
+    SetExportSettings(Box<super::runtime_preview::ExportSettings>),
     /// Put the tracks Edit > Smooth… smoothed (compiled on its worker) in place, as one undo
     /// step, if what they were made for still holds; their originals become the ghost.
     ApplySmooth(Arc<Smoothing>),
@@ -258,6 +262,9 @@ pub enum Command {
     ToggleSnap,
     /// View > Frame statistics: the last frames' CPU times and what caused them.
     ToggleFrameStats,
+    /// View > Preview runtime ▸: the Export window's export as this runtime plays it, as a
+    /// ghost, each track's distance in the track list (`None`: off).
+    PreviewRuntime(Option<Runtime>),
     PlayPause,
     StepFrame,
 }
@@ -339,6 +346,13 @@ impl Command {
         Self::ClearGhost,
         Self::ToggleFrameStats,
     ];
+    /// The entries of View > Preview runtime ▸.
+    pub const PREVIEW_RUNTIMES: [Command; 4] = [
+        Self::PreviewRuntime(None),
+        Self::PreviewRuntime(Some(Runtime::Spec)),
+        Self::PreviewRuntime(Some(Runtime::Three)),
+        Self::PreviewRuntime(Some(Runtime::Blender)),
+    ];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
 
     pub fn text(self) -> &'static str {
@@ -398,6 +412,8 @@ impl Command {
             Self::ToggleAllCurves => "Show every track's curve",
             Self::ToggleSnap => "Snap to frames and grid",
             Self::ToggleFrameStats => "Frame statistics",
+            Self::PreviewRuntime(None) => "Off",
+            Self::PreviewRuntime(Some(r)) => r.label(),
             Self::PlayPause => "Play / pause",
             Self::StepFrame => "Step one frame",
         }
@@ -474,6 +490,16 @@ impl Command {
             Self::ToggleAllCurves => "In a document of many tracks, draw every visible track's curve (by default only the active track and those with selected keys)",
             Self::ToggleSnap => "Snap dragged keys to frames and values to the grid (hold Ctrl to invert while dragging)",
             Self::ToggleFrameStats => "Show the last frames' CPU time (UI update, tessellation and painting) and what caused each repaint; TANGENT_FRAME_LOG=FILE logs every frame",
+            Self::PreviewRuntime(None) => "Stop previewing how a runtime plays the export",
+            Self::PreviewRuntime(Some(Runtime::Spec)) => {
+                "Draw the export the Export window's settings make as the glTF specification interpolates it (three.js plays the same), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+            }
+            Self::PreviewRuntime(Some(Runtime::Three)) => {
+                "Draw the export the Export window's settings make as three.js r187 plays it, as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+            }
+            Self::PreviewRuntime(Some(Runtime::Blender)) => {
+                "Draw the export the Export window's settings make as Blender 3.4 imports and plays it (CUBICSPLINE tangents ignored, automatic handles), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+            }
             Self::PlayPause => "Play or pause the animation on the playback clock",
             Self::StepFrame => "Advance one frame in the playing direction (a negative speed steps backwards)",
         }
@@ -505,6 +531,7 @@ impl Command {
             | Self::SetKeyInterpolation(_)
             | Self::SetEasing(_)
             | Self::ToggleFrameStats
+            | Self::PreviewRuntime(_)
             | Self::Simplify
             | Self::ConvertRotation
             | Self::ClearGhost => None,
@@ -543,52 +570,5 @@ impl Command {
     /// Whether the shortcut is a bare key, which must not fire while typing in a field.
     pub fn is_plain_key(self) -> bool {
         self.shortcut().is_some_and(|s| s.modifiers.is_none() || s.modifiers == Modifiers::SHIFT || s.modifiers == Modifiers::ALT)
-    }
-}
-
-/// The interpolation menu's name of `mode` (Blender's).
-fn interpolation_text(mode: KeyInterpolation) -> &'static str {
-    match mode {
-        KeyInterpolation::Bezier => "Bézier",
-        KeyInterpolation::Constant => "Constant",
-        KeyInterpolation::Linear => "Linear",
-        KeyInterpolation::Back => "Back",
-        KeyInterpolation::Bounce => "Bounce",
-        KeyInterpolation::Circ => "Circular",
-        KeyInterpolation::Cubic => "Cubic",
-        KeyInterpolation::Elastic => "Elastic",
-        KeyInterpolation::Expo => "Exponential",
-        KeyInterpolation::Quad => "Quadratic",
-        KeyInterpolation::Quart => "Quartic",
-        KeyInterpolation::Quint => "Quintic",
-        KeyInterpolation::Sine => "Sinusoidal",
-    }
-}
-
-fn interpolation_tooltip(mode: KeyInterpolation) -> &'static str {
-    match mode {
-        KeyInterpolation::Bezier => "Bézier: the cubic through the keys' handles (the default)",
-        KeyInterpolation::Constant => "Constant: hold this key's value until the next key, then jump",
-        KeyInterpolation::Linear => "Linear: a straight line to the next key",
-        KeyInterpolation::Back => "Back: overshoot then settle (the overshoot is the key's back)",
-        KeyInterpolation::Bounce => "Bounce: bounce into the next key",
-        KeyInterpolation::Circ => "Circular: a quarter circle",
-        KeyInterpolation::Cubic => "Cubic: t³",
-        KeyInterpolation::Elastic => "Elastic: a decaying oscillation (the key's amplitude and period)",
-        KeyInterpolation::Expo => "Exponential: 2^(10(t−1))",
-        KeyInterpolation::Quad => "Quadratic: t²",
-        KeyInterpolation::Quart => "Quartic: t⁴",
-        KeyInterpolation::Quint => "Quintic: t⁵",
-        KeyInterpolation::Sine => "Sinusoidal: a quarter sine",
-    }
-}
-
-fn handle_type_tooltip(t: crate::HandleType) -> &'static str {
-    match t {
-        crate::HandleType::Free => "Free: each handle moves on its own",
-        crate::HandleType::Vector => "Vector: each handle points a third of the way to the neighbouring key (sharp corners, straight runs)",
-        crate::HandleType::Aligned => "Aligned: the two handles stay on one line through the key (smooth), lengths free",
-        crate::HandleType::Auto => "Automatic: smooth handles computed from the neighbours (may overshoot)",
-        crate::HandleType::AutoClamped => "Auto Clamped: automatic, but flat at extremes so the curve never overshoots a key (the default)",
     }
 }

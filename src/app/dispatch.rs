@@ -217,8 +217,15 @@ fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
     match command {
         AppCommand::SetSmoothPreview(p) => replace(&mut state.ui.smooth_preview, p),
         AppCommand::SetRetimePreview(p) => replace(&mut state.ui.retime_preview, p),
-        AppCommand::SetRuntimeGhost(g) => {
-            state.ui.ghost = Some(g);
+        AppCommand::RuntimePlayed(made) => {
+            let Some(made) = made.take() else { return false };
+            if let Some(status) = state.ui.runtime_preview.install(made, state.doc.basis()) {
+                state.set_status(status);
+            }
+            true
+        }
+        AppCommand::SetExportSettings(settings) => {
+            state.ui.runtime_preview.settings = *settings;
             true
         }
         c => cleanup_commands::run(state, c),
@@ -368,6 +375,14 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         },
         Command::Blend(tool) => cleanup_commands::open_blend(state, tool),
         Command::ClearGhost => state.ui.ghost = None,
+        Command::PreviewRuntime(runtime) => {
+            state.ui.runtime_preview.set_runtime(runtime);
+            let text = match runtime {
+                Some(r) => format!("Preview runtime: the export as {r} plays it, drawn as a ghost; each track's distance in the track list"),
+                None => "Preview runtime off".to_owned(),
+            };
+            state.set_status(Status::message(text));
+        }
         Command::EulerFilter => euler_filter(ctx, state),
         Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
         Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {
@@ -416,6 +431,8 @@ pub fn waits_for_change(command: &AppCommand) -> bool {
             | AppCommand::CancelFileJob
             | AppCommand::CloseWindow(_)
             | AppCommand::Finished(_)
+            | AppCommand::RuntimePlayed(_)
+            | AppCommand::SetExportSettings(_)
     )
 }
 
@@ -448,6 +465,9 @@ pub fn finished_jobs(state: &mut AppState) -> Vec<AppCommand> {
         };
         let made = MadeKeys { label: job.label().to_owned(), own_step, made_for: job.basis(), keys, status };
         out.push(AppCommand::Finished(Finished::Keys(Handoff::new(made))));
+    }
+    if let Some(made) = state.ui.runtime_preview.finished() {
+        out.push(AppCommand::RuntimePlayed(Handoff::new(made)));
     }
     out
 }

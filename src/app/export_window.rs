@@ -2,66 +2,44 @@
 //! adaptive baking, constant speed, and the output path; the export runs on a background
 //! thread with a progress bar and can be cancelled. The file is written atomically, so a
 //! cancelled or failed export leaves none. The last export's warnings (a track the runtime
-//! plays beyond the bound: `export/runtime.rs`) stay listed under the button. Preview draws
-//! what the chosen runtime plays of this export as the graph's ghost (`export::preview`, on a
-//! worker) and lists each track's largest distance from its curve.
+//! plays beyond the bound: `export/runtime.rs`) stay listed under the button. The settings are
+//! sent to the state on each change (`AppCommand::SetExportSettings`): "Preview as" turns on
+//! View > Preview runtime (`runtime_preview.rs`), which plays them, and the window lists its
+//! distances.
 
 use std::path::PathBuf;
 
 use eframe::egui;
 
-use super::commands::AppCommand;
-use super::document::cleanup::Ghost;
+use super::commands::{AppCommand, Command};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Status, Window};
-use crate::bake::{Bound, Fps};
-use crate::export::{export_to_file, preview, ExportError, ExportOptions, Form, Format, PreviewTrack, Target, TrackReport};
+use super::runtime_preview::ExportSettings;
+use crate::export::{export_to_file, ExportError, Form, Format, Target, TrackReport};
 use crate::runtime::Runtime;
 use crate::Project;
 
 /// The dialog's settings and the export in flight.
+#[derive(Default)]
 pub struct ExportWindow {
-    pub format: Format,
-    pub fps: f64,
-    pub adaptive: bool,
-    pub bound: f64,
-    /// Adaptive: linear keys instead of fitted Bézier keys.
-    pub adaptive_linear: bool,
-    pub constant_speed: bool,
-    /// Who plays the file (`--runtime`).
-    pub runtime: Runtime,
-    pub targets: std::collections::BTreeMap<String, Target>,
+    /// What the export writes (and View > Preview runtime plays: sent on each change).
+    pub settings: ExportSettings,
     pub path: String,
     running: Option<Job<Result<Vec<TrackReport>, ExportError>>>,
     /// The last export's warnings, `track: text`.
     pub warnings: Vec<String>,
-    /// Who Preview plays the export with.
-    pub preview_runtime: Runtime,
-    previewing: Option<Job<Result<Vec<PreviewTrack>, ExportError>>>,
-    /// The last preview: the runtime that played it, the bound, and per track its name and
-    /// largest distance from the curve.
-    pub previewed: Option<(Runtime, Option<f64>, Vec<(String, f64)>)>,
+    /// Who "Preview as" turns View > Preview runtime on for.
+    pub preview_runtime: PreviewAs,
 }
 
-impl Default for ExportWindow {
+/// The runtime of the window's "Preview as" (Blender 3.4 unless chosen).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PreviewAs(pub Runtime);
+
+impl Default for PreviewAs {
     fn default() -> Self {
-        Self {
-            format: Format::Glb,
-            fps: crate::DEFAULT_FPS,
-            adaptive: false,
-            bound: crate::DEFAULT_ACCURACY,
-            adaptive_linear: false,
-            constant_speed: false,
-            runtime: Runtime::Spec,
-            targets: Default::default(),
-            path: String::new(),
-            running: None,
-            warnings: Vec::new(),
-            preview_runtime: Runtime::Blender,
-            previewing: None,
-            previewed: None,
-        }
+        Self(Runtime::Blender)
     }
 }
 
@@ -77,7 +55,6 @@ impl Panel for ExportWindow {
         if let Some(status) = self.poll() {
             out.push(AppCommand::Status(status));
         }
-        self.poll_preview(cx.project(), out);
         if !cx.ui.windows.is_open(Window::Export) {
             return;
         }
@@ -85,7 +62,7 @@ impl Panel for ExportWindow {
         let (mut start, mut look) = (false, false);
         egui::Window::new("Export").open(&mut open).resizable(true).default_width(460.0).show(&ctx, |ui| {
             let busy = self.running.is_some();
-            ui.add_enabled_ui(!busy, |ui| self.settings(ui, cx.project()));
+            ui.add_enabled_ui(!busy, |ui| self.settings_ui(ui, cx.project()));
             match &self.running {
                 Some(job) => {
                     let (_, fraction) = job.progress();
@@ -98,11 +75,11 @@ impl Panel for ExportWindow {
                 None => {
                     ui.horizontal(|ui| {
                         start = ui.button("Export").on_hover_text("Bake and write the file").clicked();
-                        let tip = "Draw each track as this runtime would play this export, as the ghost (View > Clear ghost removes it), and list how far each strays from its curve";
-                        look = ui.add_enabled(self.previewing.is_none(), egui::Button::new("Preview as")).on_hover_text(tip).clicked();
-                        let combo = egui::ComboBox::from_id_salt("preview runtime").selected_text(self.preview_runtime.label()).show_ui(ui, |ui| {
+                        let tip = "Draw each track as this runtime would play this export, as a ghost kept up to date as you edit (View > Preview runtime), and list how far each strays from its curve";
+                        look = ui.button("Preview as").on_hover_text(tip).clicked();
+                        let combo = egui::ComboBox::from_id_salt("preview runtime").selected_text(self.preview_runtime.0.label()).show_ui(ui, |ui| {
                             for r in Runtime::ALL {
-                                ui.selectable_value(&mut self.preview_runtime, r, r.label());
+                                ui.selectable_value(&mut self.preview_runtime.0, r, r.label());
                             }
                         });
                         combo.response.accessible_name("preview runtime");
@@ -112,13 +89,16 @@ impl Panel for ExportWindow {
             for w in &self.warnings {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
             }
-            self.preview_list(ui);
+            preview_list(ui, cx);
         });
+        if self.settings != cx.ui.runtime_preview.settings {
+            out.push(AppCommand::SetExportSettings(Box::new(self.settings.clone())));
+        }
         if start {
             out.push(AppCommand::Status(self.begin(cx.doc.document.shared_project())));
         }
         if look {
-            out.push(AppCommand::Status(self.begin_preview(cx.doc.document.shared_project())));
+            out.push(AppCommand::Ui(Command::PreviewRuntime(Some(self.preview_runtime.0))));
         }
         if !open && !self.is_running() {
             out.push(AppCommand::CloseWindow(Window::Export));
@@ -128,7 +108,7 @@ impl Panel for ExportWindow {
 
 impl ExportWindow {
     /// Format, rate, constant speed, each track's target, and the path.
-    fn settings(&mut self, ui: &mut egui::Ui, project: &Project) {
+    fn settings_ui(&mut self, ui: &mut egui::Ui, project: &Project) {
         ui.horizontal(|ui| {
             ui.label("Format");
             for (f, name, tip) in [
@@ -137,7 +117,7 @@ impl ExportWindow {
                 (Format::Gltf, "glTF", "glTF 2.0 text with the buffer embedded"),
                 (Format::Glb, "GLB", "Binary glTF 2.0"),
             ] {
-                ui.selectable_value(&mut self.format, f, name).on_hover_text(tip);
+                ui.selectable_value(&mut self.settings.format, f, name).on_hover_text(tip);
             }
         });
         ui.horizontal(|ui| {
@@ -150,36 +130,36 @@ impl ExportWindow {
                     "Blender 3.4's glTF importer ignores CUBICSPLINE tangents: adaptive keys its automatic handles play within E (glTF and GLB only)",
                 ),
             ] {
-                ui.selectable_value(&mut self.runtime, r, r.label()).on_hover_text(tip);
+                ui.selectable_value(&mut self.settings.runtime, r, r.label()).on_hover_text(tip);
             }
         });
         ui.horizontal(|ui| {
-            ui.radio_value(&mut self.adaptive, false, "every frame").on_hover_text("Baked tracks get one key per frame");
-            ui.add(egui::DragValue::new(&mut self.fps).range(1.0..=1000.0).suffix(" fps")).accessible_name("export fps");
-            ui.radio_value(&mut self.adaptive, true, "adaptive").on_hover_text("The fewest keys that stay within the error bound");
-            ui.add(egui::DragValue::new(&mut self.bound).range(1e-9..=1.0).speed(0.0).custom_formatter(|v, _| format!("{v:.0e}")).prefix("E = "))
+            ui.radio_value(&mut self.settings.adaptive, false, "every frame").on_hover_text("Baked tracks get one key per frame");
+            ui.add(egui::DragValue::new(&mut self.settings.fps).range(1.0..=1000.0).suffix(" fps")).accessible_name("export fps");
+            ui.radio_value(&mut self.settings.adaptive, true, "adaptive").on_hover_text("The fewest keys that stay within the error bound");
+            ui.add(egui::DragValue::new(&mut self.settings.bound).range(1e-9..=1.0).speed(0.0).custom_formatter(|v, _| format!("{v:.0e}")).prefix("E = "))
                 .accessible_name("export error bound")
                 .on_hover_text("Largest allowed difference from the curve (value units; radians for rotations)");
         });
-        ui.add_enabled(self.adaptive, egui::Checkbox::new(&mut self.adaptive_linear, "linear keys"))
+        ui.add_enabled(self.settings.adaptive, egui::Checkbox::new(&mut self.settings.adaptive_linear, "linear keys"))
             .on_hover_text("Adaptive: bake linear keys (for engines without cubic curves) instead of the fewest Bézier keys within E, written as glTF CUBICSPLINE or three.js InterpolateBezier");
-        ui.checkbox(&mut self.constant_speed, "constant speed paths").on_hover_text("Bake Vec2/Vec3 paths moved at constant speed (arc length)");
+        ui.checkbox(&mut self.settings.constant_speed, "constant speed paths").on_hover_text("Bake Vec2/Vec3 paths moved at constant speed (arc length)");
         ui.separator();
         ui.label("Where each track goes").on_hover_text("See docs/export.md for what each target means in each format");
         super::style::track_table(ui, "export targets", |ui| {
             egui::Grid::new("export targets").num_columns(2).show(ui, |ui| {
                 for track in &project.tracks {
                     ui.label(&track.name);
-                    let current = self.targets.get(&track.name).copied().unwrap_or_else(|| Target::for_track(track, self.format));
+                    let current = self.settings.targets.get(&track.name).copied().unwrap_or_else(|| Target::for_track(track, self.settings.format));
                     let mut t = current;
                     let r = egui::ComboBox::from_id_salt(("export target", &track.name)).selected_text(format!("{t:?}")).show_ui(ui, |ui| {
-                        for option in Target::ALL.into_iter().filter(|o| o.fits(track.kind, self.format)) {
+                        for option in Target::ALL.into_iter().filter(|o| o.fits(track.kind, self.settings.format)) {
                             ui.selectable_value(&mut t, option, format!("{option:?}"));
                         }
                     });
                     r.response.accessible_name(format!("target of {}", track.name));
                     if t != current {
-                        self.targets.insert(track.name.clone(), t);
+                        self.settings.targets.insert(track.name.clone(), t);
                     }
                     ui.end_row();
                 }
@@ -189,73 +169,9 @@ impl ExportWindow {
         ui.horizontal(|ui| {
             ui.add(egui::TextEdit::singleline(&mut self.path).hint_text("export path").desired_width(300.0)).accessible_name("export path");
             if ui.button("Browse…").on_hover_text("Choose the file with the system dialog").clicked() {
-                if let Some(p) = rfd::FileDialog::new().add_filter("export", &[self.format.extension()]).save_file() {
+                if let Some(p) = rfd::FileDialog::new().add_filter("export", &[self.settings.format.extension()]).save_file() {
                     self.path = p.display().to_string();
                 }
-            }
-        });
-    }
-
-    /// The export's options from the window's settings.
-    fn options(&self) -> Result<ExportOptions, crate::bake::RateError> {
-        Ok(ExportOptions {
-            adaptive: self.adaptive.then(|| Bound::new(self.bound)).transpose()?,
-            adaptive_linear: self.adaptive_linear,
-            constant_speed: self.constant_speed,
-            targets: self.targets.clone(),
-            runtime: self.runtime,
-            ..ExportOptions::new(Fps::new(self.fps)?)
-        })
-    }
-
-    /// Starts the preview of `project`'s export as the chosen runtime plays it, on a worker.
-    fn begin_preview(&mut self, project: std::sync::Arc<Project>) -> Status {
-        let options = match self.options() {
-            Ok(o) => o,
-            Err(e) => return Status::error(format!("Preview: {e}")),
-        };
-        let (format, runtime) = (self.format, self.preview_runtime);
-        self.previewing = Some(Job::spawn("Preview of the runtime's playback", None, move |_| {
-            let project = crate::io::released(project);
-            Some(preview(&project, format, &options, runtime))
-        }));
-        Status::message(format!("Preview: playing the export as {runtime} would…"))
-    }
-
-    /// A finished preview: the ghost, the list, the status line.
-    fn poll_preview(&mut self, project: &Project, out: &mut Vec<AppCommand>) {
-        let Some((_, made)) = Job::finished(&mut self.previewing) else { return };
-        let status = match made.unwrap_or(Err(ExportError::Cancelled)) {
-            Ok(tracks) => {
-                let label = format!("{} playback", self.preview_runtime);
-                let list: Vec<(String, f64)> = tracks.iter().filter_map(|p| project.tracks.get(p.track).map(|t| (t.name.clone(), p.deviation))).collect();
-                let worst = list.iter().fold(None, |w: Option<&(String, f64)>, x| if w.is_none_or(|w| x.1 > w.1) { Some(x) } else { w });
-                let text = worst.map_or(String::new(), |(n, d)| format!("; largest {d:.2e} ({n})"));
-                let ghost = Ghost { label, tracks: tracks.into_iter().map(|p| (p.track, p.played)).collect() };
-                out.push(AppCommand::SetRuntimeGhost(std::sync::Arc::new(ghost)));
-                self.previewed = Some((self.preview_runtime, self.adaptive.then_some(self.bound), list));
-                Status::message(format!("Preview: {} playback of the export drawn as the ghost{text}", self.preview_runtime))
-            }
-            Err(e) => Status::error(format!("Preview failed: {e}")),
-        };
-        out.push(AppCommand::Status(status));
-    }
-
-    /// The last preview's distances, beyond the bound in the warning colour.
-    fn preview_list(&self, ui: &mut egui::Ui) {
-        let Some((runtime, bound, list)) = &self.previewed else { return };
-        ui.separator();
-        ui.label(format!("{runtime} plays each track within (largest distance from its curve)"));
-        egui::Grid::new("runtime preview").num_columns(2).show(ui, |ui| {
-            for (name, d) in list {
-                ui.label(name);
-                let text = format!("{d:.2e}");
-                if bound.is_some_and(|b| *d > b) {
-                    ui.colored_label(ui.visuals().warn_fg_color, text);
-                } else {
-                    ui.label(text);
-                }
-                ui.end_row();
             }
         });
     }
@@ -267,16 +183,16 @@ impl ExportWindow {
             return Status::error("Export: type or choose a path first");
         }
         if path.extension().is_none() {
-            path.set_extension(self.format.extension());
+            path.set_extension(self.settings.format.extension());
         }
-        let options = match self.options() {
+        let options = match self.settings.options() {
             Ok(o) => o,
             Err(e) => return Status::error(format!("Export: {e}")),
         };
         // Skipped tracks are not exported, so the progress bar does not count them.
-        let target = |t: &crate::Track| self.targets.get(&t.name).copied().unwrap_or_else(|| Target::for_track(t, self.format));
+        let target = |t: &crate::Track| self.settings.targets.get(&t.name).copied().unwrap_or_else(|| Target::for_track(t, self.settings.format));
         let total = project.tracks.iter().filter(|t| target(t) != Target::Skip).count();
-        let format = self.format;
+        let format = self.settings.format;
         let job = Job::spawn(format!("Exporting {}", path.display()), None, move |w| {
             // Its own copy, the share let go (`io::released`): an edit during the export then
             // does not copy the whole project on the UI thread.
@@ -320,6 +236,30 @@ impl ExportWindow {
     }
 }
 
+/// View > Preview runtime's distances, beyond the bound in the warning colour (the track
+/// list shows them too).
+fn preview_list(ui: &mut egui::Ui, cx: &PanelContext<'_>) {
+    let preview = &cx.ui.runtime_preview;
+    let (Some(runtime), Some(shown)) = (preview.runtime, &preview.shown) else { return };
+    ui.separator();
+    let made = if preview.is_current(cx.doc.basis()) { "" } else { " (being made again)" };
+    ui.label(format!("{runtime} plays each track within (largest distance from its curve){made}"));
+    let bound = shown.asked.settings.bound();
+    egui::Grid::new("runtime preview").num_columns(2).show(ui, |ui| {
+        for (&i, &d) in &shown.deviation {
+            let Some(track) = cx.project().tracks.get(i) else { continue };
+            ui.label(&track.name);
+            let text = format!("{d:.2e}");
+            if bound.is_some_and(|b| d > b) {
+                ui.colored_label(ui.visuals().warn_fg_color, text);
+            } else {
+                ui.label(text);
+            }
+            ui.end_row();
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,8 +274,8 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let project = std::sync::Arc::new(crate::io::demo_project());
         for (runtime, warnings) in [(Runtime::Spec, 5), (Runtime::Blender, 0)] {
-            let mut w =
-                ExportWindow { adaptive: true, bound: 1e-4, runtime, path: dir.join(format!("{runtime:?}.glb")).display().to_string(), ..Default::default() };
+            let settings = ExportSettings { adaptive: true, bound: 1e-4, runtime, ..Default::default() };
+            let mut w = ExportWindow { settings, path: dir.join(format!("{runtime:?}.glb")).display().to_string(), ..Default::default() };
             w.begin(project.clone());
             let status = loop {
                 if let Some(s) = w.poll() {
@@ -348,68 +288,5 @@ mod tests {
             assert_eq!(status.text.contains("warnings (Export window)"), warnings > 0, "{}", status.text);
             assert_eq!(status.text.contains("in Blender 3.4"), runtime == Runtime::Blender, "{}", status.text);
         }
-    }
-
-    fn previewed(w: &mut ExportWindow, project: &Project) -> (std::sync::Arc<Ghost>, Status) {
-        let mut out = Vec::new();
-        while out.is_empty() {
-            w.poll_preview(project, &mut out);
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        let ghost = out.iter().find_map(|c| if let AppCommand::SetRuntimeGhost(g) = c { Some(g.clone()) } else { None });
-        let status = out.into_iter().find_map(|c| if let AppCommand::Status(s) = c { Some(s) } else { None }).unwrap();
-        (ghost.unwrap_or_else(|| panic!("{}", status.text)), status)
-    }
-
-    /// Blender's playback of the demo's adaptive export: for the specification's keys the
-    /// camera strays far (tangents ignored), for keys made for Blender it stays within the
-    /// bound; the ghost holds every exported track as played, the list each track's distance.
-    #[test]
-    fn preview_plays_the_export_in_the_chosen_runtime() {
-        let project = std::sync::Arc::new(crate::io::demo_project());
-        for (runtime, far) in [(Runtime::Spec, true), (Runtime::Blender, false)] {
-            let mut w = ExportWindow { adaptive: true, bound: 1e-3, runtime, preview_runtime: Runtime::Blender, ..Default::default() };
-            w.begin_preview(project.clone());
-            let (ghost, status) = previewed(&mut w, &project);
-            assert_eq!(ghost.label, "Blender 3.4 playback");
-            assert_eq!(ghost.tracks.len(), project.tracks.len(), "{}", status.text);
-            let (by, bound, list) = w.previewed.clone().unwrap();
-            assert_eq!((by, bound), (Runtime::Blender, Some(1e-3)));
-            let camera = list.iter().find(|(n, _)| n == "camera").unwrap().1;
-            assert_eq!(camera > 0.1, far, "{runtime:?}: camera {camera}");
-            if !far {
-                assert!(list.iter().all(|(_, d)| *d <= 1e-3 * (1.0 + 1e-3)), "{list:?}");
-            }
-            assert!(status.text.starts_with("Preview: Blender 3.4 playback"), "{}", status.text);
-        }
-    }
-
-    /// In the editor: File > Export… (Ctrl+Shift+E), adaptive (E = 1e-3), Preview as Blender 3.4
-    /// clicked; the graph's ghost is Blender's playback of the specification's keys and the
-    /// window lists the camera's distance (far: Blender ignores the tangents).
-    #[test]
-    fn preview_button_sets_the_ghost_and_lists_the_distances() {
-        use egui_kittest::kittest::Queryable;
-        let mut h = crate::app::tests::harness(crate::io::demo_project());
-        h.key_press_modifiers(egui::Modifiers::COMMAND | egui::Modifiers::SHIFT, egui::Key::E);
-        h.run();
-        h.get_by_label("adaptive").click();
-        h.run();
-        h.state_mut().panels.export.bound = 1e-3;
-        h.get_by_label("Preview as").click();
-        for _ in 0..2000 {
-            h.step();
-            if h.state().panels.export.previewed.is_some() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        h.run();
-        let ghost = crate::app::tests::app(&h).ui.ghost.clone().expect("the ghost");
-        assert_eq!(ghost.label, "Blender 3.4 playback");
-        assert!(h.query_by_label_contains("Blender 3.4 plays each track within").is_some());
-        let camera = &h.state().panels.export.previewed.as_ref().unwrap().2.iter().find(|(n, _)| n == "camera").unwrap().1;
-        assert!(*camera > 0.1, "{camera}");
-        assert!(h.query_by_label(&format!("{camera:.2e}")).is_some(), "{camera}");
     }
 }

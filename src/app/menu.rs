@@ -62,6 +62,23 @@ fn file_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>
     }
 }
 
+/// View > Preview runtime ▸: off, or who plays the export.
+fn preview_runtime_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+    let on = cx.ui.runtime_preview.runtime;
+    let title = match on {
+        Some(r) => format!("Preview runtime: {}", r.label()),
+        None => "Preview runtime".to_owned(),
+    };
+    ui.menu_button(title, |ui| {
+        for c in Command::PREVIEW_RUNTIMES {
+            let Command::PreviewRuntime(r) = c else { continue };
+            entry(ui, cx, out, c, Some(on == r));
+        }
+    })
+    .response
+    .on_hover_text("Draw the Export window's export as a runtime plays it, as a ghost, with each track's largest distance from its curve in the track list");
+}
+
 impl Panel for MenuBar {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         egui::MenuBar::new().ui(ui, |ui| {
@@ -117,6 +134,9 @@ impl Panel for MenuBar {
                         _ => None,
                     };
                     entry(ui, cx, out, c, checked);
+                    if c == Command::ClearGhost {
+                        preview_runtime_menu(ui, cx, out);
+                    }
                 }
                 ui.separator();
                 let mut secs = cx.view.autosave_secs;

@@ -19,6 +19,7 @@
 mod bezier_windows;
 mod blend_window;
 mod cleanup_commands;
+mod command_text;
 mod commands;
 mod dialogs;
 mod dispatch;
@@ -47,6 +48,7 @@ mod retime_window;
 mod ripple_window;
 mod rotation_view;
 mod rotation_window;
+mod runtime_preview;
 mod segment_commands;
 mod settings;
 mod simplify;
@@ -75,6 +77,8 @@ mod dispatch_tests;
 mod euler_tests;
 #[cfg(test)]
 mod key_job_tests;
+#[cfg(test)]
+mod runtime_preview_tests;
 #[cfg(test)]
 mod segment_tests;
 #[cfg(test)]
@@ -273,6 +277,9 @@ impl TangentApp {
             changed |= dispatch::run_or_defer(&ctx, &mut self.state, command);
         }
         self.take_requests();
+        let state = &mut self.state;
+        let doc = &state.doc;
+        state.ui.runtime_preview.keep_current(doc.basis(), || doc.document.shared_project(), &ctx);
         if changed && !ctx.will_discard() {
             // Panels drew the state from before the commands: draw it again (a pass that is
             // discarded is followed at once by another, which draws it).

@@ -69,6 +69,9 @@ pub struct Basis {
 pub enum Needs {
     /// The same document, however edited since (a save marks the document saved at its step).
     Document,
+    /// The same document at the same revision, whatever is selected (made from the keys
+    /// alone: the runtime preview).
+    Revision,
     /// The same document at the same revision with the same selection (anything made from the
     /// keys or from which keys are selected).
     Everything,
@@ -80,6 +83,7 @@ impl Basis {
     pub fn holds_at(&self, now: &Basis, needs: Needs) -> bool {
         match needs {
             Needs::Document => self.document == now.document,
+            Needs::Revision => (self.document, self.revision) == (now.document, now.revision),
             Needs::Everything => self == now,
         }
     }

@@ -65,6 +65,9 @@ pub struct UiState {
     pub requests: Vec<PanelRequest>,
     /// The last frames' CPU times and causes (View > Frame statistics).
     pub frame_stats: super::frame_stats::FrameStats,
+    /// View > Preview runtime: the export as a runtime plays it, and the Export window's
+    /// settings it is made with.
+    pub runtime_preview: super::runtime_preview::RuntimePreview,
 }
 
 /// Everything the editor holds apart from its panels.
@@ -114,6 +117,7 @@ impl AppState {
             windows: Windows::default(),
             requests: Vec::new(),
             frame_stats: super::frame_stats::FrameStats::default(),
+            runtime_preview: super::runtime_preview::RuntimePreview::default(),
         };
         Self { doc, view: ViewSettings::default(), ui }
     }
@@ -173,6 +177,7 @@ impl AppState {
         self.ui.document_replaced = true;
         self.ui.ghost = None;
         self.ui.blend = None;
+        self.ui.runtime_preview.forget_document();
         let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
         self.ui.transport = Transport::new(t0, t1 - t0);
         self.ui.playhead = t0;

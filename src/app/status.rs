@@ -18,6 +18,13 @@ impl Panel for StatusBar {
                 ui.label(busy).on_hover_text("Changing the selected keys on a worker: the window stays usable, and edits wait until it is done");
                 ui.separator();
             }
+            if let Some((label, done)) = cx.ui.runtime_preview.progress() {
+                ui.spinner();
+                let done = done.map_or(String::new(), |f| format!(" {:.0}%", 100.0 * f));
+                ui.label(format!("{label}{done}")).on_hover_text("View > Preview runtime is playing the export again on a worker after a change; the ghost shown is the last one made");
+                ui.separator();
+                ui.ctx().request_repaint_after(std::time::Duration::from_millis(200));
+            }
             ui.colored_label(color, &status.text);
             ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
                 let playhead = cx.playhead();

@@ -10,7 +10,13 @@ use super::TangentApp;
 
 /// Steps frames until `done` holds (a worker's result arrives), at most about 10 s.
 pub(super) fn step_until(h: &mut Harness<'static, TangentApp>, done: impl Fn(&Harness<'static, TangentApp>) -> bool) {
-    for _ in 0..1000 {
+    step_within(h, 10, done);
+}
+
+/// Steps frames until `done` holds, at most about `seconds` (a worker whose work is long in
+/// a debug build: an adaptive export).
+pub(super) fn step_within(h: &mut Harness<'static, TangentApp>, seconds: u32, done: impl Fn(&Harness<'static, TangentApp>) -> bool) {
+    for _ in 0..seconds * 100 {
         h.step();
         if done(h) {
             return;

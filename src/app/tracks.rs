@@ -203,6 +203,7 @@ impl TrackList {
             if let Some(Err(e)) = cx.doc.curve(i) {
                 ui.colored_label(ui.visuals().error_fg_color, "!").on_hover_text(e.to_string());
             }
+            runtime_deviation(ui, cx, i, track);
         });
     }
 
@@ -258,6 +259,28 @@ impl TrackList {
 }
 
 /// Kind, interpolation, tangent mode, and what happens before and after the keys.
+/// View > Preview runtime's largest distance of track `i` from its curve: in the warning
+/// colour beyond the export's bound, faint while the preview is being made again.
+fn runtime_deviation(ui: &mut egui::Ui, cx: &PanelContext<'_>, i: usize, track: &Track) {
+    let preview = &cx.ui.runtime_preview;
+    let (Some(runtime), Some((d, bound, current))) = (preview.runtime, preview.deviation(i, cx.doc.basis())) else { return };
+    let over = bound.is_some_and(|b| d > b);
+    let shown = format!("Δ {d:.1e}");
+    let mut text = egui::RichText::new(&shown).small();
+    if over {
+        text = text.color(ui.visuals().warn_fg_color);
+    }
+    if !current {
+        text = text.weak();
+    }
+    let units = if track.kind == TrackKind::Quat || track.kind == TrackKind::Euler { " rad" } else { "" };
+    let limit = bound.map_or(String::new(), |b| format!(" (the export's bound is {b:.0e}{})", if over { ", exceeded" } else { "" }));
+    let again = if current { "" } else { "; being measured again after your edit" };
+    ui.label(text)
+        .on_hover_text(format!("{runtime} plays this track's export up to {d:.3e}{units} away from its curve{limit}{again}"))
+        .accessible_name(format!("runtime deviation of {}", track.name));
+}
+
 fn modes(ui: &mut egui::Ui, out: &mut Vec<AppCommand>, i: usize, track: &Track) {
     ui.label("kind");
     let mut kind = track.kind;

@@ -244,11 +244,19 @@ pub struct PreviewTrack {
 /// tracks, before any are merged). As the export's own reports, at the written times (not
 /// float32 frames, which would move a Step track's jumps by a float32 step).
 ///
+/// `progress(done, total)` as [`super::export`]'s: `false` cancels.
+///
 /// # Errors
 /// As [`super::export`]; Blender asked to play a three.js JSON export.
-pub fn preview(project: &Project, format: Format, options: &ExportOptions, played_by: Runtime) -> Result<Vec<PreviewTrack>, ExportError> {
+pub fn preview(
+    project: &Project,
+    format: Format,
+    options: &ExportOptions,
+    played_by: Runtime,
+    progress: &(dyn Fn(usize, usize) -> bool + Sync),
+) -> Result<Vec<PreviewTrack>, ExportError> {
     check(played_by, format)?;
-    let prepared = super::prepare_all(project, format, options, &|_, _| true)?;
+    let prepared = super::prepare_all(project, format, options, progress)?;
     let mut out = Vec::with_capacity(prepared.len());
     for p in &prepared {
         let Some(track) = project.tracks.iter().position(|t| t.name == p.name) else { continue };

@@ -51,6 +51,9 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
     if let Some(ghost) = cx.ui.shown_ghost() {
         super::ghost::draw_ghost(plot_ui, cx, ghost);
     }
+    if let Some(played) = cx.ui.runtime_preview.ghost() {
+        super::ghost::draw_ghost(plot_ui, cx, played);
+    }
     if let Some(smoothing) = &cx.ui.smooth_preview {
         super::ghost::draw_over_ghost(
             plot_ui,

@@ -1,7 +1,8 @@
 //! Ghost curves: the original curve drawn faint and dashed beside what replaces it — while
 //! Edit > Smooth… or Key > Scale time… is open (the new curve drawn white over it), while a
 //! blend slider moves keys, and after a Smooth, Simplify, Scale time or blend was applied,
-//! until View > Clear ghost (as Blender's ghost curves).
+//! until View > Clear ghost (as Blender's ghost curves); and the export as a runtime plays it
+//! while View > Preview runtime is on.
 
 use eframe::egui::Color32;
 use egui_plot::{Line, LineStyle, PlotPoints, PlotUi};
