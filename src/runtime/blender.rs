@@ -85,7 +85,7 @@ fn played(w: &Written, time: impl Fn(f64) -> f64) -> Result<Played, RuntimeError
     };
     let values = key_values(w);
     let keys = w.times.iter().zip(values).map(|(&t, v)| Key::new(time(t), v)).collect();
-    Ok(Played { curve: TrackCurve::new(&bezier_track(vector_kind(w.width)?, interpolation, keys))?, rotation: w.rotation })
+    Ok(Played { curve: TrackCurve::new(&bezier_track(vector_kind(w.width)?, interpolation, keys))?, rotation: w.rotation, normalised: w.rotation })
 }
 
 /// A track of `keys` as Blender's importer makes its F-curves: Key::new's AutoClamped handles,

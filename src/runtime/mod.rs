@@ -4,11 +4,12 @@
 //!
 //! | runtime | STEP | LINEAR | CUBICSPLINE | three.js JSON Bezier / Smooth |
 //! |---|---|---|---|---|
-//! | [`Runtime::Spec`], [`Runtime::Three`] (glTF 2.0, three.js r187) | held | lerp, slerp for rotations | Hermite with the written tangents, rotations normalised | Bézier with the written control points / `CubicInterpolant` |
+//! | [`Runtime::Spec`], [`Runtime::Three`] (glTF 2.0, three.js r187) | held | lerp, slerp for rotations | Hermite with the written tangents, rotations normalised | Bézier with the written control points (quaternions not normalised) / `CubicInterpolant` |
 //! | [`Runtime::Blender`] (Blender 3.4's glTF importer) | held (`CONSTANT`) | lerp per component, rotations normalised | **tangents ignored**: AutoClamped keys on a Continuous Acceleration F-curve ([`blender`]) | not read |
 //!
 //! The glTF specification and three.js r187 play the same curve (`conformance/check.mjs`
-//! checks three.js against Tangent at 1,000 times), so they share one model. Blender's is in
+//! checks three.js against Tangent at 1,000 times), so they share one model, checked against
+//! three.js itself on every form (`tests/runtime_three_reference.rs`). Blender's is in
 //! [`blender`], checked against Blender 3.4's own import (`tests/runtime_blender_reference.rs`).
 //! [`deviation`] measures how far a played curve is from the curve it was exported from;
 //! [`blender_keys`] chooses keys Blender's playback carries within a bound.
@@ -91,11 +92,15 @@ pub enum RuntimeError {
 }
 
 /// A track as a runtime plays it: `curve` interpolates the components as the runtime does;
-/// for rotations the runtime then normalises them ([`Played::value_at`]).
+/// for rotations the runtime then normalises them ([`Played::value_at`]), except three.js on
+/// a quaternion `InterpolateBezier` track, which it plays per component as they come (the
+/// object then also scales by |q|²; measured against three.js r187 in
+/// `tests/runtime_three_reference.rs`).
 #[derive(Clone, Debug)]
 pub struct Played {
     curve: TrackCurve,
     rotation: bool,
+    normalised: bool,
 }
 
 impl Played {
@@ -112,11 +117,18 @@ impl Played {
         self.rotation
     }
 
-    /// The value played at `t` seconds (a unit quaternion for rotations).
+    /// Whether the runtime normalises the quaternions it interpolates.
+    #[must_use]
+    pub fn normalised(&self) -> bool {
+        self.normalised
+    }
+
+    /// The value played at `t` seconds (a unit quaternion for rotations the runtime
+    /// normalises).
     #[must_use]
     pub fn value_at(&self, ev: &mut crate::curve::Evaluator<'_>, t: f64) -> Vec<f64> {
         let mut v = ev.value_at(t);
-        if self.rotation {
+        if self.normalised {
             let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
             if n > 0.0 {
                 v.iter_mut().for_each(|x| *x /= n);
@@ -152,10 +164,13 @@ pub fn play(runtime: Runtime, written: &Written) -> Result<Played, RuntimeError>
 /// The glTF specification's (and three.js r187's) curve: STEP held, LINEAR lerped (rotations
 /// slerped), CUBICSPLINE as Hermite segments with the written per-second tangents (rotations
 /// normalised after), as Free Bézier handles a third of each segment away (exactly the Hermite
-/// cubic, as Tangent's glTF import reads them); three.js' Bezier keys with their control points,
-/// Smooth keys through three.js' `CubicInterpolant` (zero-curvature ends).
+/// cubic, as Tangent's glTF import reads them); three.js' Bezier keys with their control points
+/// (quaternions per component, not normalised: three.js r187 does not), Smooth keys through
+/// three.js' `CubicInterpolant` (zero-curvature ends).
 fn spec(w: &Written) -> Result<Played, RuntimeError> {
-    let kind = if w.rotation { TrackKind::Quat } else { vector_kind(w.width)? };
+    // three.js plays a quaternion Bezier track per component, without normalising.
+    let normalised = w.rotation && w.form != Form::Bezier;
+    let kind = if normalised { TrackKind::Quat } else { vector_kind(w.width)? };
     let d = w.width;
     let n = w.times.len();
     let key = |i: usize, stride: usize, first: usize| Key::new(w.times[i], w.values[i * stride + first..i * stride + first + d].to_vec());
@@ -197,7 +212,7 @@ fn spec(w: &Written) -> Result<Played, RuntimeError> {
             t
         }
     };
-    Ok(Played { curve: TrackCurve::new(&track)?, rotation: w.rotation })
+    Ok(Played { curve: TrackCurve::new(&track)?, rotation: w.rotation, normalised })
 }
 
 /// The largest distance between what `played` plays and `original` over the union of both
