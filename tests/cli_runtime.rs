@@ -66,7 +66,34 @@ fn blender_reads_gltf_only_and_an_unknown_runtime_is_refused() {
     assert_eq!(text(&o.stdout), "");
     assert!(text(&o.stderr).contains("Blender 3.4 reads glTF"), "{}", text(&o.stderr));
     assert!(!std::path::Path::new(&out).exists());
-    let o = tangent(&["bake", &demo(), "--format", "glb", "--runtime", "godot", "-o", &scratch("x.glb")]);
+    let o = tangent(&["bake", &demo(), "--format", "glb", "--runtime", "unity", "-o", &scratch("x.glb")]);
     assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("spec") && text(&o.stderr).contains("blender"), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("spec") && text(&o.stderr).contains("godot"), "{}", text(&o.stderr));
+    let o = tangent(&["bake", &demo(), "--format", "json", "--runtime", "godot", "-o", &scratch("refused_godot.json")]);
+    assert!(!o.status.success());
+    assert!(text(&o.stderr).contains("Godot 3.2 reads glTF"), "{}", text(&o.stderr));
+}
+
+/// `--runtime godot`: no CUBICSPLINE sampler in the file (Godot 3.2 misreads the tangents and
+/// drops CUBICSPLINE weights), each line names Godot, and the tracks its import's 15 fps
+/// resampling plays beyond the bound (the camera and the spin at 1e-3) are warned about with
+/// the figure the report gives.
+#[test]
+fn a_godot_export_writes_no_cubicspline_and_warns_about_resampling() {
+    let out = scratch("godot.glb");
+    let o = tangent(&["bake", &demo(), "--format", "glb", "--adaptive", "1e-3", "--runtime", "godot", "-o", &out]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 8, "{stdout}");
+    assert!(lines.iter().all(|l| l.split('\t').nth(5) == Some("in Godot 3.2") && l.split('\t').nth(2) != Some("CUBICSPLINE")), "{stdout}");
+    let bytes = std::fs::read(&out).unwrap();
+    assert!(!bytes.windows(11).any(|w| w == b"CUBICSPLINE"), "a CUBICSPLINE sampler in the file");
+    let camera = lines.iter().find(|l| l.starts_with("camera\t")).unwrap();
+    let err: f64 = camera.split('\t').nth(4).unwrap().trim_start_matches("max error ").parse().unwrap();
+    assert!(err > 1e-3, "15 fps resampling of the camera: {camera}");
+    let warned = stderr.lines().find(|l| l.contains("track \"camera\"")).unwrap_or_else(|| panic!("{stderr}"));
+    assert!(warned.contains(&format!("{err:.3e}")) && warned.contains("resamples at 15 fps"), "{warned}");
+    let tint = lines.iter().find(|l| l.starts_with("tint\t")).unwrap();
+    assert!(tint.contains("LINEAR") && !stderr.contains("track \"tint\""), "{tint}");
 }

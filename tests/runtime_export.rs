@@ -148,13 +148,13 @@ fn the_default_export_warns_where_blender_would_stray() {
 /// within 20% of the error their report gives — the eased TCB tracks converted "within 1e-6"
 /// play up to 1.11e-6 from the curve (`camera`, confirmed by dense sampling) while the
 /// conversion (`convert::to_bezier`) reports 9.5e-7: its own measure misses the peak. The same
-/// export is refused for Blender, which reads glTF.
+/// export is refused for Blender and Godot, which read glTF.
 #[test]
 fn the_three_model_plays_a_json_export_as_reported() {
     let project = tangent::io::demo_project();
     let options = ExportOptions::new(Fps::new(project.fps).unwrap());
     let (_, report) = export(&project, Format::ThreeJson, &options, &|_, _| true).unwrap();
-    let played = tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Three).unwrap();
+    let played = tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Three, &|_, _| true).unwrap();
     assert_eq!(played.len(), report.len());
     let forms: Vec<Form> = report.iter().map(|r| r.form).collect();
     assert!(forms.contains(&Form::Bezier) && forms.contains(&Form::Linear), "{forms:?}");
@@ -163,5 +163,6 @@ fn the_three_model_plays_a_json_export_as_reported() {
         println!("{}: {} played {:e}, reported {:e}", r.name, r.form, p.deviation, r.max_error);
         assert!(p.deviation <= r.max_error * 1.2 + 1e-9, "{}: {:?} played {:e}, reported {:e}", r.name, r.form, p.deviation, r.max_error);
     }
-    assert!(tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Blender).is_err());
+    assert!(tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Blender, &|_, _| true).is_err());
+    assert!(tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Godot, &|_, _| true).is_err());
 }

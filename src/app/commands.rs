@@ -347,11 +347,12 @@ impl Command {
         Self::ToggleFrameStats,
     ];
     /// The entries of View > Preview runtime ▸.
-    pub const PREVIEW_RUNTIMES: [Command; 4] = [
+    pub const PREVIEW_RUNTIMES: [Command; 5] = [
         Self::PreviewRuntime(None),
         Self::PreviewRuntime(Some(Runtime::Spec)),
         Self::PreviewRuntime(Some(Runtime::Three)),
         Self::PreviewRuntime(Some(Runtime::Blender)),
+        Self::PreviewRuntime(Some(Runtime::Godot)),
     ];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];
 
@@ -499,6 +500,9 @@ impl Command {
             }
             Self::PreviewRuntime(Some(Runtime::Blender)) => {
                 "Draw the export the Export window's settings make as Blender 3.4 imports and plays it (CUBICSPLINE tangents ignored, automatic handles), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+            }
+            Self::PreviewRuntime(Some(Runtime::Godot)) => {
+                "Draw the export the Export window's settings make as Godot 3.2 imports and plays it (resampled at its import's 15 fps, CUBICSPLINE tangents misread, CUBICSPLINE weights dropped), as a ghost, with each track's largest distance in the track list; kept up to date as you edit"
             }
             Self::PlayPause => "Play or pause the animation on the playback clock",
             Self::StepFrame => "Advance one frame in the playing direction (a negative speed steps backwards)",

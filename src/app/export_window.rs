@@ -129,6 +129,10 @@ impl ExportWindow {
                     Runtime::Blender,
                     "Blender 3.4's glTF importer ignores CUBICSPLINE tangents: adaptive keys its automatic handles play within E (glTF and GLB only)",
                 ),
+                (
+                    Runtime::Godot,
+                    "Godot 3.2's glTF importer misreads CUBICSPLINE tangents and resamples at its import frame rate (15 fps by default): linear keys, and the error it plays measured (glTF and GLB only)",
+                ),
             ] {
                 ui.selectable_value(&mut self.settings.runtime, r, r.label()).on_hover_text(tip);
             }

@@ -166,3 +166,17 @@ fn a_preview_made_for_another_revision_is_not_put_in_place() {
     assert!(rp.ghost().is_some_and(|g| g.label == "Blender 3.4 playback"));
     assert!(rp.is_current(made_for) && !rp.is_current(now));
 }
+
+/// View > Preview runtime ▸ Godot 3.2: the default export (one key per frame) resampled at
+/// Godot's 15 fps, its camera listed as `export::preview` measures it (tested against Godot in
+/// `tests/runtime_godot_reference.rs`).
+#[test]
+fn the_godot_preview_lists_what_its_resampling_plays() {
+    let mut h = harness(crate::io::demo_project());
+    preview_menu(&mut h, "[ ] Godot 3.2");
+    preview_current(&mut h);
+    assert_eq!(app(&h).ui.runtime_preview.ghost().expect("the ghost").label, "Godot 3.2 playback");
+    let camera = expected_camera(&h, &ExportSettings::default(), Runtime::Godot);
+    assert!(camera > 1e-3, "15 fps resampling of the camera: {camera}");
+    assert!(lists_camera(&h, &format!("Δ {camera:.1e}")), "{camera}");
+}

@@ -264,7 +264,9 @@ fn adaptive(
     span: (f64, f64),
 ) -> Result<Option<(Exact, String)>, ExportError> {
     let deg = bound.get().to_degrees().min(MAX_BOUND_DEG);
-    let cubic = matches!(format, Format::Gltf | Format::Glb) && !options.adaptive_linear && options.runtime != crate::runtime::Runtime::Blender;
+    let cubic = matches!(format, Format::Gltf | Format::Glb)
+        && !options.adaptive_linear
+        && !matches!(options.runtime, crate::runtime::Runtime::Blender | crate::runtime::Runtime::Godot);
     if span == curve.domain() {
         let fitted = euler_to_quat(track, deg).map_err(track_error)?;
         if fitted.max_error_deg <= deg {

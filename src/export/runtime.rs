@@ -9,6 +9,10 @@
 //!   `--adaptive` it is baked at the frame rate. Rotations, whose components Blender
 //!   interpolates one by one and normalises, get keys added where that strays beyond E from
 //!   the curve. The report's error is then the one measured with Blender's model.
+//! - **Godot 3.2** (glTF only): its importer misreads CUBICSPLINE tangents (and drops
+//!   CUBICSPLINE morph weights), so such a track goes as linear keys within E (`--adaptive`)
+//!   or baked at the frame rate; Godot then resamples every transform at its import frame rate
+//!   ([`crate::runtime::godot`]), which the report's error and the warnings measure.
 //! - **the specification** (the default) in glTF: a CUBICSPLINE track that Blender would play
 //!   beyond the bound gets a warning that says how far, and that `--runtime blender` fixes it.
 //!
@@ -21,7 +25,7 @@ use crate::bake::{bake_range, Bound, Motion, Rate};
 use crate::curve::TrackCurve;
 use crate::model::Project;
 use crate::model::Track;
-use crate::runtime::{blender, blender_keys, deviation, Runtime, Written};
+use crate::runtime::{blender, blender_keys, deviation, godot, Played, Runtime, Written};
 
 /// Refinement depth for a rotation's segments under Blender's component-wise interpolation.
 const ROTATION_SPLITS: usize = 24;
@@ -30,9 +34,9 @@ fn is_gltf(format: Format) -> bool {
     matches!(format, Format::Gltf | Format::Glb)
 }
 
-/// Whether `runtime` reads `format`: Blender's model is of its glTF importer.
+/// Whether `runtime` reads `format`: Blender's and Godot's models are of their glTF importers.
 pub(super) fn check(runtime: Runtime, format: Format) -> Result<(), ExportError> {
-    if runtime == Runtime::Blender && !is_gltf(format) {
+    if matches!(runtime, Runtime::Blender | Runtime::Godot) && !is_gltf(format) {
         return Err(ExportError::Runtime { runtime, format });
     }
     Ok(())
@@ -62,8 +66,46 @@ fn bound_of(p: &Prepared, options: &ExportOptions) -> Option<f64> {
 
 /// Blender's playback of `p` from the curve: its distance (an angle in radians for rotations).
 fn blender_deviation(p: &Prepared, curve: &TrackCurve) -> Result<f64, ExportError> {
-    let played = blender::play_unrounded(&written(p)).map_err(|e| ExportError::Encode(e.to_string()))?;
-    Ok(deviation(curve, &played))
+    Ok(deviation(curve, &played_by(Runtime::Blender, p)?))
+}
+
+/// What `runtime` plays of `p`: Blender at the written times (not float32 frames), Godot as
+/// its import at its default frame rate over the track's own keys.
+fn played_by(runtime: Runtime, p: &Prepared) -> Result<Played, ExportError> {
+    let w = written(p);
+    let played = match runtime {
+        Runtime::Blender => blender::play_unrounded(&w),
+        Runtime::Godot => {
+            let channel = if p.target == Target::Weights { godot::Channel::Weights } else { godot::Channel::Transform };
+            godot::play(&w, channel, godot::DEFAULT_FPS, w.times.last().copied().unwrap_or(0.0))
+        }
+        Runtime::Spec | Runtime::Three => crate::runtime::play(runtime, &w),
+    };
+    played.map_err(|e| ExportError::Encode(e.to_string()))
+}
+
+/// `--runtime godot`: CUBICSPLINE keys, which Godot 3.2 misreads (and drops for weights),
+/// become linear keys within the bound (`--adaptive`) or keys baked at the frame rate; then
+/// Godot's resampling at its import frame rate is measured, and a track it plays beyond the
+/// bound is warned about.
+fn for_godot(p: &mut Prepared, curve: &TrackCurve, bound: Option<f64>, options: &ExportOptions) -> Result<(), ExportError> {
+    if p.form == Form::CubicSpline && !p.times.is_empty() {
+        let (t0, t1) = (p.times[0], p.times[p.times.len() - 1]);
+        let rate = options.adaptive.map_or_else(|| options.rate(), Rate::Adaptive);
+        let baked = bake_range(curve, rate, Motion::Raw, t0, t1);
+        let n = baked.times.len();
+        (p.form, p.times, p.values, p.max_error) = (Form::Baked, baked.times, baked.values, baked.max_error);
+        p.note = Some(format!("{n} linear keys for Godot 3.2, which misreads CUBICSPLINE tangents"));
+    }
+    let measured = deviation(curve, &played_by(Runtime::Godot, p)?);
+    p.max_error = p.max_error.max(measured);
+    if let Some(bound) = bound.filter(|&b| measured > b * (1.0 + 1e-9)) {
+        p.warning = Some(format!(
+            "Godot 3.2 plays it up to {measured:.3e} from the curve, beyond {bound:.0e}: its glTF import resamples at {} fps (raise Import > Animation > FPS, and turn the import's optimizer off)",
+            godot::DEFAULT_FPS
+        ));
+    }
+    Ok(())
 }
 
 /// What the chosen runtime changes in `p` (module docs).
@@ -93,6 +135,7 @@ pub(super) fn for_runtime(p: &mut Prepared, track: &Track, format: Format, optio
                 _ => {}
             }
         }
+        Runtime::Godot => for_godot(p, &curve, bound, options)?,
         Runtime::Spec | Runtime::Three => {}
     }
     Ok(())
@@ -261,9 +304,7 @@ pub fn preview(
     for p in &prepared {
         let Some(track) = project.tracks.iter().position(|t| t.name == p.name) else { continue };
         let curve = TrackCurve::new(&project.tracks[track])?;
-        let w = written(p);
-        let played = if played_by == Runtime::Blender { blender::play_unrounded(&w) } else { crate::runtime::play(played_by, &w) };
-        let played = played.map_err(|e| ExportError::Encode(e.to_string()))?;
+        let played = self::played_by(played_by, p)?;
         out.push(PreviewTrack { track, deviation: deviation(&curve, &played), played: played.curve().clone() });
     }
     Ok(out)

@@ -6,6 +6,7 @@
 //! |---|---|---|---|---|
 //! | [`Runtime::Spec`], [`Runtime::Three`] (glTF 2.0, three.js r187) | held | lerp, slerp for rotations | Hermite with the written tangents, rotations normalised | Bézier with the written control points (quaternions not normalised) / `CubicInterpolant` |
 //! | [`Runtime::Blender`] (Blender 3.4's glTF importer) | held (`CONSTANT`) | lerp per component, rotations normalised | **tangents ignored**: AutoClamped keys on a Continuous Acceleration F-curve ([`blender`]) | not read |
+//! | [`Runtime::Godot`] (Godot 3.2's glTF importer) | transforms resampled at 15 fps, then linear / slerp; weights held | transforms resampled; weights as written | **tangents misread** (Bézier with the raw tangents; rotations slerped); **weights dropped** ([`godot`]) | not read |
 //!
 //! The glTF specification and three.js r187 play the same curve (`conformance/check.mjs`
 //! checks three.js against Tangent at 1,000 times), so they share one model, checked against
@@ -16,6 +17,7 @@
 
 pub mod blender;
 mod fit;
+pub mod godot;
 #[cfg(test)]
 mod tests;
 
@@ -40,10 +42,12 @@ pub enum Runtime {
     Three,
     /// Blender 3.4's glTF importer and F-curves.
     Blender,
+    /// Godot 3.2's glTF importer (resampled at its import frame rate, 15 fps by default).
+    Godot,
 }
 
 impl Runtime {
-    pub const ALL: [Runtime; 3] = [Self::Spec, Self::Three, Self::Blender];
+    pub const ALL: [Runtime; 4] = [Self::Spec, Self::Three, Self::Blender, Self::Godot];
 
     /// A name for reports and menus.
     #[must_use]
@@ -52,6 +56,7 @@ impl Runtime {
             Self::Spec => "glTF specification",
             Self::Three => "three.js r187",
             Self::Blender => "Blender 3.4",
+            Self::Godot => "Godot 3.2",
         }
     }
 }
@@ -149,7 +154,9 @@ fn vector_kind(width: usize) -> Result<TrackKind, RuntimeError> {
     }
 }
 
-/// The curve `runtime` plays for `written`; Blender at [`blender::FACTORY_FPS`].
+/// The curve `runtime` plays for `written`; Blender at [`blender::FACTORY_FPS`]; Godot as a
+/// node's transform at [`godot::DEFAULT_FPS`] over the written keys' span (a weights channel
+/// or another animation length: [`godot::play`]).
 ///
 /// # Errors
 /// A three.js JSON form asked of Blender, a width the models do not take, or keys no track
@@ -158,6 +165,10 @@ pub fn play(runtime: Runtime, written: &Written) -> Result<Played, RuntimeError>
     match runtime {
         Runtime::Spec | Runtime::Three => spec(written),
         Runtime::Blender => blender::play(written, blender::FACTORY_FPS),
+        Runtime::Godot => {
+            let length = written.times.last().copied().unwrap_or(0.0);
+            godot::play(written, godot::Channel::Transform, godot::DEFAULT_FPS, length)
+        }
     }
 }
 
