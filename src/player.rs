@@ -54,12 +54,15 @@
 //! the player is made. docs/measured.md has the figures against three.js' `AnimationMixer`
 //! and what bounds them.
 
+mod compact;
 mod frame;
+mod lanes;
 
 use crate::clock::{Action, ActionId, LoopMode, Mixer, MixerEvent};
 use crate::error::TrackError;
 use crate::model::{Project, Track};
 use crate::TrackCurve;
+use compact::Plan;
 use frame::Tracks;
 use thiserror::Error;
 
@@ -92,6 +95,8 @@ impl From<TrackError> for PlayerError {
 #[derive(Clone, Debug)]
 pub struct Clip {
     curves: Vec<TrackCurve>,
+    /// What the player reads of each track ([`compact`]).
+    plans: Vec<Plan>,
     offsets: Vec<usize>,
     start: f64,
     duration: f64,
@@ -138,7 +143,8 @@ impl Clip {
         for c in &curves {
             offsets.push(offsets[offsets.len() - 1] + c.dim());
         }
-        Ok(Self { curves, offsets, start, duration })
+        let plans = curves.iter().map(Plan::of).collect();
+        Ok(Self { curves, plans, offsets, start, duration })
     }
 
     /// Values in one frame (the output buffer's length).
@@ -218,7 +224,7 @@ impl<'c> ClipPlayer<'c> {
         // `Clip` made sure that the duration is positive and finite, which is all the clock asks.
         let action = mixer.add_action(clip.duration).expect("a clip's duration is positive and finite");
         mixer.play(action);
-        let tracks = Tracks::new(clip.curves.iter().zip(&clip.offsets));
+        let tracks = Tracks::new(clip.curves.iter().zip(&clip.plans).zip(&clip.offsets).map(|((c, p), &o)| (c, p, o)));
         Self { clip, tracks, mixer, action, time: clip.start, events: Vec::new() }
     }
 
