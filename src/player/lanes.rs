@@ -8,7 +8,7 @@ use crate::search::{prefetch, Located, SegmentCursor};
 use crate::TrackCurve;
 
 /// How many segments ahead of playback the player asks for a record.
-const AHEAD: usize = 2;
+const AHEAD: usize = 1;
 
 /// One track's state: the segment found last (`seg`, which [`Lane::step`] checks whatever it
 /// is), whether it holds this frame's time (`hit`, a seek's passes), where the value goes, the
