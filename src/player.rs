@@ -95,8 +95,8 @@ impl From<TrackError> for PlayerError {
 #[derive(Clone, Debug)]
 pub struct Clip {
     curves: Vec<TrackCurve>,
-    /// What the player reads of each track ([`compact`]).
-    plans: Vec<Plan>,
+    /// What the player reads of the tracks it evaluates itself ([`compact`]).
+    plan: Plan,
     offsets: Vec<usize>,
     start: f64,
     duration: f64,
@@ -143,8 +143,8 @@ impl Clip {
         for c in &curves {
             offsets.push(offsets[offsets.len() - 1] + c.dim());
         }
-        let plans = curves.iter().map(Plan::of).collect();
-        Ok(Self { curves, plans, offsets, start, duration })
+        let plan = Plan::new(&curves);
+        Ok(Self { curves, plan, offsets, start, duration })
     }
 
     /// Values in one frame (the output buffer's length).
@@ -224,7 +224,7 @@ impl<'c> ClipPlayer<'c> {
         // `Clip` made sure that the duration is positive and finite, which is all the clock asks.
         let action = mixer.add_action(clip.duration).expect("a clip's duration is positive and finite");
         mixer.play(action);
-        let tracks = Tracks::new(clip.curves.iter().zip(&clip.plans).zip(&clip.offsets).map(|((c, p), &o)| (c, p, o)));
+        let tracks = Tracks::new(&clip.curves, &clip.plan, &clip.offsets);
         Self { clip, tracks, mixer, action, time: clip.start, events: Vec::new() }
     }
 

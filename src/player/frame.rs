@@ -3,8 +3,8 @@
 //! tracks the player evaluates itself are played by [`super::lanes`]; every other track here,
 //! through its own `segment_value`.
 
-use super::compact::{Plan, PolyRec, SlerpRec};
-use super::lanes::{ask_cells, count_rest, play_poly, play_slerp, read_cells, value_of, write_poly, Arcs, Lane};
+use super::compact::{Kind, Plan};
+use super::lanes::{ask, play_poly, play_slerp, read, settle, value_of, write_poly, Arcs, Group as Lanes};
 use crate::search::{within, Located, SegmentCursor};
 use crate::TrackCurve;
 use std::ops::Range;
@@ -53,8 +53,7 @@ fn groups(dims: impl Iterator<Item = usize>) -> Vec<Group> {
     groups
 }
 
-/// Runs `$call` on each group of `$items` with its dimension as the constant `D` (1 to
-/// `$max`).
+/// Runs `$call` on each group of `$items` with its dimension as the constant `D`.
 macro_rules! for_each_dim {
     ($items:expr, $groups:expr, |$s:ident, $d:ident| $call:expr) => {
         for g in &$groups {
@@ -81,13 +80,35 @@ macro_rules! for_each_dim {
     };
 }
 
+/// Runs `$call` on each group of polynomial tracks with its dimension as the constant `D`.
+macro_rules! for_each_poly {
+    ($groups:expr, |$g:ident, $d:ident| $call:expr) => {
+        for $g in $groups.iter_mut() {
+            match $g.kind {
+                Kind::Poly(1) => {
+                    const $d: usize = 1;
+                    $call
+                }
+                Kind::Poly(2) => {
+                    const $d: usize = 2;
+                    $call
+                }
+                _ => {
+                    const $d: usize = 3;
+                    $call
+                }
+            }
+        }
+    };
+}
+
 /// Every track's hot state, by the form it is evaluated in.
 #[derive(Clone, Debug)]
 pub(super) struct Tracks<'c> {
-    /// Polynomial tracks of one to three components, by dimension.
-    poly: Vec<Lane<'c, PolyRec>>,
-    poly_groups: Vec<Group>,
-    slerp: Vec<Lane<'c, SlerpRec>>,
+    /// Polynomial tracks of one to three components, a group per dimension.
+    poly: Vec<Lanes<'c>>,
+    slerp: Lanes<'c>,
+    plan: &'c Plan,
     /// The Slerp tracks' arcs of a frame.
     arcs: Arcs,
     other: Vec<Slot<'c>>,
@@ -97,18 +118,12 @@ pub(super) struct Tracks<'c> {
 }
 
 impl<'c> Tracks<'c> {
-    /// The hot state of `(curve, its plan, where its value starts in a frame)`s.
-    pub(super) fn new(tracks: impl Iterator<Item = (&'c TrackCurve, &'c Plan, usize)>) -> Self {
-        let (mut poly, mut slerp, mut other) = (Vec::new(), Vec::new(), Vec::new());
-        for (curve, plan, out) in tracks {
-            match plan {
-                Plan::Poly(data) => poly.push(Lane::new(curve, data, out)),
-                Plan::Slerp(data) => slerp.push(Lane::new(curve, data, out)),
-                Plan::Other => other.push(Slot::new(curve, out)),
-            }
-        }
-        poly.sort_by_key(|l| (l.dim(), l.out));
-        let poly_groups = groups(poly.iter().map(Lane::dim));
+    /// The hot state of a clip's `curves` by its `plan`, the values at `offsets`.
+    pub(super) fn new(curves: &'c [TrackCurve], plan: &'c Plan, offsets: &[usize]) -> Self {
+        let poly = (1..=3).map(|d| Lanes::new(plan, Kind::Poly(d), curves, offsets)).filter(|g| g.len() > 0).collect();
+        let slerp = Lanes::new(plan, Kind::Slerp, curves, offsets);
+        let mut other: Vec<Slot<'c>> =
+            curves.iter().zip(offsets).zip(&plan.grouped).filter(|(_, &grouped)| !grouped).map(|((c, &out), _)| Slot::new(c, out)).collect();
         // Within a dimension, by mode, so that a mode's dispatch inside `segment_value` predicts.
         other.sort_by_key(|s| (s.curve.dim(), s.curve.interpolation() as usize, s.out));
         let other_groups = groups(other.iter().map(|s| s.curve.dim()));
@@ -117,7 +132,7 @@ impl<'c> Tracks<'c> {
         #[cfg(not(target_arch = "x86_64"))]
         let wide = false;
         let arcs = Arcs::with_capacity(slerp.len());
-        Self { poly, poly_groups, slerp, arcs, other, other_groups, wide }
+        Self { poly, slerp, plan, arcs, other, other_groups, wide }
     }
 
     /// Every track at `t`, found from where the last frame was.
@@ -138,22 +153,22 @@ impl<'c> Tracks<'c> {
 
     #[inline(always)]
     fn play_on_in(&mut self, t: f64, out: &mut [f64]) {
-        for_each_dim!(self.poly, self.poly_groups, |lanes, D| play_poly::<D>(lanes, t, out));
+        for_each_poly!(self.poly, |g, D| play_poly::<D>(g, t, out));
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, false);
         for_each_dim!(self.other, self.other_groups, |slots, D| play_other::<D>(slots, t, out));
     }
 
-    /// Every track at `t`, wherever that is: every segment found by its track's grid or index
-    /// in passes over all tracks that ask for the next pass's data, then every track evaluated.
+    /// Every track at `t`, wherever that is: every record found by its group's grid or its
+    /// track's index in passes over all tracks that ask for the next pass's data, then every
+    /// track evaluated.
     pub(super) fn jump_to(&mut self, t: f64, out: &mut [f64]) {
-        ask_cells(&mut self.poly, t);
-        ask_cells(&mut self.slerp, t);
+        let row = ask(self.plan, self.poly.iter().chain([&self.slerp]), t).map_or(&[][..], |k| self.plan.grid.row(k));
         mark_and_ask(&mut self.other, t);
-        read_cells(&mut self.poly, t);
-        read_cells(&mut self.slerp, t);
+        self.poly.iter_mut().for_each(|g| read(g, row, t));
+        read(&mut self.slerp, row, t);
         ask_keys(&self.other, t);
-        count_rest(&mut self.poly, t);
-        count_rest(&mut self.slerp, t);
+        self.poly.iter_mut().for_each(|g| settle(g, t));
+        settle(&mut self.slerp, t);
         find_marked(&mut self.other, t);
         #[cfg(target_arch = "x86_64")]
         if self.wide {
@@ -171,7 +186,7 @@ impl<'c> Tracks<'c> {
 
     #[inline(always)]
     fn write_in(&mut self, t: f64, out: &mut [f64]) {
-        for_each_dim!(self.poly, self.poly_groups, |lanes, D| write_poly::<D>(lanes, t, out));
+        for_each_poly!(self.poly, |g, D| write_poly::<D>(g, t, out));
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, true);
         for_each_dim!(self.other, self.other_groups, |slots, D| write_other::<D>(slots, t, out));
     }

@@ -1,96 +1,135 @@
-//! The loops over the tracks the player evaluates itself ([`super::compact`]): one
-//! [`Lane`] per track, the lanes of one form and dimension together, so that a loop's body
-//! has no dispatch on the track's mode.
+//! The loops over the tracks the player evaluates itself ([`super::compact`]): a [`Group`]
+//! of one form and dimension, one [`Lane`] per track, so that a loop's body has no dispatch
+//! on the track's mode.
+//!
+//! Whatever finds a record (sequential playback's step, the grid, the track's index), the
+//! record is used only if `t0 ≤ t < t1` ([`within`]): then it is the segment `sample`
+//! evaluates, the one segment of the track holding `t`. Anything else goes to `sample`.
 
-use super::compact::{Compact, PolyRec, SlerpRec, LOOK};
+use super::compact::{Cell, Kind, Plan, Rec, OUT};
 use crate::quat::{arc_weights, mix};
-use crate::search::{prefetch, Located, SegmentCursor};
+use crate::search::{prefetch, within, Located, SegmentCursor};
 use crate::TrackCurve;
 
-/// How many segments ahead of playback the player asks for a record.
-const AHEAD: usize = 1;
-
-/// One track's state: the segment found last (`seg`, which [`Lane::step`] checks whatever it
-/// is), whether it holds this frame's time (`hit`, a seek's passes), where the value goes, the
-/// track's compact data and, for what is outside its keys, the track itself.
+/// One track's state: the position of its record found last, whether it holds this frame's
+/// time (`hit`, a seek's passes), where the value goes, its grid column, and, for a segment
+/// its index found and for what is outside its keys, the track itself.
 #[derive(Clone, Debug)]
-pub(super) struct Lane<'c, R> {
-    seg: usize,
+pub(super) struct Lane<'c> {
+    pos: usize,
+    /// The ends of the records at `pos` and `next[0]`, and the positions of the track's two
+    /// records after `pos`.
+    ends: [f64; 2],
+    next: [usize; 2],
     hit: bool,
-    /// A seek's grid cell, or `usize::MAX` (outside the grid, or no grid).
-    cell: usize,
-    pub(super) out: usize,
-    times: &'c [f64],
-    recs: &'c [R],
-    data: &'c Compact<R>,
+    out: usize,
+    column: Option<usize>,
+    /// Each segment's record position ([`super::compact::Member::pos`]).
+    positions: &'c [u32],
     curve: &'c TrackCurve,
     cursor: SegmentCursor,
 }
 
-impl<'c, R> Lane<'c, R> {
-    pub(super) fn new(curve: &'c TrackCurve, data: &'c Compact<R>, out: usize) -> Self {
-        Self { seg: 0, hit: false, cell: usize::MAX, out, times: &data.times, recs: &data.recs, data, curve, cursor: SegmentCursor::new() }
+/// The tracks of one kind and the records they read.
+#[derive(Clone, Debug)]
+pub(super) struct Group<'c> {
+    plan: &'c Plan,
+    lanes: Vec<Lane<'c>>,
+    pub(super) kind: Kind,
+}
+
+impl<'c> Group<'c> {
+    /// The plan's tracks of `kind`: `curves` and `offsets` are the clip's.
+    pub(super) fn new(plan: &'c Plan, kind: Kind, curves: &'c [TrackCurve], offsets: &[usize]) -> Self {
+        let lanes = plan
+            .members
+            .iter()
+            .filter(|m| m.kind == kind)
+            .map(|m| {
+                let pos = m.pos.first().map_or(OUT, |&p| p as usize);
+                let out = offsets.get(m.track).copied().unwrap_or(usize::MAX);
+                Lane {
+                    pos,
+                    ends: [f64::INFINITY; 2],
+                    next: [OUT; 2],
+                    hit: false,
+                    out,
+                    column: m.column,
+                    positions: &m.pos,
+                    curve: &curves[m.track],
+                    cursor: SegmentCursor::new(),
+                }
+            })
+            .collect();
+        Self { plan, lanes, kind }
     }
 
-    /// The track's number of components.
-    pub(super) fn dim(&self) -> usize {
-        self.curve.dim()
+    /// How many tracks.
+    pub(super) fn len(&self) -> usize {
+        self.lanes.len()
     }
+}
 
-    /// Sequential playback's step: with `w` the key times from `seg` on (`+∞` past the last),
-    /// when `w[0] ≤ t` the next [`LOOK`] are counted without branches; if `c < LOOK` of them
-    /// are `≤ t`, then `w[c] ≤ t < w[c + 1]`: `t` is inside segment `seg + c` (by the rule of
-    /// [`crate::search`]) if that is not the last key. `false` when it does not decide.
-    #[inline(always)]
-    fn step(&mut self, t: f64) -> bool {
-        let seg = self.seg;
-        let Some(Ok(w)) = self.times.get(seg..seg + LOOK + 2).map(<&[f64; LOOK + 2]>::try_from) else { return false };
-        let c: usize = w[1..=LOOK].iter().map(|&x| usize::from(x <= t)).sum();
-        let ok = w[0] <= t && c < LOOK && seg + c < self.recs.len();
-        self.seg = if ok { seg + c } else { seg };
-        ok
+/// Sequential playback's step: of the lane's record, the track's next one and the one after
+/// that (their positions and ends kept in the lane), the last whose start `t` has passed (the
+/// track's next record starts where one ends), if it holds `t`. `None`: [`find`].
+#[inline(always)]
+fn step<'r>(recs: &'r [Rec], l: &mut Lane<'_>, t: f64) -> Option<&'r Rec> {
+    // Selected by masks, not branches: whether `t` passed a key is a coin toss per frame.
+    let (a, b) = (usize::from(l.ends[0] <= t).wrapping_neg(), usize::from(l.ends[1] <= t).wrapping_neg());
+    let p = l.pos ^ ((l.pos ^ l.next[0]) & a);
+    let p = p ^ ((p ^ l.next[1]) & b);
+    let r = recs.get(p)?;
+    if !within(r.t0(), t, r.t1()) {
+        return None;
     }
+    l.pos = p;
+    refresh(recs, l, r);
+    Some(r)
+}
 
-    /// Where [`Self::step`] does not decide: the grid, else the track's index. Whether `t` is
-    /// inside the keys (then in segment `seg`).
-    #[inline(never)]
-    fn find(&mut self, t: f64) -> bool {
-        let count = match &self.data.grid {
-            Some(g) => match g.cell_of(t).and_then(|k| g.count(k, t)) {
-                Some(count) => count,
-                None => return false,
-            },
-            None => self.curve.count_anywhere(t),
-        };
-        self.settle(count)
-    }
+/// Keeps in the lane the ends and positions of the track's two records after `r` (at `pos`),
+/// for the next step.
+#[inline(always)]
+fn refresh(recs: &[Rec], l: &mut Lane<'_>, r: &Rec) {
+    let p1 = r.next();
+    let (end1, p2) = recs.get(p1).map_or((f64::INFINITY, OUT), |r1| (r1.t1(), r1.next()));
+    (l.ends, l.next) = ([r.t1(), end1], [p1, p2]);
+}
 
-    /// Takes the segment of a count of key times `≤ t`; whether `t` is inside the keys.
-    #[inline(always)]
-    fn settle(&mut self, count: usize) -> bool {
-        match Located::from_count(count, self.data.keys()) {
-            Located::Inside(s) if s < self.recs.len() => {
-                self.seg = s;
-                true
-            }
-            _ => false,
+/// Where [`step`] does not decide: the grid, else the track's index. Whether `t` is inside
+/// the track's keys (then its record is at `pos`).
+#[inline(never)]
+fn find(data: &Plan, l: &mut Lane<'_>, t: f64) -> bool {
+    let pos = match l.column {
+        Some(c) => data.grid.row_of(t).and_then(|k| data.grid.row(k).get(c)).map_or(OUT, |cell| cell.pos(t)),
+        None => index_pos(l, t),
+    };
+    l.pos = pos;
+    match data.recs.get(pos) {
+        Some(r) if within(r.t0(), t, r.t1()) => {
+            refresh(&data.recs, l, r);
+            true
         }
+        _ => false,
     }
+}
 
-    /// Asks for the record of segment `seg` and the key times a while ahead.
-    #[inline(always)]
-    fn prefetch_ahead(&self, seg: usize) {
-        prefetch(self.times.as_ptr().wrapping_add(seg + 8));
-        self.prefetch_rec(seg + AHEAD);
+/// The position of the record of `t` by the track's own index, or [`OUT`].
+#[inline(always)]
+fn index_pos(l: &Lane<'_>, t: f64) -> usize {
+    match Located::from_count(l.curve.count_anywhere(t), l.curve.times().len()) {
+        Located::Inside(s) => l.positions.get(s).map_or(OUT, |&p| p as usize),
+        _ => OUT,
     }
+}
 
-    /// Asks for both cache lines of `recs[seg]` (which need not exist: a hint).
-    #[inline(always)]
-    fn prefetch_rec(&self, seg: usize) {
-        let p = self.recs.as_ptr().wrapping_add(seg).cast::<u8>();
-        prefetch(p);
-        prefetch(p.wrapping_add(64));
-    }
+/// Asks for both cache lines of `recs[pos]` (which need not exist: a hint).
+#[inline(always)]
+fn prefetch_rec(recs: &[Rec], pos: usize) {
+    let p = recs.as_ptr().wrapping_add(pos).cast::<u8>();
+    prefetch(p);
+    prefetch(p.wrapping_add(64));
 }
 
 /// A track's `D` values in a frame (the offsets were laid out for these dimensions, so the
@@ -100,73 +139,84 @@ pub(super) fn value_of<const D: usize>(out: &mut [f64], at: usize) -> Option<&mu
     out.get_mut(at..at + D).and_then(|o| o.try_into().ok())
 }
 
-/// Sequential playback of polynomial tracks of `D` components.
+/// Sequential playback of a group of polynomial tracks of `D` components.
 #[inline(always)]
-pub(super) fn play_poly<const D: usize>(lanes: &mut [Lane<'_, PolyRec>], t: f64, out: &mut [f64]) {
-    for l in lanes {
+pub(super) fn play_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
+    let data = g.plan;
+    let recs = &data.recs[..];
+    for l in &mut g.lanes {
         let Some(o) = value_of::<D>(out, l.out) else { continue };
-        if !(l.step(t) || l.find(t)) {
-            l.curve.sample(&mut l.cursor, t, o);
-            continue;
-        }
-        l.prefetch_ahead(l.seg);
-        if let Some(r) = l.recs.get(l.seg) {
-            r.value(t, o);
-        }
-    }
-}
-
-/// The first pass of a seek: every lane's grid cell asked for (or its index's first data).
-#[inline(never)]
-pub(super) fn ask_cells<R>(lanes: &mut [Lane<'_, R>], t: f64) {
-    for l in lanes {
-        l.cell = usize::MAX;
-        match &l.data.grid {
-            Some(g) => {
-                if let Some(k) = g.cell_of(t) {
-                    g.prefetch(k);
-                    l.cell = k;
-                }
+        let r = match step(recs, l, t) {
+            Some(r) => r,
+            None if find(data, l, t) => &recs[l.pos],
+            None => {
+                l.curve.sample(&mut l.cursor, t, o);
+                continue;
             }
-            None => l.curve.prefetch_lookup(t),
-        }
+        };
+        prefetch_rec(recs, l.next[1]);
+        r.poly_value(t, o);
     }
 }
 
-/// The second pass of a seek: each lane's segment from its grid cell and its record asked for
-/// (without a grid: the index's next data asked for).
+/// The first pass of a seek: the grid's row asked for; its tracks without a column, their
+/// index's first data.
 #[inline(never)]
-pub(super) fn read_cells<R>(lanes: &mut [Lane<'_, R>], t: f64) {
-    for l in lanes {
-        l.hit = false;
-        match &l.data.grid {
-            Some(g) => {
-                if let Some(count) = g.count(l.cell, t) {
-                    l.hit = l.settle(count);
-                    l.prefetch_rec(l.seg);
-                }
+pub(super) fn ask<'g, 'c: 'g>(plan: &Plan, groups: impl Iterator<Item = &'g Group<'c>>, t: f64) -> Option<usize> {
+    let row = plan.grid.row_of(t);
+    if let Some(k) = row {
+        plan.grid.prefetch_row(k);
+    }
+    for l in groups.flat_map(|g| &g.lanes).filter(|l| l.column.is_none()) {
+        l.curve.prefetch_lookup(t);
+    }
+    row
+}
+
+/// The second pass of a seek: each track's record from the grid row (`[]` if `t` is outside
+/// the grid), and asked for (tracks without a column: their index's next data asked for).
+#[inline(never)]
+pub(super) fn read(g: &mut Group<'_>, row: &[Cell], t: f64) {
+    for l in &mut g.lanes {
+        match l.column {
+            Some(c) => {
+                l.pos = row.get(c).map_or(OUT, |cell| cell.pos(t));
+                prefetch_rec(&g.plan.recs, l.pos);
             }
             None => l.curve.prefetch_keys(t),
         }
     }
 }
 
-/// The third pass of a seek, for lanes without a grid: the index's count.
+/// The third pass of a seek: the tracks without a column, by their index; then whether each
+/// track's record holds `t`.
 #[inline(never)]
-pub(super) fn count_rest<R>(lanes: &mut [Lane<'_, R>], t: f64) {
-    for l in lanes.iter_mut().filter(|l| l.data.grid.is_none()) {
-        l.hit = l.settle(l.curve.count_anywhere(t));
-        l.prefetch_rec(l.seg);
+pub(super) fn settle(g: &mut Group<'_>, t: f64) {
+    let recs = &g.plan.recs[..];
+    for l in g.lanes.iter_mut().filter(|l| l.column.is_none()) {
+        l.pos = index_pos(l, t);
+        prefetch_rec(recs, l.pos);
+    }
+    for l in &mut g.lanes {
+        l.hit = match recs.get(l.pos) {
+            Some(r) if within(r.t0(), t, r.t1()) => {
+                // Not the record after the next (another cache miss): a step past two keys from
+                // here goes to `find`.
+                (l.ends, l.next) = ([r.t1(), f64::INFINITY], [r.next(), OUT]);
+                true
+            }
+            _ => false,
+        };
     }
 }
 
-/// Polynomial tracks of `D` components at `t`, their segments found by a seek.
+/// A group of polynomial tracks of `D` components at `t`, their records found by a seek.
 #[inline(always)]
-pub(super) fn write_poly<const D: usize>(lanes: &mut [Lane<'_, PolyRec>], t: f64, out: &mut [f64]) {
-    for l in lanes {
+pub(super) fn write_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
+    for l in &mut g.lanes {
         let Some(o) = value_of::<D>(out, l.out) else { continue };
-        match l.recs.get(l.seg) {
-            Some(r) if l.hit => r.value(t, o),
+        match g.plan.recs.get(l.pos) {
+            Some(r) if l.hit => r.poly_value(t, o),
             _ => l.curve.sample(&mut l.cursor, t, o),
         }
     }
@@ -195,11 +245,11 @@ impl Arcs {
     /// Adds lane `k`'s arc at local time `u`; `false` (nothing added) if it is not an arc at a
     /// time in `[0, 1]`.
     #[inline(always)]
-    fn push(&mut self, r: &SlerpRec, u: f64, k: usize) -> bool {
+    fn push(&mut self, r: &Rec, u: f64, k: usize) -> bool {
         let i = self.len;
-        match (self.theta.get_mut(i), self.sin.get_mut(i), self.u.get_mut(i), self.lane.get_mut(i)) {
-            (Some(a), Some(b), Some(c), Some(d)) if r.arc && (0.0..=1.0).contains(&u) => {
-                (*a, *b, *c, *d) = (r.theta, r.sin, u, k);
+        match (r.arc(), self.theta.get_mut(i), self.sin.get_mut(i), self.u.get_mut(i), self.lane.get_mut(i)) {
+            (Some((theta, sin)), Some(a), Some(b), Some(c), Some(d)) if (0.0..=1.0).contains(&u) => {
+                (*a, *b, *c, *d) = (theta, sin, u, k);
                 self.len += 1;
                 true
             }
@@ -208,37 +258,41 @@ impl Arcs {
     }
 }
 
-/// Slerp tracks at `t` (sequential playback: `seek` false, each track's segment found from
-/// where it was; a seek: found already), in three passes: every track's segment and local
-/// time, the arcs' weights together ([`arc_weights`]), each arc's mix ([`mix`]). A track that is not an arc at a time in
-/// `[0, 1]` is evaluated in the first pass (`segment_value`, or `sample` outside its keys).
+/// Slerp tracks at `t` (sequential playback: `seek` false, each track's record found from
+/// where it was; a seek: found already), in three passes: every track's record and local
+/// time, the arcs' weights together ([`arc_weights`]), each arc's mix ([`mix`]). A track that
+/// is not an arc at a time in `[0, 1]` is evaluated in the first pass (`segment_value`, or
+/// `sample` outside its keys).
 #[inline(always)]
-pub(super) fn play_slerp(lanes: &mut [Lane<'_, SlerpRec>], arcs: &mut Arcs, t: f64, out: &mut [f64], seek: bool) {
+pub(super) fn play_slerp(g: &mut Group<'_>, arcs: &mut Arcs, t: f64, out: &mut [f64], seek: bool) {
+    let data = g.plan;
+    let recs = &data.recs[..];
     arcs.len = 0;
-    for (k, l) in lanes.iter_mut().enumerate() {
-        let inside = if seek {
-            l.hit
-        } else {
-            let inside = l.step(t) || l.find(t);
-            l.prefetch_ahead(l.seg);
-            inside
-        };
+    for (k, l) in g.lanes.iter_mut().enumerate() {
         let Some(o) = value_of::<4>(out, l.out) else { continue };
-        match l.recs.get(l.seg) {
-            Some(r) if inside => {
+        let found = if seek {
+            recs.get(l.pos).filter(|_| l.hit)
+        } else {
+            let r = step(recs, l, t).or_else(|| if find(data, l, t) { recs.get(l.pos) } else { None });
+            prefetch_rec(recs, l.next[1]);
+            r
+        };
+        match found {
+            Some(r) => {
                 if !arcs.push(r, r.local(t), k) {
-                    l.curve.segment_value(l.seg, t, o);
+                    l.curve.segment_value(r.seg(), t, o);
                 }
             }
-            _ => l.curve.sample(&mut l.cursor, t, o),
+            None => l.curve.sample(&mut l.cursor, t, o),
         }
     }
     let n = arcs.len.min(arcs.ws.len()).min(arcs.wt.len());
     arc_weights(&arcs.theta, &arcs.sin, &arcs.u, &mut arcs.ws[..n], &mut arcs.wt[..n]);
     for ((&k, &ws), &wt) in arcs.lane.iter().zip(&arcs.ws[..n]).zip(&arcs.wt[..n]) {
-        let Some(l) = lanes.get(k) else { continue };
-        if let (Some(r), Some(o)) = (l.recs.get(l.seg), value_of::<4>(out, l.out)) {
-            *o = mix(&r.q0, &r.q1, ws, wt);
+        let Some(l) = g.lanes.get(k) else { continue };
+        if let (Some(r), Some(o)) = (recs.get(l.pos), value_of::<4>(out, l.out)) {
+            let (q0, q1) = r.quats();
+            *o = mix(q0, q1, ws, wt);
         }
     }
 }
