@@ -19,21 +19,23 @@ use crate::quat::{Quat, SlerpPair};
 use crate::search::prefetch;
 use crate::TrackCurve;
 
-/// One segment of a track the player evaluates itself, 128 bytes (two cache lines): what its
-/// evaluation reads, its key times `t0` and `t1`, the position of the track's next record, and
-/// the segment's number in its track. A TCB or Cubic segment of at most three components holds
+/// One segment of a track the player evaluates itself, 128 bytes (two cache lines): its key
+/// times `t0` and `t1`, the position of the track's next record and the segment's number in
+/// its track (all in the first line), and what its evaluation reads. A TCB or Cubic segment of at most three components holds
 /// its coefficients coefficient by coefficient (`data[3j + c]`: coefficient `j`, `c3, c2, c1,
 /// c0`, of component `c`), so that the components are evaluated side by side; a Slerp segment
 /// its pair's `q0` and `q1′`, `θ`, `sin θ` and whether it is a sine-weighted arc.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 pub(super) struct Rec {
-    data: [f64; 12],
-    inv_dt: f64,
+    // The first cache line: what a step reads of the track's next records, and the start of
+    // the data.
     t0: f64,
     t1: f64,
+    inv_dt: f64,
     next: u32,
     seg: u32,
+    data: [f64; 12],
 }
 
 impl Rec {
@@ -92,9 +94,11 @@ impl Rec {
         }
     }
 
+    /// Whether `t0 ≤ t < t1` (`false` for NaN): then this is the segment holding `t`. Both
+    /// compares at once, one branch (the step's tests all pass).
     #[inline(always)]
-    pub(super) fn t0(&self) -> f64 {
-        self.t0
+    pub(super) fn holds(&self, t: f64) -> bool {
+        (self.t0 <= t) & (t < self.t1)
     }
 
     #[inline(always)]

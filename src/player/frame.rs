@@ -131,7 +131,7 @@ impl<'c> Tracks<'c> {
         let wide = std::arch::is_x86_feature_detected!("avx2");
         #[cfg(not(target_arch = "x86_64"))]
         let wide = false;
-        let arcs = Arcs::with_capacity(slerp.len());
+        let arcs = Arcs::default();
         Self { poly, slerp, plan, arcs, other, other_groups, wide }
     }
 

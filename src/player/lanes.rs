@@ -3,12 +3,12 @@
 //! on the track's mode.
 //!
 //! Whatever finds a record (sequential playback's step, the grid, the track's index), the
-//! record is used only if `t0 ≤ t < t1` ([`within`]): then it is the segment `sample`
+//! record is used only if `t0 ≤ t < t1` ([`Rec::holds`]): then it is the segment `sample`
 //! evaluates, the one segment of the track holding `t`. Anything else goes to `sample`.
 
 use super::compact::{Cell, Kind, Plan, Rec, OUT};
 use crate::quat::{arc_weights, mix};
-use crate::search::{prefetch, within, Located, SegmentCursor};
+use crate::search::{prefetch, Located, SegmentCursor};
 use crate::TrackCurve;
 
 /// One track's state: the position of its record found last, whether it holds this frame's
@@ -80,7 +80,7 @@ fn step<'r>(recs: &'r [Rec], l: &mut Lane<'_>, t: f64) -> Option<&'r Rec> {
     let p = l.pos ^ ((l.pos ^ l.next[0]) & a);
     let p = p ^ ((p ^ l.next[1]) & b);
     let r = recs.get(p)?;
-    if !within(r.t0(), t, r.t1()) {
+    if !r.holds(t) {
         return None;
     }
     l.pos = p;
@@ -107,7 +107,7 @@ fn find(data: &Plan, l: &mut Lane<'_>, t: f64) -> bool {
     };
     l.pos = pos;
     match data.recs.get(pos) {
-        Some(r) if within(r.t0(), t, r.t1()) => {
+        Some(r) if r.holds(t) => {
             refresh(&data.recs, l, r);
             true
         }
@@ -132,6 +132,15 @@ fn prefetch_rec(recs: &[Rec], pos: usize) {
     prefetch(p.wrapping_add(64));
 }
 
+/// Sequential playback's hints, a frame ahead of each use: the second line of the track's next
+/// record (its first was read by [`refresh`]), the first line of the one after (which the
+/// next [`refresh`] reads).
+#[inline(always)]
+fn prefetch_ahead(recs: &[Rec], l: &Lane<'_>) {
+    prefetch(recs.as_ptr().wrapping_add(l.next[0]).cast::<u8>().wrapping_add(64));
+    prefetch(recs.as_ptr().wrapping_add(l.next[1]));
+}
+
 /// A track's `D` values in a frame (the offsets were laid out for these dimensions, so the
 /// range is always there).
 #[inline(always)]
@@ -154,7 +163,7 @@ pub(super) fn play_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f6
                 continue;
             }
         };
-        prefetch_rec(recs, l.next[1]);
+        prefetch_ahead(recs, l);
         r.poly_value(t, o);
     }
 }
@@ -199,7 +208,7 @@ pub(super) fn settle(g: &mut Group<'_>, t: f64) {
     }
     for l in &mut g.lanes {
         l.hit = match recs.get(l.pos) {
-            Some(r) if within(r.t0(), t, r.t1()) => {
+            Some(r) if r.holds(t) => {
                 // Not the record after the next (another cache miss): a step past two keys from
                 // here goes to `find`.
                 (l.ends, l.next) = ([r.t1(), f64::INFINITY], [r.next(), OUT]);
@@ -222,39 +231,61 @@ pub(super) fn write_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f
     }
 }
 
-/// The Slerp tracks of a frame whose weights are computed together ([`arc_weights`]): per
-/// lane the arc's `θ`, `sin θ` and local time, the weights, and the track. Sized once for
-/// every Slerp track.
-#[derive(Clone, Debug, Default)]
+/// How many arcs [`Arcs`] holds: its arrays are fixed, so that a lane's index needs no
+/// bounds check; more Slerp tracks are weighed and mixed [`ARCS`] at a time.
+const ARCS: usize = 64;
+
+/// The Slerp tracks of a frame whose weights are computed together ([`arc_weights`], a lane
+/// per track, four to a 256-bit register where the processor has AVX2): per lane the arc's
+/// `θ`, `sin θ` and local time, its record and where its value goes.
+#[derive(Clone, Debug)]
 pub(super) struct Arcs {
-    theta: Vec<f64>,
-    sin: Vec<f64>,
-    u: Vec<f64>,
-    ws: Vec<f64>,
-    wt: Vec<f64>,
-    lane: Vec<usize>,
+    theta: [f64; ARCS],
+    sin: [f64; ARCS],
+    u: [f64; ARCS],
+    pos: [usize; ARCS],
+    out: [usize; ARCS],
     len: usize,
 }
 
+impl Default for Arcs {
+    fn default() -> Self {
+        Self { theta: [0.0; ARCS], sin: [0.0; ARCS], u: [0.0; ARCS], pos: [0; ARCS], out: [0; ARCS], len: 0 }
+    }
+}
+
 impl Arcs {
-    pub(super) fn with_capacity(n: usize) -> Self {
-        let z = vec![0.0; n];
-        Self { theta: z.clone(), sin: z.clone(), u: z.clone(), ws: z.clone(), wt: z, lane: vec![0; n], len: 0 }
+    /// Adds the arc of record `pos`, `r`, at local time `u`, its value going to `out` (the
+    /// arcs held weighed and mixed into `frame` first if there are [`ARCS`]); `false` (nothing
+    /// added) if it is not an arc at a time in `[0, 1]`.
+    #[inline(always)]
+    fn push(&mut self, r: &Rec, pos: usize, u: f64, out: usize, recs: &[Rec], frame: &mut [f64]) -> bool {
+        let Some((theta, sin)) = r.arc() else { return false };
+        if !(0.0..=1.0).contains(&u) {
+            return false;
+        }
+        if self.len >= ARCS {
+            self.mix(recs, frame);
+        }
+        let i = self.len % ARCS;
+        (self.theta[i], self.sin[i], self.u[i], self.pos[i], self.out[i]) = (theta, sin, u, pos, out);
+        self.len = i + 1;
+        true
     }
 
-    /// Adds lane `k`'s arc at local time `u`; `false` (nothing added) if it is not an arc at a
-    /// time in `[0, 1]`.
+    /// The weights of the arcs held ([`arc_weights`]), each one's mix ([`mix`]) written.
     #[inline(always)]
-    fn push(&mut self, r: &Rec, u: f64, k: usize) -> bool {
-        let i = self.len;
-        match (r.arc(), self.theta.get_mut(i), self.sin.get_mut(i), self.u.get_mut(i), self.lane.get_mut(i)) {
-            (Some((theta, sin)), Some(a), Some(b), Some(c), Some(d)) if (0.0..=1.0).contains(&u) => {
-                (*a, *b, *c, *d) = (theta, sin, u, k);
-                self.len += 1;
-                true
+    fn mix(&mut self, recs: &[Rec], frame: &mut [f64]) {
+        let n = self.len.min(ARCS);
+        let (mut ws, mut wt) = ([0.0; ARCS], [0.0; ARCS]);
+        arc_weights(&self.theta[..n], &self.sin[..n], &self.u[..n], &mut ws[..n], &mut wt[..n]);
+        for i in 0..n {
+            if let (Some(r), Some(o)) = (recs.get(self.pos[i]), value_of::<4>(frame, self.out[i])) {
+                let (q0, q1) = r.quats();
+                *o = mix(q0, q1, ws[i], wt[i]);
             }
-            _ => false,
         }
+        self.len = 0;
     }
 }
 
@@ -268,31 +299,27 @@ pub(super) fn play_slerp(g: &mut Group<'_>, arcs: &mut Arcs, t: f64, out: &mut [
     let data = g.plan;
     let recs = &data.recs[..];
     arcs.len = 0;
-    for (k, l) in g.lanes.iter_mut().enumerate() {
-        let Some(o) = value_of::<4>(out, l.out) else { continue };
+    for l in &mut g.lanes {
         let found = if seek {
             recs.get(l.pos).filter(|_| l.hit)
         } else {
             let r = step(recs, l, t).or_else(|| if find(data, l, t) { recs.get(l.pos) } else { None });
-            prefetch_rec(recs, l.next[1]);
+            prefetch_ahead(recs, l);
             r
         };
         match found {
+            Some(r) if arcs.push(r, l.pos, r.local(t), l.out, recs, out) => {}
             Some(r) => {
-                if !arcs.push(r, r.local(t), k) {
+                if let Some(o) = value_of::<4>(out, l.out) {
                     l.curve.segment_value(r.seg(), t, o);
                 }
             }
-            None => l.curve.sample(&mut l.cursor, t, o),
+            None => {
+                if let Some(o) = value_of::<4>(out, l.out) {
+                    l.curve.sample(&mut l.cursor, t, o);
+                }
+            }
         }
     }
-    let n = arcs.len.min(arcs.ws.len()).min(arcs.wt.len());
-    arc_weights(&arcs.theta, &arcs.sin, &arcs.u, &mut arcs.ws[..n], &mut arcs.wt[..n]);
-    for ((&k, &ws), &wt) in arcs.lane.iter().zip(&arcs.ws[..n]).zip(&arcs.wt[..n]) {
-        let Some(l) = g.lanes.get(k) else { continue };
-        if let (Some(r), Some(o)) = (recs.get(l.pos), value_of::<4>(out, l.out)) {
-            let (q0, q1) = r.quats();
-            *o = mix(q0, q1, ws, wt);
-        }
-    }
+    arcs.mix(recs, out);
 }
