@@ -331,6 +331,34 @@ fn a_given_range_loops_bit_for_bit() {
     assert_eq!((ra.frames + rb.frames, ra.values + rb.values), (3000, 3000 * 65));
 }
 
+/// More Slerp tracks than the player weighs at once (64), among polynomial tracks of one to
+/// three components, played sequentially and by seeks: bit for bit `sample`.
+#[test]
+fn many_tracks_are_sample_bit_for_bit() {
+    let mut tracks = Vec::new();
+    for i in 0..200u64 {
+        let (kind, mode) = match i % 5 {
+            0 => (TrackKind::Scalar, Interpolation::Tcb),
+            1 => (TrackKind::Vec2, Interpolation::Cubic),
+            2 => (TrackKind::Vec3, Interpolation::Tcb),
+            _ => (TrackKind::Quat, Interpolation::Slerp),
+        };
+        tracks.push(track(&format!("t{i}"), kind, mode, keys(100 + i, kind, 30 + (i as usize % 40), -0.1 * (i % 7) as f64)));
+    }
+    let clip = Clip::from_tracks(&tracks).unwrap();
+    let (mut player, mut reference) = (clip.player(), Reference::new(&tracks, &clip));
+    let mut frame = vec![0.0; clip.len()];
+    let mut r = rng(77);
+    for k in 0..1500 {
+        if k % 50 == 49 {
+            reference.seek(&mut player, r() * clip.duration(), &mut frame, "many tracks, seek");
+        } else {
+            reference.advance(&mut player, 1.0 / 60.0, &mut frame, "many tracks");
+        }
+    }
+    assert_eq!(reference.frames, 1500);
+}
+
 /// Nothing panics or leaves NaN: bad clips, ranges, buffers and times are refused with what
 /// is wrong.
 #[test]
