@@ -43,18 +43,19 @@
 //!
 //! A [`Clip`] copies what its player reads of its TCB and Cubic tracks without ease (one to
 //! three components) and its Slerp tracks into records of its own (`player/compact.rs`): one of
-//! 128 bytes (two cache lines) per segment, with the segment's key times and the position of
-//! its track's next record, the records of all these tracks in **one array ordered by start
+//! 128 bytes (two cache lines) per segment, with the segment's key times and the positions of
+//! its track's next two records, the records of all these tracks in **one array ordered by start
 //! time**, so that the segments a frame plays lie together (a few pages, one stream ahead of
 //! playback) instead of one or two pages per track; and one grid over all of them from time
 //! to every track's record (a row of cells per time cell, at most eight cells per key of the
 //! longest track; a track whose intervals would make it larger keeps its own index). Several
 //! players share them.
 //!
-//! A player keeps, per track, where its record is and the ends and positions of the track's
+//! A player keeps, per track, where its record is, its end and the positions of the track's
 //! next two records (`player/lanes.rs`), the tracks of one form and dimension together. A frame
-//! of sequential playback picks, without branches, the record among those three whose start
-//! the time has passed, reads it, and asks the processor for the record after next; TCB and
+//! of sequential playback takes the track's record or, if the time passed its end, the next
+//! (chosen without a branch; the one after that by a branch rarely taken), reads it, keeps what
+//! it says about the next two, and asks the processor for the next record; TCB and
 //! Cubic segments are evaluated in the loop, Slerp tracks' arcs weighed together (one lane per
 //! track, 256-bit registers where the processor has AVX2) and mixed. A seek reads the grid's
 //! row (one row for every track), then every track's record (asked for first, so that the

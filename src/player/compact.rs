@@ -1,7 +1,7 @@
 //! The clip's own copy of what its player reads per segment, made once per [`super::Clip`]
 //! ([`Plan`]). For TCB and Cubic tracks without ease of one to three components and for Slerp
 //! tracks: one record of two cache lines per segment ([`Rec`]) holding everything its
-//! evaluation reads, its key times and where its track's next record is; the records of all
+//! evaluation reads, its key times and where its track's next two records are; the records of all
 //! these tracks in one array **in order of their start times**, so that the segments a frame
 //! plays lie together in memory (a few pages for all tracks, not one or two per track, and one
 //! stream for the processor to fetch ahead); and one grid from time to every track's record
@@ -20,33 +20,34 @@ use crate::search::prefetch;
 use crate::TrackCurve;
 
 /// One segment of a track the player evaluates itself, 128 bytes (two cache lines): its key
-/// times `t0` and `t1`, the position of the track's next record and the segment's number in
-/// its track (all in the first line), and what its evaluation reads. A TCB or Cubic segment of at most three components holds
-/// its coefficients coefficient by coefficient (`data[3j + c]`: coefficient `j`, `c3, c2, c1,
-/// c0`, of component `c`), so that the components are evaluated side by side; a Slerp segment
-/// its pair's `q0` and `q1′`, `θ`, `sin θ` and whether it is a sine-weighted arc.
+/// times `t0` and `t1`, `1/Δt` and the positions of the track's next two records (all in the
+/// first line), and what its evaluation reads. A TCB or Cubic segment of at most three
+/// components holds its coefficients coefficient by coefficient (`data[3j + c]`: coefficient
+/// `j`, `c3, c2, c1, c0`, of component `c`), so that the components are evaluated side by side;
+/// a Slerp segment its pair's `q0` and `q1′`, `θ`, `sin θ`, whether it is a sine-weighted arc,
+/// and the segment's number in its track.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 pub(super) struct Rec {
-    // The first cache line: what a step reads of the track's next records, and the start of
-    // the data.
+    // The first cache line: all a step reads, and the start of the data.
     t0: f64,
     t1: f64,
     inv_dt: f64,
     next: u32,
-    seg: u32,
+    /// The position of the record after the next (the next's, for the last two).
+    next2: u32,
     data: [f64; 12],
 }
 
 impl Rec {
-    fn poly(p: &PolySegment, seg: u32, t0: f64, t1: f64) -> Self {
+    fn poly(p: &PolySegment, t0: f64, t1: f64) -> Self {
         let mut data = [0.0; 12];
         for (c, coefficients) in p.k.iter().take(3).enumerate() {
             for (j, &x) in coefficients.iter().enumerate() {
                 data[3 * j + c] = x;
             }
         }
-        Self { data, inv_dt: p.inv_dt, t0, t1, next: 0, seg }
+        Self { data, inv_dt: p.inv_dt, t0, t1, next: 0, next2: 0 }
     }
 
     fn slerp(pair: &(SlerpPair, f64), seg: u32, t0: f64, t1: f64) -> Self {
@@ -57,7 +58,9 @@ impl Rec {
         if let Some((theta, sin)) = arc {
             (data[8], data[9], data[10]) = (theta, sin, 1.0);
         }
-        Self { data, inv_dt: pair.1, t0, t1, next: 0, seg }
+        // A segment number below 2⁵³, so exact; read only by `seg`.
+        data[11] = f64::from(seg);
+        Self { data, inv_dt: pair.1, t0, t1, next: 0, next2: 0 }
     }
 
     /// `poly_value` (`Poly::value` without ease) at `t`: `u = (t − t0)·(1/Δt)`, then Horner's
@@ -112,10 +115,17 @@ impl Rec {
         self.next as usize
     }
 
-    /// The segment's number in its track.
+    /// The position of the track's record after the next.
+    #[inline(always)]
+    pub(super) fn next2(&self) -> usize {
+        self.next2 as usize
+    }
+
+    /// A Slerp segment's number in its track.
     #[inline(always)]
     pub(super) fn seg(&self) -> usize {
-        self.seg as usize
+        // Written from a u32 (`Rec::slerp`), so exact.
+        self.data[11] as usize
     }
 }
 
@@ -277,7 +287,7 @@ impl Plan {
             // Segment numbers below u32::MAX (checked).
             match curve.playback_form() {
                 Form::Poly(segs) if (1..=3).contains(&curve.dim()) && !segs.is_empty() && segs.len() < OUT => {
-                    let recs = segs.iter().enumerate().map(|(s, p)| Rec::poly(p, s as u32, bounds(s).0, bounds(s).1)).collect();
+                    let recs = segs.iter().enumerate().map(|(s, p)| Rec::poly(p, bounds(s).0, bounds(s).1)).collect();
                     tracks.push((i, Kind::Poly(curve.dim()), times, recs));
                 }
                 Form::Slerp(pairs) if !pairs.is_empty() && pairs.len() < OUT => {
@@ -312,8 +322,8 @@ impl Plan {
         let recs = order
             .iter()
             .map(|&(_, m, s)| {
-                let next = pos[m].get(s + 1).or(pos[m].get(s)).copied().unwrap_or(0);
-                Rec { next, ..tracks[m].3[s] }
+                let at = |k: usize| pos[m].get(k.min(pos[m].len().saturating_sub(1))).copied().unwrap_or(0);
+                Rec { next: at(s + 1), next2: at(s + 2), ..tracks[m].3[s] }
             })
             .collect();
         let columns: Vec<(&[f64], &[u32])> = tracks.iter().zip(&pos).map(|((_, _, times, _), pos)| (*times, &pos[..])).collect();

@@ -17,9 +17,8 @@ use crate::TrackCurve;
 #[derive(Clone, Debug)]
 pub(super) struct Lane<'c> {
     pos: usize,
-    /// The ends of the records at `pos` and `next[0]`, and the positions of the track's two
-    /// records after `pos`.
-    ends: [f64; 2],
+    /// The end of the record at `pos`, and the positions of the track's two records after it.
+    end: f64,
     next: [usize; 2],
     hit: bool,
     out: usize,
@@ -50,7 +49,7 @@ impl<'c> Group<'c> {
                 let out = offsets.get(m.track).copied().unwrap_or(usize::MAX);
                 Lane {
                     pos,
-                    ends: [f64::INFINITY; 2],
+                    end: f64::INFINITY,
                     next: [OUT; 2],
                     hit: false,
                     out,
@@ -70,31 +69,29 @@ impl<'c> Group<'c> {
     }
 }
 
-/// Sequential playback's step: of the lane's record, the track's next one and the one after
-/// that (their positions and ends kept in the lane), the last whose start `t` has passed (the
-/// track's next record starts where one ends), if it holds `t`. `None`: [`find`].
+/// Sequential playback's step: the lane's record, or the track's next one if `t` has passed
+/// the lane's record's end (selected by a mask, not a branch: whether `t` passed a key is a coin
+/// toss per frame), or, if `t` passed that one's end too (a branch, rarely taken), the one after;
+/// the record if it holds `t`. `None`: [`find`].
 #[inline(always)]
 fn step<'r>(recs: &'r [Rec], l: &mut Lane<'_>, t: f64) -> Option<&'r Rec> {
-    // Selected by masks, not branches: whether `t` passed a key is a coin toss per frame.
-    let (a, b) = (usize::from(l.ends[0] <= t).wrapping_neg(), usize::from(l.ends[1] <= t).wrapping_neg());
+    let a = usize::from(l.end <= t).wrapping_neg();
     let p = l.pos ^ ((l.pos ^ l.next[0]) & a);
-    let p = p ^ ((p ^ l.next[1]) & b);
-    let r = recs.get(p)?;
+    let mut r = recs.get(p)?;
+    let mut p = p;
     if !r.holds(t) {
-        return None;
+        p = l.next[1];
+        r = recs.get(p).filter(|r| r.holds(t))?;
     }
     l.pos = p;
-    refresh(recs, l, r);
+    refresh(l, r);
     Some(r)
 }
 
-/// Keeps in the lane the ends and positions of the track's two records after `r` (at `pos`),
-/// for the next step.
+/// Keeps in the lane the end of its record `r` and the positions of the track's next two.
 #[inline(always)]
-fn refresh(recs: &[Rec], l: &mut Lane<'_>, r: &Rec) {
-    let p1 = r.next();
-    let (end1, p2) = recs.get(p1).map_or((f64::INFINITY, OUT), |r1| (r1.t1(), r1.next()));
-    (l.ends, l.next) = ([r.t1(), end1], [p1, p2]);
+fn refresh(l: &mut Lane<'_>, r: &Rec) {
+    (l.end, l.next) = (r.t1(), [r.next(), r.next2()]);
 }
 
 /// Where [`step`] does not decide: the grid, else the track's index. Whether `t` is inside
@@ -108,7 +105,7 @@ fn find(data: &Plan, l: &mut Lane<'_>, t: f64) -> bool {
     l.pos = pos;
     match data.recs.get(pos) {
         Some(r) if r.holds(t) => {
-            refresh(&data.recs, l, r);
+            refresh(l, r);
             true
         }
         _ => false,
@@ -132,13 +129,10 @@ fn prefetch_rec(recs: &[Rec], pos: usize) {
     prefetch(p.wrapping_add(64));
 }
 
-/// Sequential playback's hints, a frame ahead of each use: the second line of the track's next
-/// record (its first was read by [`refresh`]), the first line of the one after (which the
-/// next [`refresh`] reads).
+/// Sequential playback's hint, a frame ahead of its use: the track's next record.
 #[inline(always)]
 fn prefetch_ahead(recs: &[Rec], l: &Lane<'_>) {
-    prefetch(recs.as_ptr().wrapping_add(l.next[0]).cast::<u8>().wrapping_add(64));
-    prefetch(recs.as_ptr().wrapping_add(l.next[1]));
+    prefetch_rec(recs, l.next[0]);
 }
 
 /// A track's `D` values in a frame (the offsets were laid out for these dimensions, so the
@@ -209,9 +203,7 @@ pub(super) fn settle(g: &mut Group<'_>, t: f64) {
     for l in &mut g.lanes {
         l.hit = match recs.get(l.pos) {
             Some(r) if r.holds(t) => {
-                // Not the record after the next (another cache miss): a step past two keys from
-                // here goes to `find`.
-                (l.ends, l.next) = ([r.t1(), f64::INFINITY], [r.next(), OUT]);
+                refresh(l, r);
                 true
             }
             _ => false,
