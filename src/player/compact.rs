@@ -230,7 +230,7 @@ impl Grid {
     pub(super) fn row_of(&self, t: f64) -> Option<usize> {
         let k = (t - self.x0) * self.scale;
         // In range, so exact.
-        (k >= 0.0 && k < self.len).then(|| k as usize)
+        (k >= 0.0 && k < self.len).then_some(k as usize)
     }
 
     /// Row `k`, one cell per column.
