@@ -33,33 +33,46 @@
 //! player only decides which segment the time is in, by the same rule ([`crate::search`]: a
 //! time `t` is inside segment `s` exactly when `times[s] ≤ t < times[s + 1]`, an interval that
 //! is then not empty), and evaluates the segment as `sample` does inside the keys: TCB and
-//! Cubic tracks without ease and Slerp tracks by the operations of their modes
-//! (`curve/playback.rs`), every other track by [`TrackCurve::segment_value`]; at or
-//! beyond the ends it calls `sample` itself. `tests/player.rs` checks every mode in
-//! sequential, random and looping playback.
+//! Cubic tracks without ease of one to three components and Slerp tracks by the operations of
+//! their modes on copies of the numbers `sample` reads (`player/compact.rs`, taken through
+//! `curve/playback.rs`), every other track by [`TrackCurve::segment_value`]; at or beyond the
+//! ends it calls `sample` itself. `tests/player.rs` checks every mode in sequential, random
+//! and looping playback.
 //!
 //! # Speed
 //!
-//! A player keeps one slot of 80 bytes per track, the slots of each form in one array (the
-//! track's key times and segments, the bounds of the segment found last, its cursor, and where
-//! its value goes), ordered by form, dimension and mode. A frame of sequential playback counts,
-//! without branches, how many of the next four key times it passed, which finds the segment
-//! unless it jumped, ran backwards or reached the last keys (then the track's cursor and
-//! index), and asks the processor for the data of the segment two ahead. TCB and Cubic
-//! segments are evaluated in the loop; Slerp tracks in three passes: every track's segment and
-//! local time, then the weights of all arcs at once (one lane per track, 256-bit registers
-//! where the processor has AVX2), then each mix of two quaternions. A seek first counts every
-//! track's keys by its index, then reads the segments and asks for their data, then
-//! evaluates, so that the cache misses of different tracks overlap. Nothing allocates after
-//! the player is made. docs/measured.md has the figures against three.js' `AnimationMixer`
-//! and what bounds them.
+//! A [`Clip`] copies what its player reads of its TCB and Cubic tracks without ease (one to
+//! three components) and its Slerp tracks into records of its own (`player/compact.rs`): one of
+//! 128 bytes (two cache lines) per segment, with the segment's key times and the positions of
+//! its track's next two records, the records of all these tracks in **one array ordered by start
+//! time**, so that the segments a frame plays lie together (a few pages, one stream ahead of
+//! playback) instead of one or two pages per track; and one grid over all of them from time
+//! to every track's record (a row of cells per time cell, at most eight cells per key of the
+//! longest track; a track whose intervals would make it larger keeps its own index). Several
+//! players share them.
+//!
+//! A player keeps, per track, where its record is, its end and the positions of the track's
+//! next two records (`player/lanes.rs`), the tracks of one form and dimension together. A frame
+//! of sequential playback takes the track's record or, if the time passed its end, the next
+//! (chosen without a branch; the one after that by a branch rarely taken), reads it, keeps what
+//! it says about the next two, and asks the processor for the next record; TCB and
+//! Cubic segments are evaluated in the loop, Slerp tracks' arcs weighed together (one lane per
+//! track, 256-bit registers where the processor has AVX2) and mixed. A seek reads the grid's
+//! row (one row for every track), then every track's record (asked for first, so that the
+//! cache misses of different tracks overlap), then evaluates. Whichever way a record was found,
+//! it is used only if `t0 ≤ t < t1`, else the track's own `sample`. Every other track is played
+//! through its curve (`player/frame.rs`). Nothing allocates after the player is made.
+//! docs/measured.md has the figures against three.js' `AnimationMixer` and what bounds them.
 
+mod compact;
 mod frame;
+mod lanes;
 
 use crate::clock::{Action, ActionId, LoopMode, Mixer, MixerEvent};
 use crate::error::TrackError;
 use crate::model::{Project, Track};
 use crate::TrackCurve;
+use compact::Plan;
 use frame::Tracks;
 use thiserror::Error;
 
@@ -92,6 +105,8 @@ impl From<TrackError> for PlayerError {
 #[derive(Clone, Debug)]
 pub struct Clip {
     curves: Vec<TrackCurve>,
+    /// What the player reads of the tracks it evaluates itself ([`compact`]).
+    plan: Plan,
     offsets: Vec<usize>,
     start: f64,
     duration: f64,
@@ -138,7 +153,8 @@ impl Clip {
         for c in &curves {
             offsets.push(offsets[offsets.len() - 1] + c.dim());
         }
-        Ok(Self { curves, offsets, start, duration })
+        let plan = Plan::new(&curves);
+        Ok(Self { curves, plan, offsets, start, duration })
     }
 
     /// Values in one frame (the output buffer's length).
@@ -218,7 +234,7 @@ impl<'c> ClipPlayer<'c> {
         // `Clip` made sure that the duration is positive and finite, which is all the clock asks.
         let action = mixer.add_action(clip.duration).expect("a clip's duration is positive and finite");
         mixer.play(action);
-        let tracks = Tracks::new(clip.curves.iter().zip(&clip.offsets));
+        let tracks = Tracks::new(&clip.curves, &clip.plan, &clip.offsets);
         Self { clip, tracks, mixer, action, time: clip.start, events: Vec::new() }
     }
 

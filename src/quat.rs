@@ -5,7 +5,7 @@ mod batch;
 mod squad;
 mod squad_poly;
 
-pub(crate) use batch::arc_weights;
+pub(crate) use batch::{arc_weights, mix};
 pub use squad::{SquadSegment, SQUAD_TOLERANCE};
 pub use squad_poly::{SquadPolys, SQUAD_FIT_TOLERANCE};
 

@@ -62,7 +62,8 @@ impl Adjusted for Track {
 /// and of 1 to 4 components, Bezier with every handle type and eased, Constant and Linear
 /// segments (Vec3 and Quat), Slerp (arcs, the same rotation twice, rotations close enough for
 /// the lerp), Nlerp, Squad, Euler tracks; infinities of every kind; lengths from 3 to 200 keys
-/// (with and without a bucket index), ending at different times.
+/// (with and without a bucket index), one interval far shorter than the others (no grid of
+/// the player's), ending at different times.
 fn every_mode() -> Vec<Track> {
     use Interpolation::*;
     use TrackKind::*;
@@ -139,6 +140,13 @@ fn every_mode() -> Vec<Track> {
     let near = |i: usize, t: f64| Key::new(t, vec![q[0] + 1e-4 * i as f64, q[1], q[2], q[3]]);
     let ks = (0..12).map(|i| if i % 3 == 0 { Key::new(0.1 * i as f64, q.to_vec()) } else { near(i % 2, 0.1 * i as f64) }).collect();
     tracks.push(track("slerp flat", Quat, Slerp, ks));
+    // One interval far shorter than the others (the player then finds segments by the track's
+    // index, not a grid of its own).
+    for (name, kind, mode) in [("tcb uneven", Vec3, Tcb), ("slerp uneven", Quat, Slerp)] {
+        let mut ks = keys(30 + kind.dim() as u64, kind, 80, 0.0);
+        ks[40].time = ks[39].time + 1e-7;
+        tracks.push(track(name, kind, mode, ks));
+    }
     // Infinities.
     let ends = [
         (Infinity::Cycle, Infinity::PingPong),
@@ -291,9 +299,9 @@ fn every_mode_is_sample_bit_for_bit() {
         reference.check_frame(t, &frame, "sample");
     }
     let frames = 4000 + 3000 + key_times.len() + 5 + 500 * 5 + times.len();
-    assert_eq!(key_times.len(), 1037);
+    assert_eq!(key_times.len(), 1197);
     assert_eq!((reference.frames, reference.values), (frames, frames * clip.len()));
-    assert_eq!((frames, clip.len()), (13_585, 58));
+    assert_eq!((frames, clip.len()), (13_905, 65));
 }
 
 /// The same call on the player's clock and the reference's.
@@ -320,7 +328,35 @@ fn a_given_range_loops_bit_for_bit() {
         ra.advance(&mut a, 1.0 / 30.0, &mut frame, "given range");
         rb.advance(&mut b, 1.0 / 30.0, &mut frame, "given range, ping-pong");
     }
-    assert_eq!((ra.frames + rb.frames, ra.values + rb.values), (3000, 3000 * 58));
+    assert_eq!((ra.frames + rb.frames, ra.values + rb.values), (3000, 3000 * 65));
+}
+
+/// More Slerp tracks than the player weighs at once (64), among polynomial tracks of one to
+/// three components, played sequentially and by seeks: bit for bit `sample`.
+#[test]
+fn many_tracks_are_sample_bit_for_bit() {
+    let mut tracks = Vec::new();
+    for i in 0..200u64 {
+        let (kind, mode) = match i % 5 {
+            0 => (TrackKind::Scalar, Interpolation::Tcb),
+            1 => (TrackKind::Vec2, Interpolation::Cubic),
+            2 => (TrackKind::Vec3, Interpolation::Tcb),
+            _ => (TrackKind::Quat, Interpolation::Slerp),
+        };
+        tracks.push(track(&format!("t{i}"), kind, mode, keys(100 + i, kind, 30 + (i as usize % 40), -0.1 * (i % 7) as f64)));
+    }
+    let clip = Clip::from_tracks(&tracks).unwrap();
+    let (mut player, mut reference) = (clip.player(), Reference::new(&tracks, &clip));
+    let mut frame = vec![0.0; clip.len()];
+    let mut r = rng(77);
+    for k in 0..1500 {
+        if k % 50 == 49 {
+            reference.seek(&mut player, r() * clip.duration(), &mut frame, "many tracks, seek");
+        } else {
+            reference.advance(&mut player, 1.0 / 60.0, &mut frame, "many tracks");
+        }
+    }
+    assert_eq!(reference.frames, 1500);
 }
 
 /// Nothing panics or leaves NaN: bad clips, ranges, buffers and times are refused with what

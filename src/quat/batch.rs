@@ -1,7 +1,7 @@
 //! [`SlerpPair::at`] split so that many pairs are evaluated at once (the clip player's Slerp
 //! tracks, [`crate::player`]): the weights of sine-weighted arcs over arrays, one pair per
 //! lane ([`arc_weights`], a loop the compiler vectorizes), then each pair's mix of its two
-//! quaternions ([`SlerpPair::mix`]). The same operations as [`SlerpPair::at`], so the same
+//! quaternions ([`mix`]). The same operations as [`SlerpPair::at`], so the same
 //! bits; what is not an arc at a time in `[0, 1]` is left to `at`.
 
 use super::{Quat, SlerpForm, SlerpPair};
@@ -16,13 +16,20 @@ impl SlerpPair {
         (self.form == SlerpForm::Arc).then_some((self.theta, self.sin))
     }
 
-    /// `q0·ws + q1′·wt`: with the weights of [`arc_weights`], [`Self::at`].
-    #[inline(always)]
+    /// `q0`, `q1′` (`q1` on `q0`'s side) and [`Self::arc`]: what [`mix`] and
+    /// [`arc_weights`] read, for a copy kept elsewhere (the clip player's records).
     #[must_use]
-    pub(crate) fn mix(&self, ws: f64, wt: f64) -> Quat {
-        let (q0, q1) = (&self.q0, &self.q1);
-        [q0[0] * ws + q1[0] * wt, q0[1] * ws + q1[1] * wt, q0[2] * ws + q1[2] * wt, q0[3] * ws + q1[3] * wt]
+    pub(crate) fn parts(&self) -> (Quat, Quat, Option<(f64, f64)>) {
+        (self.q0, self.q1, self.arc())
     }
+}
+
+/// `q0·ws + q1′·wt` of a pair's [`SlerpPair::parts`]: with the weights of [`arc_weights`],
+/// [`SlerpPair::at`] on an arc.
+#[inline(always)]
+#[must_use]
+pub(crate) fn mix(q0: &Quat, q1: &Quat, ws: f64, wt: f64) -> Quat {
+    [q0[0] * ws + q1[0] * wt, q0[1] * ws + q1[1] * wt, q0[2] * ws + q1[2] * wt, q0[3] * ws + q1[3] * wt]
 }
 
 /// For each lane `i`, the weights [`SlerpPair::at`] gives an arc `(θ, sin θ) = (theta[i],
@@ -40,7 +47,7 @@ pub(crate) fn arc_weights(theta: &[f64], sin: &[f64], u: &[f64], ws: &mut [f64],
 #[cfg(test)]
 mod tests {
     use super::super::{normalize, SlerpPair};
-    use super::arc_weights;
+    use super::{arc_weights, mix};
 
     /// Pairs of every form (arcs, the same rotation, close enough for the lerp, opposite
     /// hemispheres) at times in `[0, 1]`, its ends included: the arcs' weights and mix are
@@ -70,7 +77,16 @@ mod tests {
         let (mut ws, mut wt) = (vec![0.0; arcs.len()], vec![0.0; arcs.len()]);
         arc_weights(&theta, &sin, &u, &mut ws, &mut wt);
         for (k, &(i, _)) in arcs.iter().enumerate() {
-            assert_eq!(pairs[i].mix(ws[k], wt[k]).map(f64::to_bits), pairs[i].at(us[i]).map(f64::to_bits), "pair {i} at {}", us[i]);
+            assert_eq!(
+                {
+                    let (q0, q1, _) = pairs[i].parts();
+                    mix(&q0, &q1, ws[k], wt[k])
+                }
+                .map(f64::to_bits),
+                pairs[i].at(us[i]).map(f64::to_bits),
+                "pair {i} at {}",
+                us[i]
+            );
         }
         assert!(arcs.len() > 1500 && arcs.len() < 3000, "{} arcs of 4000", arcs.len());
     }
