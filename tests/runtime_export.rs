@@ -145,10 +145,12 @@ fn the_default_export_warns_where_blender_would_stray() {
 
 /// three.js JSON's forms (InterpolateBezier with its control points, Smooth, linear,
 /// discrete) played by the three.js model: exact tracks of the demo to rounding, the others
-/// within 20% of the error their report gives — the eased TCB tracks converted "within 1e-6"
-/// play up to 1.11e-6 from the curve (`camera`, confirmed by dense sampling) while the
-/// conversion (`convert::to_bezier`) reports 9.5e-7: its own measure misses the peak. The same
-/// export is refused for Blender and Godot, which read glTF.
+/// within the error their report gives, which is the largest *component* difference
+/// (`convert::to_bezier`), where the runtime's deviation is Euclidean over the components: at
+/// most √dim times the report (the eased `camera`, converted within 1e-6: 9.5e-7 per
+/// component, 1.11e-6 Euclidean, both confirmed by sampling 400,001 times). The same export
+/// is refused for Blender and Godot, which read glTF. A baked track's report is the bake's
+/// sampled error, which may sit just below the exact peak.
 #[test]
 fn the_three_model_plays_a_json_export_as_reported() {
     let project = tangent::io::demo_project();
@@ -161,7 +163,17 @@ fn the_three_model_plays_a_json_export_as_reported() {
     for (p, r) in played.iter().zip(&report) {
         assert_eq!(project.tracks[p.track].name, r.name);
         println!("{}: {} played {:e}, reported {:e}", r.name, r.form, p.deviation, r.max_error);
-        assert!(p.deviation <= r.max_error * 1.2 + 1e-9, "{}: {:?} played {:e}, reported {:e}", r.name, r.form, p.deviation, r.max_error);
+        // A baked track's error is the bake's own, sampled: on `bounce` (corners) 3.3e-5 of it
+        // below the exact peak.
+        let (dim, sampled) = (project.tracks[p.track].kind.dim() as f64, if r.form == Form::Baked { 1e-4 } else { 1e-9 });
+        assert!(
+            p.deviation <= r.max_error * dim.sqrt() * (1.0 + sampled) + 1e-12,
+            "{}: {:?} played {:e}, reported {:e}",
+            r.name,
+            r.form,
+            p.deviation,
+            r.max_error
+        );
     }
     assert!(tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Blender, &|_, _| true).is_err());
     assert!(tangent::export::preview(&project, Format::ThreeJson, &options, Runtime::Godot, &|_, _| true).is_err());
