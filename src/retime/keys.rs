@@ -9,7 +9,9 @@
 //! - **Mirrored** (`S < 0`): each run of consecutive selected keys comes in reverse order in
 //!   place, and what depends on the direction of time is turned as a whole-track mirror turns
 //!   it: left and right Bézier handles swap with their types, a TCB key's bias changes sign
-//!   and its ease-to and ease-from swap. Step keys keep their own values.
+//!   and its ease-to and ease-from swap, and the run's segment settings (interpolation,
+//!   easing, back, amplitude, period) move to the key that now starts each segment, In and Out
+//!   swapped; the segment out of the run keeps its own. Step keys keep their own values.
 //! - **Not a stretch.** The segments between a scaled key and an unselected one change shape,
 //!   so the curve is not the old one stretched: [`Retimed::max_difference`] is here the largest
 //!   difference between the new curve and the old one *at the same times*, over the curve
@@ -63,7 +65,8 @@ pub fn retime_keys(track: &Track, selected: &[usize], scale: f64, pivot: f64) ->
     }
     if scale < 0.0 {
         for run in runs(&chosen) {
-            keys[run].reverse();
+            keys[run.clone()].reverse();
+            mirror_run_segments(&mut keys[run]);
         }
     }
     let new = track.with_other_keys(keys);
@@ -105,6 +108,20 @@ fn check_collisions(track: &Track, chosen: &[bool], map: impl Fn(f64) -> f64) ->
         }
     }
     Ok(())
+}
+
+/// A mirrored run's per-key segment settings (`keys` in their new order): the segments
+/// inside the run are mirrored as a whole-track mirror mirrors them ([`super::mirror_segments`]:
+/// each to the key that now starts it, In and Out swapped), and the run's last key takes the
+/// settings of the segment that led out of the run to the next unselected key (still forward
+/// in time, so not swapped).
+fn mirror_run_segments(keys: &mut [Key]) {
+    let Some(first) = keys.first() else { return };
+    let out_of_run = (first.interpolation, first.easing, first.back, first.amplitude, first.period);
+    super::mirror_segments(keys);
+    if let Some(last) = keys.last_mut() {
+        (last.interpolation, last.easing, last.back, last.amplitude, last.period) = out_of_run;
+    }
 }
 
 /// The runs of consecutive selected indices.
