@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{nums, reference_dir};
+use common::{json_names, nums, reference_dir};
 use serde_json::Value;
 use tangent::export::{Form, Target};
 use tangent::runtime::{blender, Written};
@@ -64,13 +64,7 @@ fn is_weights(fc: &Value) -> bool {
 #[test]
 fn the_blender_model_plays_what_blender_imports() {
     let dir = reference_dir().join("blender_gltf_import");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
+    let names = json_names(&dir);
     assert_eq!(names, ["demo_adaptive.json", "demo_adaptive_30fps.json", "hemispheres.json", "mover_blender.json", "mover_exported.json"]);
     let (mut fcurves, mut samples, mut worst) = (0usize, 0usize, (0.0f64, String::new()));
     let mut failures = Vec::new();

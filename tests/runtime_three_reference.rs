@@ -22,7 +22,7 @@
 
 mod common;
 
-use common::{nums, reference_dir};
+use common::{json_names, nums, reference_dir};
 use serde_json::Value;
 use tangent::export::Form;
 use tangent::runtime::{play, Runtime, Written};
@@ -81,13 +81,7 @@ fn bezier_slope(w: &Written, t: f64) -> f64 {
 #[test]
 fn the_three_model_plays_what_three_js_plays() {
     let dir = reference_dir().join("three_runtime");
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .filter_map(Result::ok)
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".json"))
-        .collect();
-    names.sort();
+    let names = json_names(&dir);
     assert_eq!(names.len(), 10, "{names:?}");
     let (mut tracks, mut samples) = (0usize, 0usize);
     let mut forms = std::collections::BTreeMap::<String, usize>::new();

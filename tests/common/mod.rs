@@ -15,6 +15,18 @@ pub fn reference_dir() -> PathBuf {
 }
 
 /// Every case whose file name starts with `prefix`, parsed.
+/// The names of the `.json` files in `dir`, sorted.
+pub fn json_names(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    names
+}
+
 pub fn cases(prefix: &str) -> Vec<(String, Value)> {
     let mut out: Vec<(String, Value)> = std::fs::read_dir(reference_dir())
         .expect("tests/reference exists")
