@@ -14,7 +14,6 @@ pub fn reference_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/reference")
 }
 
-/// Every case whose file name starts with `prefix`, parsed.
 /// The names of the `.json` files in `dir`, sorted.
 pub fn json_names(dir: &std::path::Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
@@ -27,6 +26,7 @@ pub fn json_names(dir: &std::path::Path) -> Vec<String> {
     names
 }
 
+/// Every case whose file name starts with `prefix`, parsed.
 pub fn cases(prefix: &str) -> Vec<(String, Value)> {
     let mut out: Vec<(String, Value)> = std::fs::read_dir(reference_dir())
         .expect("tests/reference exists")
