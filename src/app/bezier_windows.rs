@@ -169,18 +169,15 @@ impl Panel for ConvertWindow {
                     });
                 }
             }
-            ui.horizontal(|ui| {
-                let convertible = preview.as_ref().is_some_and(|p| p.rows.iter().any(|r| r.result.is_ok()));
-                if ui.add_enabled(convertible, egui::Button::new("Convert")).on_hover_text("Convert these tracks, as one undo step").clicked() {
-                    // The window lets go of it, so that Convert can take its tracks as they are.
-                    self.preview = None;
-                    out.push(AppCommand::ConvertToBezier { bound, done: preview.clone() });
-                    close = true;
-                }
-                if ui.button("Cancel").clicked() {
-                    close = true;
-                }
-            });
+            let convertible = preview.as_ref().is_some_and(|p| p.rows.iter().any(|r| r.result.is_ok()));
+            let tips = ("Convert these tracks, as one undo step", "No track here can be converted, or the preview is being made");
+            let (convert, closes) = super::style::apply_or_cancel(ui, "Convert", convertible, tips);
+            if convert {
+                // The window lets go of it, so that Convert can take its tracks as they are.
+                self.preview = None;
+                out.push(AppCommand::ConvertToBezier { bound, done: preview.clone() });
+            }
+            close |= closes;
         });
         self.bound = Some(bound);
         if !open || close {

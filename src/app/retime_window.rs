@@ -116,19 +116,15 @@ impl Panel for RetimeWindow {
                 ui.colored_label(ui.visuals().error_fg_color, RetimeError::Scale(self.scale).to_string());
                 self.clear(cx, out);
             }
-            ui.horizontal(|ui| {
-                let apply = ui
-                    .add_enabled(applicable.is_some(), egui::Button::new("Apply"))
-                    .on_hover_text("Retime these keys, as one undo step; the originals stay as a ghost")
-                    .on_disabled_hover_text("Not while a key would land on or pass an unselected key, S is not valid, or the preview is being made");
-                if let (true, Some(retiming)) = (apply.clicked(), applicable) {
-                    out.push(AppCommand::ScaleTime(retiming));
-                    close = true;
-                }
-                if ui.button("Cancel").clicked() {
-                    close = true;
-                }
-            });
+            let tips = (
+                "Retime these keys, as one undo step; the originals stay as a ghost",
+                "Not while a key would land on or pass an unselected key, S is not valid, or the preview is being made",
+            );
+            let (apply, closes) = super::style::apply_or_cancel(ui, "Apply", applicable.is_some(), tips);
+            if let (true, Some(retiming)) = (apply, applicable) {
+                out.push(AppCommand::ScaleTime(retiming));
+            }
+            close |= closes;
         });
         if !open || close {
             out.push(AppCommand::CloseWindow(Window::ScaleTime));

@@ -45,15 +45,12 @@ impl RippleWindow {
             if !valid {
                 ui.colored_label(ui.visuals().error_fg_color, "the amount must be more than 0 s");
             }
-            ui.horizontal(|ui| {
-                if ui.add_enabled(valid, egui::Button::new("Apply")).on_hover_text("One undo step; the originals stay as a ghost").clicked() {
-                    out.push(AppCommand::RippleTime { ripple, amount: self.amount });
-                    close = true;
-                }
-                if ui.button("Cancel").clicked() {
-                    close = true;
-                }
-            });
+            let tips = ("One undo step; the originals stay as a ghost", "The amount must be more than 0 s");
+            let (apply, closes) = super::style::apply_or_cancel(ui, "Apply", valid, tips);
+            if apply {
+                out.push(AppCommand::RippleTime { ripple, amount: self.amount });
+            }
+            close |= closes;
         });
         !open || close
     }

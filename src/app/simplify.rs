@@ -96,19 +96,13 @@ impl Panel for SimplifyWindow {
                 }
                 Some(c) => report_table(ui, &c.reports, fresh),
             }
-            ui.horizontal(|ui| {
-                let any = self.preview.computed.as_ref().is_some_and(|c| c.reduces_any());
-                let apply = ui.add_enabled(fresh && any, egui::Button::new("Apply")).on_hover_text("Replace these tracks' keys, as one undo step");
-                if apply.clicked() {
-                    if let Some(c) = &self.preview.computed {
-                        out.push(AppCommand::ApplySimplify(c.clone()));
-                    }
-                    close = true;
-                }
-                if ui.button("Cancel").clicked() {
-                    close = true;
-                }
-            });
+            let any = self.preview.computed.as_ref().is_some_and(|c| c.reduces_any());
+            let tips = ("Replace these tracks' keys, as one undo step", "Nothing to reduce within this tolerance, or the preview is being made");
+            let (apply, closes) = super::style::apply_or_cancel(ui, "Apply", fresh && any, tips);
+            if let (true, Some(c)) = (apply, &self.preview.computed) {
+                out.push(AppCommand::ApplySimplify(c.clone()));
+            }
+            close |= closes;
         });
         if !open || close {
             out.push(AppCommand::CloseWindow(Window::Simplify));

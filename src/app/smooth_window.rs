@@ -132,20 +132,13 @@ impl Panel for SmoothWindow {
                 }
                 (Ok(_), Some(c)) => report_table(ui, c, fresh),
             }
-            ui.horizontal(|ui| {
-                let any = self.preview.computed.as_ref().is_some_and(|c| c.tracks.iter().any(|t| t.2.is_ok()));
-                let apply =
-                    ui.add_enabled(fresh && any, egui::Button::new("Apply")).on_hover_text("Replace these tracks' keys by the smoothed ones, as one undo step");
-                if apply.clicked() {
-                    if let Some(c) = &self.preview.computed {
-                        out.push(AppCommand::ApplySmooth(c.clone()));
-                    }
-                    close = true;
-                }
-                if ui.button("Cancel").clicked() {
-                    close = true;
-                }
-            });
+            let any = self.preview.computed.as_ref().is_some_and(|c| c.tracks.iter().any(|t| t.2.is_ok()));
+            let tips = ("Replace these tracks' keys by the smoothed ones, as one undo step", "No track here can be smoothed, or the preview is being made");
+            let (apply, closes) = super::style::apply_or_cancel(ui, "Apply", fresh && any, tips);
+            if let (true, Some(c)) = (apply, &self.preview.computed) {
+                out.push(AppCommand::ApplySmooth(c.clone()));
+            }
+            close |= closes;
         });
         if !open || close {
             out.push(AppCommand::CloseWindow(Window::Smooth));

@@ -42,6 +42,19 @@ pub const EASE: Color32 = Color32::from_rgb(250, 250, 120);
 
 /// A Bézier handle of this type, in the hues of Blender's graph editor (Free grey, Aligned
 /// pink, Vector green, Auto yellow, AutoClamped salmon), lightened for a dark background.
+/// The foot of a window that previews a change (Simplify, Smooth, Scale time, Insert or
+/// Remove time, Convert): the button that makes it (`label`, enabled when `enabled`, its
+/// tooltip, and why it is off) and Cancel. Whether it was clicked, and whether the window
+/// closes (either button).
+pub fn apply_or_cancel(ui: &mut eframe::egui::Ui, label: &str, enabled: bool, tips: (&str, &str)) -> (bool, bool) {
+    ui.horizontal(|ui| {
+        let apply = ui.add_enabled(enabled, eframe::egui::Button::new(label)).on_hover_text(tips.0).on_disabled_hover_text(tips.1).clicked();
+        let cancel = ui.button("Cancel").on_hover_text("Close this window; nothing changes").clicked();
+        (apply, apply || cancel)
+    })
+    .inner
+}
+
 pub fn handle_color(t: crate::HandleType) -> Color32 {
     match t {
         crate::HandleType::Free => Color32::from_rgb(200, 200, 200),
