@@ -2,7 +2,8 @@
 //! adaptive baking, constant speed, and the output path; the export runs on a background
 //! thread with a progress bar and can be cancelled. The file is written atomically, so a
 //! cancelled or failed export leaves none. The last export's warnings (a track the runtime
-//! plays beyond the bound: `export/runtime.rs`) stay listed under the button. The settings are
+//! plays beyond the bound: `export/runtime.rs`) stay listed under the button, its notes per
+//! track (what `tangent bake` prints) folded below them. The settings are
 //! sent to the state on each change (`AppCommand::SetExportSettings`): "Preview as" turns on
 //! View > Preview runtime (`runtime_preview.rs`), which plays them, and the window lists its
 //! distances.
@@ -29,6 +30,9 @@ pub struct ExportWindow {
     running: Option<Job<Result<Vec<TrackReport>, ExportError>>>,
     /// The last export's warnings, `track: text`.
     pub warnings: Vec<String>,
+    /// The last export's notes per track (what `tangent bake` prints after a track's line:
+    /// keys made for a runtime, baked, …), `track: text`.
+    pub notes: Vec<String>,
     /// Who "Preview as" turns View > Preview runtime on for.
     pub preview_runtime: PreviewAs,
 }
@@ -88,6 +92,13 @@ impl Panel for ExportWindow {
             }
             for w in &self.warnings {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+            }
+            if !self.notes.is_empty() {
+                egui::CollapsingHeader::new(format!("Notes of the last export ({})", self.notes.len())).id_salt("export notes").show(ui, |ui| {
+                    for n in &self.notes {
+                        ui.label(n);
+                    }
+                });
             }
             preview_list(ui, cx);
         });
@@ -210,6 +221,7 @@ impl ExportWindow {
         });
         self.running = Some(job);
         self.warnings.clear();
+        self.notes.clear();
         Status::message("Exporting…")
     }
 
@@ -222,6 +234,7 @@ impl ExportWindow {
                 let worst = report.iter().map(|r| r.max_error).fold(0.0, f64::max);
                 let keys: usize = report.iter().map(|r| r.keys).sum();
                 self.warnings = report.iter().filter_map(|r| r.warning.as_ref().map(|w| format!("{}: {w}", r.name))).collect();
+                self.notes = report.iter().filter_map(|r| r.note.as_ref().map(|n| format!("{}: {n}", r.name))).collect();
                 let runtime = report.first().map_or(Runtime::Spec, |r| r.runtime);
                 let played = if runtime == Runtime::Spec { String::new() } else { format!(" in {runtime}") };
                 let warned = match self.warnings.len() {
@@ -288,6 +301,9 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_millis(5));
             };
             assert_eq!(w.warnings.len(), warnings, "{runtime:?}: {:?}", w.warnings);
+            // For Blender, the notes say which keys were made for its handles (as `tangent bake`
+            // prints them).
+            assert_eq!(w.notes.iter().any(|n| n.contains("keys for Blender 3.4's automatic handles")), runtime == Runtime::Blender, "{:?}", w.notes);
             assert!(w.warnings.iter().all(|x| x.contains("Blender 3.4 plays it up to")), "{:?}", w.warnings);
             assert_eq!(status.text.contains("warnings (Export window)"), warnings > 0, "{}", status.text);
             assert_eq!(status.text.contains("in Blender 3.4"), runtime == Runtime::Blender, "{}", status.text);
