@@ -111,14 +111,14 @@ impl Rec {
 
     /// The position of the track's next record (its own, for the last).
     #[inline(always)]
-    pub(super) fn next(&self) -> usize {
-        self.next as usize
+    pub(super) fn next(&self) -> u32 {
+        self.next
     }
 
     /// The position of the track's record after the next.
     #[inline(always)]
-    pub(super) fn next2(&self) -> usize {
-        self.next2 as usize
+    pub(super) fn next2(&self) -> u32 {
+        self.next2
     }
 
     /// A Slerp segment's number in its track.
