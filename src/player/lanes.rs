@@ -259,26 +259,25 @@ pub(super) struct Arcs {
 impl Default for Arcs {
     fn default() -> Self {
         let zero = [0.0; ARCS];
-        Self { theta: zero, sin: zero, u: zero, pos: [0; ARCS], out: [0; ARCS], ws: zero, wt: zero, len: 0 }
+        // Arcs of θ = 0 with sin θ = 1: finite weights for the lanes computed and not used.
+        Self { theta: zero, sin: [1.0; ARCS], u: zero, pos: [0; ARCS], out: [0; ARCS], ws: zero, wt: zero, len: 0 }
     }
 }
 
 impl Arcs {
-    /// Adds the arc of record `pos`, `r`, at local time `u`, its value going to `out` (the
-    /// arcs held weighed and mixed into `frame` first if there are [`ARCS`]); `false` (nothing
-    /// added) if it is not an arc at a time in `[0, 1]`.
+    /// Adds the arc of record `pos`, `r`, at local time `u`, its value going to `out`, as arc
+    /// number `*n` (below [`ARCS`]: the caller's chunks of lanes are no longer), counted;
+    /// `false` (nothing added) if it is not an arc at a time in `[0, 1]`. One branch for all
+    /// three tests.
     #[inline(always)]
-    fn push(&mut self, r: &Rec, pos: usize, u: f64, out: usize, recs: &[Rec], frame: &mut [f64]) -> bool {
-        let Some((theta, sin)) = r.arc() else { return false };
-        if !(0.0..=1.0).contains(&u) {
+    fn push(&mut self, n: &mut usize, r: &Rec, pos: usize, u: f64, out: usize) -> bool {
+        let (theta, sin, arc) = r.arc_parts();
+        if !(arc & (u >= 0.0) & (u <= 1.0)) {
             return false;
         }
-        if self.len >= ARCS {
-            self.mix(recs, frame);
-        }
-        let i = self.len % ARCS;
+        let i = *n % ARCS;
         (self.theta[i], self.sin[i], self.u[i], self.pos[i], self.out[i]) = (theta, sin, u, pos, out);
-        self.len = i + 1;
+        *n = i + 1;
         true
     }
 
@@ -286,8 +285,11 @@ impl Arcs {
     #[inline(always)]
     fn mix(&mut self, recs: &[Rec], frame: &mut [f64]) {
         let n = self.len.min(ARCS);
+        // Whole registers of four lanes: the lanes past `n` hold an earlier frame's arcs (or
+        // the initial ones), whose weights are computed and not used.
+        let m = n.next_multiple_of(4).min(ARCS);
         let (ws, wt) = (&mut self.ws, &mut self.wt);
-        arc_weights(&self.theta[..n], &self.sin[..n], &self.u[..n], &mut ws[..n], &mut wt[..n]);
+        arc_weights(&self.theta[..m], &self.sin[..m], &self.u[..m], &mut ws[..m], &mut wt[..m]);
         for i in 0..n {
             if let (Some(r), Some(o)) = (recs.get(self.pos[i]), value_of::<4>(frame, self.out[i])) {
                 let (q0, q1) = r.quats();
@@ -307,8 +309,19 @@ impl Arcs {
 pub(super) fn play_slerp(g: &mut Group<'_>, arcs: &mut Arcs, t: f64, out: &mut [f64], seek: bool) {
     let data = g.plan;
     let recs = &data.recs[..];
-    arcs.len = 0;
-    for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
+    for (lanes, cold) in g.lanes.chunks_mut(ARCS).zip(g.cold.chunks_mut(ARCS)) {
+        arcs.len = slerp_chunk(data, lanes, cold, arcs, t, out, seek);
+        arcs.mix(recs, out);
+    }
+}
+
+/// The first pass of [`play_slerp`] over at most [`ARCS`] lanes: their arcs held in `arcs`,
+/// the others evaluated. How many arcs.
+#[inline(always)]
+fn slerp_chunk(data: &Plan, lanes: &mut [Lane], cold: &mut [Cold<'_>], arcs: &mut Arcs, t: f64, out: &mut [f64], seek: bool) -> usize {
+    let recs = &data.recs[..];
+    let mut n = 0;
+    for (l, c) in lanes.iter_mut().zip(cold) {
         let found = if seek {
             recs.get(l.pos()).filter(|_| c.hit)
         } else {
@@ -317,7 +330,7 @@ pub(super) fn play_slerp(g: &mut Group<'_>, arcs: &mut Arcs, t: f64, out: &mut [
             r
         };
         match found {
-            Some(r) if arcs.push(r, l.pos(), r.local(t), l.out, recs, out) => {}
+            Some(r) if arcs.push(&mut n, r, l.pos(), r.local(t), l.out) => {}
             Some(r) => {
                 if let Some(o) = value_of::<4>(out, l.out) {
                     c.curve.segment_value(r.seg(), t, o);
@@ -330,5 +343,5 @@ pub(super) fn play_slerp(g: &mut Group<'_>, arcs: &mut Arcs, t: f64, out: &mut [
             }
         }
     }
-    arcs.mix(recs, out);
+    n
 }
