@@ -86,11 +86,15 @@ impl<'c> Group<'c> {
 /// Sequential playback's step: the lane's record, or the track's next one if `t` has passed
 /// the lane's record's end (selected by a mask, not a branch: whether `t` passed a key is a coin
 /// toss per frame), or, if `t` passed that one's end too (a branch, rarely taken), the one after;
-/// the record if it holds `t`. `None`: [`find`].
+/// the record if it holds `t`. `None`: [`find`]. First the hint, a frame ahead of its use: the
+/// record after the one taken as the lane tells it (the next's next if `t` passed the end,
+/// else the next), asked for before the record taken is read, so that the hint does not wait
+/// for it.
 #[inline(always)]
 fn step<'r>(recs: &'r [Rec], l: &mut Lane, t: f64) -> Option<&'r Rec> {
     let a = u32::from(l.end <= t).wrapping_neg();
     let mut p = l.pos ^ ((l.pos ^ l.next[0]) & a);
+    prefetch_rec(recs, (l.next[0] ^ ((l.next[0] ^ l.next[1]) & a)) as usize);
     let mut r = recs.get(p as usize)?;
     if !r.holds(t) {
         p = l.next[1];
@@ -142,12 +146,6 @@ fn prefetch_rec(recs: &[Rec], pos: usize) {
     prefetch(p.wrapping_add(64));
 }
 
-/// Sequential playback's hint, a frame ahead of its use: the track's next record.
-#[inline(always)]
-fn prefetch_ahead(recs: &[Rec], l: &Lane) {
-    prefetch_rec(recs, l.next[0] as usize);
-}
-
 /// A track's `D` values in a frame (the offsets were laid out for these dimensions, so the
 /// range is always there).
 #[inline(always)]
@@ -170,7 +168,6 @@ pub(super) fn play_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f6
                 continue;
             }
         };
-        prefetch_ahead(recs, l);
         r.poly_value(t, o);
     }
 }
@@ -322,13 +319,8 @@ fn slerp_chunk(data: &Plan, lanes: &mut [Lane], cold: &mut [Cold<'_>], arcs: &mu
     let recs = &data.recs[..];
     let mut n = 0;
     for (l, c) in lanes.iter_mut().zip(cold) {
-        let found = if seek {
-            recs.get(l.pos()).filter(|_| c.hit)
-        } else {
-            let r = step(recs, l, t).or_else(|| if find(data, l, c, t) { recs.get(l.pos()) } else { None });
-            prefetch_ahead(recs, l);
-            r
-        };
+        let found =
+            if seek { recs.get(l.pos()).filter(|_| c.hit) } else { step(recs, l, t).or_else(|| if find(data, l, c, t) { recs.get(l.pos()) } else { None }) };
         match found {
             Some(r) if arcs.push(&mut n, r, l.pos(), r.local(t), l.out) => {}
             Some(r) => {
