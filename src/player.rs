@@ -51,13 +51,16 @@
 //! longest track; a track whose intervals would make it larger keeps its own index). Several
 //! players share them.
 //!
-//! A player keeps, per track, where its record is, its end and the positions of the track's
-//! next two records (`player/lanes.rs`), the tracks of one form and dimension together. A frame
-//! of sequential playback takes the track's record or, if the time passed its end, the next
-//! (chosen without a branch; the one after that by a branch rarely taken), reads it, keeps what
-//! it says about the next two, and asks the processor for the next record; TCB and
-//! Cubic segments are evaluated in the loop, Slerp tracks' arcs weighed together (one lane per
-//! track, 256-bit registers where the processor has AVX2) and mixed. A seek reads the grid's
+//! A player keeps, per track, where its record is, its end, where its value goes and the
+//! positions of the track's next two records in a lane of 32 bytes, the rest of a track's
+//! state apart (`player/lanes.rs`), the tracks of one form and dimension together. A frame
+//! of sequential playback asks the processor for the record after the one it will take (the
+//! next, or the next's next if the time passed the record's end: known from the lane, before
+//! the record is read), takes the track's record or the next (chosen without a branch; the one
+//! after that by a branch rarely taken), reads it and keeps what it says about the next two;
+//! TCB and Cubic segments are evaluated in the loop, Slerp tracks' arcs weighed together (one
+//! lane per track, 256-bit registers where the processor has AVX2, after each chunk of 64
+//! tracks) and mixed. A seek reads the grid's
 //! row (one row for every track), then every track's record (asked for first, so that the
 //! cache misses of different tracks overlap), then evaluates. Whichever way a record was found,
 //! it is used only if `t0 ≤ t < t1`, else the track's own `sample`. Every other track is played

@@ -74,10 +74,11 @@ impl Rec {
         }
     }
 
-    /// A Slerp segment's `(θ, sin θ)` if it is a sine-weighted arc.
+    /// A Slerp segment's `θ`, `sin θ` and whether it is a sine-weighted arc (else the first two
+    /// mean nothing), without a branch.
     #[inline(always)]
-    pub(super) fn arc(&self) -> Option<(f64, f64)> {
-        (self.data[10] != 0.0).then_some((self.data[8], self.data[9]))
+    pub(super) fn arc_parts(&self) -> (f64, f64, bool) {
+        (self.data[8], self.data[9], self.data[10] != 0.0)
     }
 
     /// A Slerp segment's `q0` and `q1′`.
@@ -111,14 +112,14 @@ impl Rec {
 
     /// The position of the track's next record (its own, for the last).
     #[inline(always)]
-    pub(super) fn next(&self) -> usize {
-        self.next as usize
+    pub(super) fn next(&self) -> u32 {
+        self.next
     }
 
     /// The position of the track's record after the next.
     #[inline(always)]
-    pub(super) fn next2(&self) -> usize {
-        self.next2 as usize
+    pub(super) fn next2(&self) -> u32 {
+        self.next2
     }
 
     /// A Slerp segment's number in its track.

@@ -11,17 +11,39 @@ use crate::quat::{arc_weights, mix};
 use crate::search::{prefetch, Located, SegmentCursor};
 use crate::TrackCurve;
 
-/// One track's state: the position of its record found last, whether it holds this frame's
-/// time (`hit`, a seek's passes), where the value goes, its grid column, and, for a segment
-/// its index found and for what is outside its keys, the track itself.
-#[derive(Clone, Debug)]
-pub(super) struct Lane<'c> {
-    pos: usize,
-    /// The end of the record at `pos`, and the positions of the track's two records after it.
+/// What sequential playback reads of a track every frame, 32 bytes (two lanes to a cache
+/// line): the end of its record found last, where its value goes, that record's position and
+/// the positions of the track's two records after it. What else a track needs is in its
+/// [`Cold`] state, read only where the step does not decide and by seeks.
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(super) struct Lane {
     end: f64,
-    next: [usize; 2],
-    hit: bool,
     out: usize,
+    pos: u32,
+    next: [u32; 2],
+}
+
+impl Lane {
+    /// The position of the record found last ([`OUT`] for none).
+    #[inline(always)]
+    fn pos(&self) -> usize {
+        self.pos as usize
+    }
+
+    /// Sets the position of the record found ([`OUT`] and every record position fit a u32).
+    #[inline(always)]
+    fn set_pos(&mut self, pos: usize) {
+        self.pos = u32::try_from(pos).unwrap_or(u32::MAX);
+    }
+}
+
+/// The rest of a track's state: whether its record holds this frame's time (`hit`, a seek's
+/// passes), its grid column, and, for a segment its index found and for what is outside its
+/// keys, the track itself.
+#[derive(Clone, Debug)]
+struct Cold<'c> {
+    hit: bool,
     column: Option<usize>,
     /// Each segment's record position ([`super::compact::Member::pos`]).
     positions: &'c [u32],
@@ -29,38 +51,30 @@ pub(super) struct Lane<'c> {
     cursor: SegmentCursor,
 }
 
-/// The tracks of one kind and the records they read.
+/// The tracks of one kind and the records they read: `lanes[i]` and `cold[i]` are one track.
 #[derive(Clone, Debug)]
 pub(super) struct Group<'c> {
     plan: &'c Plan,
-    lanes: Vec<Lane<'c>>,
+    lanes: Vec<Lane>,
+    cold: Vec<Cold<'c>>,
     pub(super) kind: Kind,
 }
 
 impl<'c> Group<'c> {
     /// The plan's tracks of `kind`: `curves` and `offsets` are the clip's.
     pub(super) fn new(plan: &'c Plan, kind: Kind, curves: &'c [TrackCurve], offsets: &[usize]) -> Self {
-        let lanes = plan
-            .members
+        let members: Vec<_> = plan.members.iter().filter(|m| m.kind == kind).collect();
+        let lanes = members
             .iter()
-            .filter(|m| m.kind == kind)
             .map(|m| {
-                let pos = m.pos.first().map_or(OUT, |&p| p as usize);
+                let pos = m.pos.first().copied().unwrap_or(u32::MAX);
                 let out = offsets.get(m.track).copied().unwrap_or(usize::MAX);
-                Lane {
-                    pos,
-                    end: f64::INFINITY,
-                    next: [OUT; 2],
-                    hit: false,
-                    out,
-                    column: m.column,
-                    positions: &m.pos,
-                    curve: &curves[m.track],
-                    cursor: SegmentCursor::new(),
-                }
+                Lane { end: f64::INFINITY, out, pos, next: [u32::MAX; 2] }
             })
             .collect();
-        Self { plan, lanes, kind }
+        let cold =
+            members.iter().map(|m| Cold { hit: false, column: m.column, positions: &m.pos, curve: &curves[m.track], cursor: SegmentCursor::new() }).collect();
+        Self { plan, lanes, cold, kind }
     }
 
     /// How many tracks.
@@ -72,16 +86,19 @@ impl<'c> Group<'c> {
 /// Sequential playback's step: the lane's record, or the track's next one if `t` has passed
 /// the lane's record's end (selected by a mask, not a branch: whether `t` passed a key is a coin
 /// toss per frame), or, if `t` passed that one's end too (a branch, rarely taken), the one after;
-/// the record if it holds `t`. `None`: [`find`].
+/// the record if it holds `t`. `None`: [`find`]. First the hint, a frame ahead of its use: the
+/// record after the one taken as the lane tells it (the next's next if `t` passed the end,
+/// else the next), asked for before the record taken is read, so that the hint does not wait
+/// for it.
 #[inline(always)]
-fn step<'r>(recs: &'r [Rec], l: &mut Lane<'_>, t: f64) -> Option<&'r Rec> {
-    let a = usize::from(l.end <= t).wrapping_neg();
-    let p = l.pos ^ ((l.pos ^ l.next[0]) & a);
-    let mut r = recs.get(p)?;
-    let mut p = p;
+fn step<'r>(recs: &'r [Rec], l: &mut Lane, t: f64) -> Option<&'r Rec> {
+    let a = u32::from(l.end <= t).wrapping_neg();
+    let mut p = l.pos ^ ((l.pos ^ l.next[0]) & a);
+    prefetch_rec(recs, (l.next[0] ^ ((l.next[0] ^ l.next[1]) & a)) as usize);
+    let mut r = recs.get(p as usize)?;
     if !r.holds(t) {
         p = l.next[1];
-        r = recs.get(p).filter(|r| r.holds(t))?;
+        r = recs.get(p as usize).filter(|r| r.holds(t))?;
     }
     l.pos = p;
     refresh(l, r);
@@ -90,19 +107,19 @@ fn step<'r>(recs: &'r [Rec], l: &mut Lane<'_>, t: f64) -> Option<&'r Rec> {
 
 /// Keeps in the lane the end of its record `r` and the positions of the track's next two.
 #[inline(always)]
-fn refresh(l: &mut Lane<'_>, r: &Rec) {
+fn refresh(l: &mut Lane, r: &Rec) {
     (l.end, l.next) = (r.t1(), [r.next(), r.next2()]);
 }
 
 /// Where [`step`] does not decide: the grid, else the track's index. Whether `t` is inside
 /// the track's keys (then its record is at `pos`).
 #[inline(never)]
-fn find(data: &Plan, l: &mut Lane<'_>, t: f64) -> bool {
-    let pos = match l.column {
-        Some(c) => data.grid.row_of(t).and_then(|k| data.grid.row(k).get(c)).map_or(OUT, |cell| cell.pos(t)),
-        None => index_pos(l, t),
+fn find(data: &Plan, l: &mut Lane, c: &Cold<'_>, t: f64) -> bool {
+    let pos = match c.column {
+        Some(k) => data.grid.row_of(t).and_then(|row| data.grid.row(row).get(k)).map_or(OUT, |cell| cell.pos(t)),
+        None => index_pos(c, t),
     };
-    l.pos = pos;
+    l.set_pos(pos);
     match data.recs.get(pos) {
         Some(r) if r.holds(t) => {
             refresh(l, r);
@@ -114,9 +131,9 @@ fn find(data: &Plan, l: &mut Lane<'_>, t: f64) -> bool {
 
 /// The position of the record of `t` by the track's own index, or [`OUT`].
 #[inline(always)]
-fn index_pos(l: &Lane<'_>, t: f64) -> usize {
-    match Located::from_count(l.curve.count_anywhere(t), l.curve.times().len()) {
-        Located::Inside(s) => l.positions.get(s).map_or(OUT, |&p| p as usize),
+fn index_pos(c: &Cold<'_>, t: f64) -> usize {
+    match Located::from_count(c.curve.count_anywhere(t), c.curve.times().len()) {
+        Located::Inside(s) => c.positions.get(s).map_or(OUT, |&p| p as usize),
         _ => OUT,
     }
 }
@@ -127,12 +144,6 @@ fn prefetch_rec(recs: &[Rec], pos: usize) {
     let p = recs.as_ptr().wrapping_add(pos).cast::<u8>();
     prefetch(p);
     prefetch(p.wrapping_add(64));
-}
-
-/// Sequential playback's hint, a frame ahead of its use: the track's next record.
-#[inline(always)]
-fn prefetch_ahead(recs: &[Rec], l: &Lane<'_>) {
-    prefetch_rec(recs, l.next[0]);
 }
 
 /// A track's `D` values in a frame (the offsets were laid out for these dimensions, so the
@@ -147,17 +158,16 @@ pub(super) fn value_of<const D: usize>(out: &mut [f64], at: usize) -> Option<&mu
 pub(super) fn play_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
     let data = g.plan;
     let recs = &data.recs[..];
-    for l in &mut g.lanes {
+    for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
         let Some(o) = value_of::<D>(out, l.out) else { continue };
         let r = match step(recs, l, t) {
             Some(r) => r,
-            None if find(data, l, t) => &recs[l.pos],
+            None if find(data, l, c, t) => &recs[l.pos()],
             None => {
-                l.curve.sample(&mut l.cursor, t, o);
+                c.curve.sample(&mut c.cursor, t, o);
                 continue;
             }
         };
-        prefetch_ahead(recs, l);
         r.poly_value(t, o);
     }
 }
@@ -170,8 +180,8 @@ pub(super) fn ask<'g, 'c: 'g>(plan: &Plan, groups: impl Iterator<Item = &'g Grou
     if let Some(k) = row {
         plan.grid.prefetch_row(k);
     }
-    for l in groups.flat_map(|g| &g.lanes).filter(|l| l.column.is_none()) {
-        l.curve.prefetch_lookup(t);
+    for c in groups.flat_map(|g| &g.cold).filter(|c| c.column.is_none()) {
+        c.curve.prefetch_lookup(t);
     }
     row
 }
@@ -180,13 +190,13 @@ pub(super) fn ask<'g, 'c: 'g>(plan: &Plan, groups: impl Iterator<Item = &'g Grou
 /// the grid), and asked for (tracks without a column: their index's next data asked for).
 #[inline(never)]
 pub(super) fn read(g: &mut Group<'_>, row: &[Cell], t: f64) {
-    for l in &mut g.lanes {
-        match l.column {
-            Some(c) => {
-                l.pos = row.get(c).map_or(OUT, |cell| cell.pos(t));
-                prefetch_rec(&g.plan.recs, l.pos);
+    for (l, c) in g.lanes.iter_mut().zip(&g.cold) {
+        match c.column {
+            Some(k) => {
+                l.set_pos(row.get(k).map_or(OUT, |cell| cell.pos(t)));
+                prefetch_rec(&g.plan.recs, l.pos());
             }
-            None => l.curve.prefetch_keys(t),
+            None => c.curve.prefetch_keys(t),
         }
     }
 }
@@ -196,12 +206,12 @@ pub(super) fn read(g: &mut Group<'_>, row: &[Cell], t: f64) {
 #[inline(never)]
 pub(super) fn settle(g: &mut Group<'_>, t: f64) {
     let recs = &g.plan.recs[..];
-    for l in g.lanes.iter_mut().filter(|l| l.column.is_none()) {
-        l.pos = index_pos(l, t);
-        prefetch_rec(recs, l.pos);
+    for (l, c) in g.lanes.iter_mut().zip(&g.cold).filter(|(_, c)| c.column.is_none()) {
+        l.set_pos(index_pos(c, t));
+        prefetch_rec(recs, l.pos());
     }
-    for l in &mut g.lanes {
-        l.hit = match recs.get(l.pos) {
+    for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
+        c.hit = match recs.get(l.pos()) {
             Some(r) if r.holds(t) => {
                 refresh(l, r);
                 true
@@ -214,11 +224,11 @@ pub(super) fn settle(g: &mut Group<'_>, t: f64) {
 /// A group of polynomial tracks of `D` components at `t`, their records found by a seek.
 #[inline(always)]
 pub(super) fn write_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
-    for l in &mut g.lanes {
+    for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
         let Some(o) = value_of::<D>(out, l.out) else { continue };
-        match g.plan.recs.get(l.pos) {
-            Some(r) if l.hit => r.poly_value(t, o),
-            _ => l.curve.sample(&mut l.cursor, t, o),
+        match g.plan.recs.get(l.pos()) {
+            Some(r) if c.hit => r.poly_value(t, o),
+            _ => c.curve.sample(&mut c.cursor, t, o),
         }
     }
 }
@@ -237,31 +247,34 @@ pub(super) struct Arcs {
     u: [f64; ARCS],
     pos: [usize; ARCS],
     out: [usize; ARCS],
+    /// The weights [`arc_weights`] writes (kept here, so that a frame does not clear them).
+    ws: [f64; ARCS],
+    wt: [f64; ARCS],
     len: usize,
 }
 
 impl Default for Arcs {
     fn default() -> Self {
-        Self { theta: [0.0; ARCS], sin: [0.0; ARCS], u: [0.0; ARCS], pos: [0; ARCS], out: [0; ARCS], len: 0 }
+        let zero = [0.0; ARCS];
+        // Arcs of θ = 0 with sin θ = 1: finite weights for the lanes computed and not used.
+        Self { theta: zero, sin: [1.0; ARCS], u: zero, pos: [0; ARCS], out: [0; ARCS], ws: zero, wt: zero, len: 0 }
     }
 }
 
 impl Arcs {
-    /// Adds the arc of record `pos`, `r`, at local time `u`, its value going to `out` (the
-    /// arcs held weighed and mixed into `frame` first if there are [`ARCS`]); `false` (nothing
-    /// added) if it is not an arc at a time in `[0, 1]`.
+    /// Adds the arc of record `pos`, `r`, at local time `u`, its value going to `out`, as arc
+    /// number `*n` (below [`ARCS`]: the caller's chunks of lanes are no longer), counted;
+    /// `false` (nothing added) if it is not an arc at a time in `[0, 1]`. One branch for all
+    /// three tests.
     #[inline(always)]
-    fn push(&mut self, r: &Rec, pos: usize, u: f64, out: usize, recs: &[Rec], frame: &mut [f64]) -> bool {
-        let Some((theta, sin)) = r.arc() else { return false };
-        if !(0.0..=1.0).contains(&u) {
+    fn push(&mut self, n: &mut usize, r: &Rec, pos: usize, u: f64, out: usize) -> bool {
+        let (theta, sin, arc) = r.arc_parts();
+        if !(arc & (u >= 0.0) & (u <= 1.0)) {
             return false;
         }
-        if self.len >= ARCS {
-            self.mix(recs, frame);
-        }
-        let i = self.len % ARCS;
+        let i = *n % ARCS;
         (self.theta[i], self.sin[i], self.u[i], self.pos[i], self.out[i]) = (theta, sin, u, pos, out);
-        self.len = i + 1;
+        *n = i + 1;
         true
     }
 
@@ -269,8 +282,11 @@ impl Arcs {
     #[inline(always)]
     fn mix(&mut self, recs: &[Rec], frame: &mut [f64]) {
         let n = self.len.min(ARCS);
-        let (mut ws, mut wt) = ([0.0; ARCS], [0.0; ARCS]);
-        arc_weights(&self.theta[..n], &self.sin[..n], &self.u[..n], &mut ws[..n], &mut wt[..n]);
+        // Whole registers of four lanes: the lanes past `n` hold an earlier frame's arcs (or
+        // the initial ones), whose weights are computed and not used.
+        let m = n.next_multiple_of(4).min(ARCS);
+        let (ws, wt) = (&mut self.ws, &mut self.wt);
+        arc_weights(&self.theta[..m], &self.sin[..m], &self.u[..m], &mut ws[..m], &mut wt[..m]);
         for i in 0..n {
             if let (Some(r), Some(o)) = (recs.get(self.pos[i]), value_of::<4>(frame, self.out[i])) {
                 let (q0, q1) = r.quats();
@@ -290,28 +306,34 @@ impl Arcs {
 pub(super) fn play_slerp(g: &mut Group<'_>, arcs: &mut Arcs, t: f64, out: &mut [f64], seek: bool) {
     let data = g.plan;
     let recs = &data.recs[..];
-    arcs.len = 0;
-    for l in &mut g.lanes {
-        let found = if seek {
-            recs.get(l.pos).filter(|_| l.hit)
-        } else {
-            let r = step(recs, l, t).or_else(|| if find(data, l, t) { recs.get(l.pos) } else { None });
-            prefetch_ahead(recs, l);
-            r
-        };
+    for (lanes, cold) in g.lanes.chunks_mut(ARCS).zip(g.cold.chunks_mut(ARCS)) {
+        arcs.len = slerp_chunk(data, lanes, cold, arcs, t, out, seek);
+        arcs.mix(recs, out);
+    }
+}
+
+/// The first pass of [`play_slerp`] over at most [`ARCS`] lanes: their arcs held in `arcs`,
+/// the others evaluated. How many arcs.
+#[inline(always)]
+fn slerp_chunk(data: &Plan, lanes: &mut [Lane], cold: &mut [Cold<'_>], arcs: &mut Arcs, t: f64, out: &mut [f64], seek: bool) -> usize {
+    let recs = &data.recs[..];
+    let mut n = 0;
+    for (l, c) in lanes.iter_mut().zip(cold) {
+        let found =
+            if seek { recs.get(l.pos()).filter(|_| c.hit) } else { step(recs, l, t).or_else(|| if find(data, l, c, t) { recs.get(l.pos()) } else { None }) };
         match found {
-            Some(r) if arcs.push(r, l.pos, r.local(t), l.out, recs, out) => {}
+            Some(r) if arcs.push(&mut n, r, l.pos(), r.local(t), l.out) => {}
             Some(r) => {
                 if let Some(o) = value_of::<4>(out, l.out) {
-                    l.curve.segment_value(r.seg(), t, o);
+                    c.curve.segment_value(r.seg(), t, o);
                 }
             }
             None => {
                 if let Some(o) = value_of::<4>(out, l.out) {
-                    l.curve.sample(&mut l.cursor, t, o);
+                    c.curve.sample(&mut c.cursor, t, o);
                 }
             }
         }
     }
-    arcs.mix(recs, out);
+    n
 }
