@@ -49,12 +49,8 @@ fn inside_of(corners: &[f64]) -> f64 {
 }
 
 /// Points in each interval between key times at which the conversion's difference is
-/// measured before the largest is refined ([`GOLDEN_STEPS`]).
+/// measured before the largest is refined ([`crate::reduce::measure::golden_max`]).
 pub const MEASURE_POINTS: usize = 16;
-
-/// Golden-section steps refining the largest measured difference of an interval: its
-/// location to 0.618⁴⁰ ≈ 4e-9 of two sample spacings.
-pub const GOLDEN_STEPS: usize = 40;
 
 /// Why a track cannot be converted.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -277,29 +273,7 @@ fn difference(a: &TrackCurve, b: &TrackCurve) -> f64 {
             }
         }
         let (lo, hi) = (t0 + h * (at.max(1) - 1) as f64, t0 + h * (at + 1).min(MEASURE_POINTS) as f64);
-        worst = worst.max(peak).max(golden_max(&mut diff, lo, hi));
+        worst = worst.max(peak).max(crate::reduce::measure::golden_max(&mut diff, lo, hi).0);
     }
     worst
-}
-
-/// The largest of `f` found by a golden-section search for its maximum on `[lo, hi]`
-/// ([`GOLDEN_STEPS`] steps: the interval shrinks by 0.618 each).
-fn golden_max(f: &mut impl FnMut(f64) -> f64, mut lo: f64, mut hi: f64) -> f64 {
-    const R: f64 = 0.618_033_988_749_894_8;
-    let (mut x1, mut x2) = (hi - R * (hi - lo), lo + R * (hi - lo));
-    let (mut f1, mut f2) = (f(x1), f(x2));
-    let mut best = f1.max(f2);
-    for _ in 0..GOLDEN_STEPS {
-        if f1 < f2 {
-            (lo, x1, f1) = (x1, x2, f2);
-            x2 = lo + R * (hi - lo);
-            f2 = f(x2);
-        } else {
-            (hi, x2, f2) = (x2, x1, f1);
-            x1 = hi - R * (hi - lo);
-            f1 = f(x1);
-        }
-        best = best.max(f1).max(f2);
-    }
-    best
 }

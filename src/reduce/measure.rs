@@ -9,13 +9,46 @@
 //! piece is found exactly (the ends and the roots of its derivative) and the piece's bound is
 //! `√(Σ_c max_c²)` — an upper bound of the Euclidean difference, not an estimate. Where the
 //! original is not a cubic in time (eased TCB, Bézier with other time handles, Squad) the
-//! difference is sampled at [`DENSE_POINTS`] points of the piece instead.
+//! difference is sampled at [`DENSE_POINTS`] points of the piece instead, and the largest
+//! sample refined by a golden-section search between its neighbours ([`golden_max`]: the
+//! difference there is a smooth bump, whose peak a grid alone can miss by a fraction).
 
 use crate::curve::TrackCurve;
 use crate::model::Track;
 
 /// Points per piece where the difference is not a cubic.
 pub const DENSE_POINTS: usize = 64;
+
+/// Golden-section steps refining a sampled peak ([`golden_max`]): its location to
+/// 0.618⁴⁰ ≈ 4e-9 of two sample spacings.
+pub const GOLDEN_STEPS: usize = 40;
+
+/// The largest value of `f` a golden-section search for its maximum on `[lo, hi]` meets
+/// ([`GOLDEN_STEPS`] steps, the interval shrinking by 0.618 each), and where.
+pub(crate) fn golden_max(f: &mut impl FnMut(f64) -> f64, mut lo: f64, mut hi: f64) -> (f64, f64) {
+    const R: f64 = 0.618_033_988_749_894_8;
+    let (mut x1, mut x2) = (hi - R * (hi - lo), lo + R * (hi - lo));
+    let (mut f1, mut f2) = (f(x1), f(x2));
+    let mut best = if f1 >= f2 { (f1, x1) } else { (f2, x2) };
+    for _ in 0..GOLDEN_STEPS {
+        if f1 < f2 {
+            (lo, x1, f1) = (x1, x2, f2);
+            x2 = lo + R * (hi - lo);
+            f2 = f(x2);
+            if f2 > best.0 {
+                best = (f2, x2);
+            }
+        } else {
+            (hi, x2, f2) = (x2, x1, f1);
+            x1 = hi - R * (hi - lo);
+            f1 = f(x1);
+            if f1 > best.0 {
+                best = (f1, x1);
+            }
+        }
+    }
+    best
+}
 
 /// Euclidean norm of `a − b`.
 fn distance(a: &[f64], b: &[f64]) -> f64 {
@@ -116,10 +149,16 @@ pub fn max_difference(original: &TrackCurve, reduced: &TrackCurve, bound: f64) -
             let u = peaks.iter().fold((0.0, 0.5), |b, &(m, u)| if m > b.0 { (m, u) } else { b }).1;
             (total, u)
         } else {
-            (0..=DENSE_POINTS)
-                .map(|i| i as f64 / DENSE_POINTS as f64)
-                .map(|u| (diff(at(u)).iter().map(|d| d * d).sum::<f64>().sqrt(), u))
-                .fold((0.0, 0.5), |b, x| if x.0 > b.0 { x } else { b })
+            let mut norm = |u: f64| diff(at(u)).iter().map(|d| d * d).sum::<f64>().sqrt();
+            let sampled =
+                (0..=DENSE_POINTS).map(|i| i as f64 / DENSE_POINTS as f64).map(|u| (norm(u), u)).fold((0.0, 0.5), |b, x| if x.0 > b.0 { x } else { b });
+            let step = 1.0 / DENSE_POINTS as f64;
+            let refined = golden_max(&mut norm, (sampled.1 - step).max(0.0), (sampled.1 + step).min(1.0));
+            if refined.0 > sampled.0 {
+                refined
+            } else {
+                sampled
+            }
         };
         worst = worst.max(peak);
         if peak > bound {
