@@ -24,7 +24,7 @@ use crate::TrackCurve;
 /// first line), and what its evaluation reads. A TCB or Cubic segment of at most three
 /// components holds its coefficients coefficient by coefficient (`data[3j + c]`: coefficient
 /// `j`, `c3, c2, c1, c0`, of component `c`), so that the components are evaluated side by side;
-/// a Slerp segment its pair's `q0` and `q1′`, `θ`, `sin θ`, whether it is a sine-weighted arc,
+/// a Slerp segment its pair's `q0` and `q1′`, `θ`, `1/sin θ`, whether it is a sine-weighted arc,
 /// and the segment's number in its track.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
@@ -55,8 +55,8 @@ impl Rec {
         let mut data = [0.0; 12];
         data[..4].copy_from_slice(&q0);
         data[4..8].copy_from_slice(&q1);
-        if let Some((theta, sin)) = arc {
-            (data[8], data[9], data[10]) = (theta, sin, 1.0);
+        if let Some((theta, inv_sin)) = arc {
+            (data[8], data[9], data[10]) = (theta, inv_sin, 1.0);
         }
         // A segment number below 2⁵³, so exact; read only by `seg`.
         data[11] = f64::from(seg);
@@ -74,7 +74,7 @@ impl Rec {
         }
     }
 
-    /// A Slerp segment's `θ`, `sin θ` and whether it is a sine-weighted arc (else the first two
+    /// A Slerp segment's `θ`, `1/sin θ` and whether it is a sine-weighted arc (else the first two
     /// mean nothing), without a branch.
     #[inline(always)]
     pub(super) fn arc_parts(&self) -> (f64, f64, bool) {

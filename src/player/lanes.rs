@@ -239,11 +239,11 @@ const ARCS: usize = 64;
 
 /// The Slerp tracks of a frame whose weights are computed together ([`arc_weights`], a lane
 /// per track, four to a 256-bit register where the processor has AVX2): per lane the arc's
-/// `θ`, `sin θ` and local time, its record and where its value goes.
+/// `θ`, `1/sin θ` and local time, its record and where its value goes.
 #[derive(Clone, Debug)]
 pub(super) struct Arcs {
     theta: [f64; ARCS],
-    sin: [f64; ARCS],
+    inv_sin: [f64; ARCS],
     u: [f64; ARCS],
     pos: [usize; ARCS],
     out: [usize; ARCS],
@@ -256,8 +256,8 @@ pub(super) struct Arcs {
 impl Default for Arcs {
     fn default() -> Self {
         let zero = [0.0; ARCS];
-        // Arcs of θ = 0 with sin θ = 1: finite weights for the lanes computed and not used.
-        Self { theta: zero, sin: [1.0; ARCS], u: zero, pos: [0; ARCS], out: [0; ARCS], ws: zero, wt: zero, len: 0 }
+        // Arcs of θ = 0 with 1/sin θ = 1: finite weights for the lanes computed and not used.
+        Self { theta: zero, inv_sin: [1.0; ARCS], u: zero, pos: [0; ARCS], out: [0; ARCS], ws: zero, wt: zero, len: 0 }
     }
 }
 
@@ -268,12 +268,12 @@ impl Arcs {
     /// three tests.
     #[inline(always)]
     fn push(&mut self, n: &mut usize, r: &Rec, pos: usize, u: f64, out: usize) -> bool {
-        let (theta, sin, arc) = r.arc_parts();
+        let (theta, inv_sin, arc) = r.arc_parts();
         if !(arc & (u >= 0.0) & (u <= 1.0)) {
             return false;
         }
         let i = *n % ARCS;
-        (self.theta[i], self.sin[i], self.u[i], self.pos[i], self.out[i]) = (theta, sin, u, pos, out);
+        (self.theta[i], self.inv_sin[i], self.u[i], self.pos[i], self.out[i]) = (theta, inv_sin, u, pos, out);
         *n = i + 1;
         true
     }
@@ -286,7 +286,7 @@ impl Arcs {
         // the initial ones), whose weights are computed and not used.
         let m = n.next_multiple_of(4).min(ARCS);
         let (ws, wt) = (&mut self.ws, &mut self.wt);
-        arc_weights(&self.theta[..m], &self.sin[..m], &self.u[..m], &mut ws[..m], &mut wt[..m]);
+        arc_weights(&self.theta[..m], &self.inv_sin[..m], &self.u[..m], &mut ws[..m], &mut wt[..m]);
         for i in 0..n {
             if let (Some(r), Some(o)) = (recs.get(self.pos[i]), value_of::<4>(frame, self.out[i])) {
                 let (q0, q1) = r.quats();

@@ -8,12 +8,13 @@ use super::{Quat, SlerpForm, SlerpPair};
 use crate::trig::sin2;
 
 impl SlerpPair {
-    /// `(θ, sin θ)` of a sine-weighted arc, the pairs whose weights [`arc_weights`] computes;
-    /// `None` for the same rotation twice and for pairs close enough for the normalised lerp.
+    /// `(θ, 1/sin θ)` of a sine-weighted arc, the pairs whose weights [`arc_weights`]
+    /// computes; `None` for the same rotation twice and for pairs close enough for the
+    /// normalised lerp.
     #[inline(always)]
     #[must_use]
     pub(crate) fn arc(&self) -> Option<(f64, f64)> {
-        (self.form == SlerpForm::Arc).then_some((self.theta, self.sin))
+        (self.form == SlerpForm::Arc).then_some((self.theta, self.inv_sin))
     }
 
     /// `q0`, `q1′` (`q1` on `q0`'s side) and [`Self::arc`]: what [`mix`] and
@@ -32,15 +33,25 @@ pub(crate) fn mix(q0: &Quat, q1: &Quat, ws: f64, wt: f64) -> Quat {
     [q0[0] * ws + q1[0] * wt, q0[1] * ws + q1[1] * wt, q0[2] * ws + q1[2] * wt, q0[3] * ws + q1[3] * wt]
 }
 
-/// For each lane `i`, the weights [`SlerpPair::at`] gives an arc `(θ, sin θ) = (theta[i],
-/// sin[i])` at `u[i] ∈ [0, 1]`: `ws[i] = sin((1 − u)θ)/sin θ`, `wt[i] = sin(uθ)/sin θ`, the
-/// sines by [`sin2`], lane by lane. The slices have one length (the shortest counts).
+/// The weights `(ws, wt)` of an arc at `t ∈ [0, 1]` from `sin((1 − t)θ)/sin θ` and
+/// `sin(tθ)/sin θ` as computed (through `1/sin θ`): exactly 1 where `t` is 0 (`ws`) or 1
+/// (`wt`), where the product can miss 1 by an ulp; the other weight is then `sin 0 = 0`.
 #[inline(always)]
-pub(crate) fn arc_weights(theta: &[f64], sin: &[f64], u: &[f64], ws: &mut [f64], wt: &mut [f64]) {
-    for ((((&theta, &sin), &t), ws), wt) in theta.iter().zip(sin).zip(u).zip(ws).zip(wt) {
+#[must_use]
+pub(crate) fn arc_ends(t: f64, ws: f64, wt: f64) -> (f64, f64) {
+    (if t == 0.0 { 1.0 } else { ws }, if t == 1.0 { 1.0 } else { wt })
+}
+
+/// For each lane `i`, the weights [`SlerpPair::at`] gives an arc `(θ, 1/sin θ) =
+/// (theta[i], inv_sin[i])` at `u[i] ∈ [0, 1]`: `ws[i] = sin((1 − u)θ)·(1/sin θ)`,
+/// `wt[i] = sin(uθ)·(1/sin θ)` ([`arc_ends`] at the ends), the sines by [`sin2`], lane by
+/// lane. The slices have one length (the shortest counts).
+#[inline(always)]
+pub(crate) fn arc_weights(theta: &[f64], inv_sin: &[f64], u: &[f64], ws: &mut [f64], wt: &mut [f64]) {
+    for ((((&theta, &inv), &t), ws), wt) in theta.iter().zip(inv_sin).zip(u).zip(ws).zip(wt) {
         let s = 1.0 - t;
         let [a, b] = sin2([s * theta, t * theta]);
-        (*ws, *wt) = (a / sin, b / sin);
+        (*ws, *wt) = arc_ends(t, a * inv, b * inv);
     }
 }
 
