@@ -1,7 +1,9 @@
 //! The names and tooltips of the Key menu's parametrised entries (interpolation modes and
-//! handle types), as Blender's graph editor names them; `commands.rs` reads them.
+//! handle types), as Blender's graph editor names them, and of View > Preview runtime ▸;
+//! `commands.rs` reads them.
 
 use crate::model::KeyInterpolation;
+use crate::runtime::Runtime;
 
 /// The interpolation menu's name of `mode` (Blender's).
 pub fn interpolation_text(mode: KeyInterpolation) -> &'static str {
@@ -47,5 +49,24 @@ pub fn handle_type_tooltip(t: crate::HandleType) -> &'static str {
         crate::HandleType::Aligned => "Aligned: the two handles stay on one line through the key (smooth), lengths free",
         crate::HandleType::Auto => "Automatic: smooth handles computed from the neighbours (may overshoot)",
         crate::HandleType::AutoClamped => "Auto Clamped: automatic, but flat at extremes so the curve never overshoots a key (the default)",
+    }
+}
+
+/// View > Preview runtime ▸'s entries' tooltips.
+pub fn preview_runtime_tooltip(runtime: Option<Runtime>) -> &'static str {
+    match runtime {
+        None => "Stop previewing how a runtime plays the export",
+        Some(Runtime::Spec) => {
+            "Draw the export the Export window's settings make as the glTF specification interpolates it (three.js plays the same), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+        }
+        Some(Runtime::Three) => {
+            "Draw the export the Export window's settings make as three.js r187 plays it, as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+        }
+        Some(Runtime::Blender) => {
+            "Draw the export the Export window's settings make as Blender 3.4 imports and plays it (CUBICSPLINE tangents ignored, automatic handles), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+        }
+        Some(Runtime::Godot) => {
+            "Draw the export the Export window's settings make as Godot 3.2 imports and plays it (resampled at its import's 15 fps, CUBICSPLINE tangents misread, CUBICSPLINE weights dropped), as a ghost, with each track's largest distance in the track list; kept up to date as you edit"
+        }
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::command_text::{handle_type_tooltip, interpolation_text, interpolation_tooltip};
+use super::command_text::{handle_type_tooltip, interpolation_text, interpolation_tooltip, preview_runtime_tooltip};
 use super::document::blend::Blended;
 use super::document::cleanup::{Retiming, Smoothing};
 use super::document::ripple::Ripple;
@@ -491,19 +491,7 @@ impl Command {
             Self::ToggleAllCurves => "In a document of many tracks, draw every visible track's curve (by default only the active track and those with selected keys)",
             Self::ToggleSnap => "Snap dragged keys to frames and values to the grid (hold Ctrl to invert while dragging)",
             Self::ToggleFrameStats => "Show the last frames' CPU time (UI update, tessellation and painting) and what caused each repaint; TANGENT_FRAME_LOG=FILE logs every frame",
-            Self::PreviewRuntime(None) => "Stop previewing how a runtime plays the export",
-            Self::PreviewRuntime(Some(Runtime::Spec)) => {
-                "Draw the export the Export window's settings make as the glTF specification interpolates it (three.js plays the same), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
-            }
-            Self::PreviewRuntime(Some(Runtime::Three)) => {
-                "Draw the export the Export window's settings make as three.js r187 plays it, as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
-            }
-            Self::PreviewRuntime(Some(Runtime::Blender)) => {
-                "Draw the export the Export window's settings make as Blender 3.4 imports and plays it (CUBICSPLINE tangents ignored, automatic handles), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
-            }
-            Self::PreviewRuntime(Some(Runtime::Godot)) => {
-                "Draw the export the Export window's settings make as Godot 3.2 imports and plays it (resampled at its import's 15 fps, CUBICSPLINE tangents misread, CUBICSPLINE weights dropped), as a ghost, with each track's largest distance in the track list; kept up to date as you edit"
-            }
+            Self::PreviewRuntime(r) => preview_runtime_tooltip(r),
             Self::PlayPause => "Play or pause the animation on the playback clock",
             Self::StepFrame => "Advance one frame in the playing direction (a negative speed steps backwards)",
         }

@@ -232,6 +232,16 @@ fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
     }
 }
 
+/// View > Preview runtime ▸: on for `runtime`, or off.
+fn preview_runtime(state: &mut AppState, runtime: Option<crate::runtime::Runtime>) {
+    state.ui.runtime_preview.set_runtime(runtime);
+    let text = match runtime {
+        Some(r) => format!("Preview runtime: the export as {r} plays it, drawn as a ghost; each track's distance in the track list"),
+        None => "Preview runtime off".to_owned(),
+    };
+    state.set_status(Status::message(text));
+}
+
 /// The window a menu command opens.
 fn window_of(command: Command) -> Window {
     match command {
@@ -375,14 +385,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         },
         Command::Blend(tool) => cleanup_commands::open_blend(state, tool),
         Command::ClearGhost => state.ui.ghost = None,
-        Command::PreviewRuntime(runtime) => {
-            state.ui.runtime_preview.set_runtime(runtime);
-            let text = match runtime {
-                Some(r) => format!("Preview runtime: the export as {r} plays it, drawn as a ghost; each track's distance in the track list"),
-                None => "Preview runtime off".to_owned(),
-            };
-            state.set_status(Status::message(text));
-        }
+        Command::PreviewRuntime(runtime) => preview_runtime(state, runtime),
         Command::EulerFilter => euler_filter(ctx, state),
         Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
         Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {

@@ -62,6 +62,34 @@ fn file_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>
     }
 }
 
+/// View: the toggles (checked), Preview runtime ▸, frame statistics, autosave.
+fn view_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+    for c in Command::VIEW {
+        let checked = match c {
+            Command::ToggleNormalize => Some(cx.view.normalize),
+            Command::ToggleTangents => Some(cx.view.show_tangents),
+            Command::ToggleSpeedGraph => Some(cx.view.show_speed),
+            Command::ToggleAllCurves => Some(cx.view.show_all_curves),
+            Command::ToggleFrameStats => Some(cx.ui.windows.is_open(super::payload::Window::FrameStats)),
+            Command::ToggleSnap => Some(cx.view.snap),
+            _ => None,
+        };
+        entry(ui, cx, out, c, checked);
+        if c == Command::ClearGhost {
+            preview_runtime_menu(ui, cx, out);
+        }
+    }
+    ui.separator();
+    let mut secs = cx.view.autosave_secs;
+    let r = ui
+        .add(egui::Slider::new(&mut secs, 5.0..=600.0).logarithmic(true).suffix(" s").text("autosave"))
+        .on_hover_text("While there are unsaved changes, a recovery copy is written this often (and after 2 s without edits); it is offered if Tangent stops without saving")
+        .accessible_name("autosave seconds");
+    if r.changed() {
+        out.push(cx.view_change(|v| v.autosave_secs = secs));
+    }
+}
+
 /// View > Preview runtime ▸: off, or who plays the export.
 fn preview_runtime_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
     let on = cx.ui.runtime_preview.runtime;
@@ -122,32 +150,7 @@ impl Panel for MenuBar {
                     entry(ui, cx, out, c, None);
                 }
             });
-            ui.menu_button("View", |ui| {
-                for c in Command::VIEW {
-                    let checked = match c {
-                        Command::ToggleNormalize => Some(cx.view.normalize),
-                        Command::ToggleTangents => Some(cx.view.show_tangents),
-                        Command::ToggleSpeedGraph => Some(cx.view.show_speed),
-                        Command::ToggleAllCurves => Some(cx.view.show_all_curves),
-                        Command::ToggleFrameStats => Some(cx.ui.windows.is_open(super::payload::Window::FrameStats)),
-                        Command::ToggleSnap => Some(cx.view.snap),
-                        _ => None,
-                    };
-                    entry(ui, cx, out, c, checked);
-                    if c == Command::ClearGhost {
-                        preview_runtime_menu(ui, cx, out);
-                    }
-                }
-                ui.separator();
-                let mut secs = cx.view.autosave_secs;
-                let r = ui
-                    .add(egui::Slider::new(&mut secs, 5.0..=600.0).logarithmic(true).suffix(" s").text("autosave"))
-                    .on_hover_text("While there are unsaved changes, a recovery copy is written this often (and after 2 s without edits); it is offered if Tangent stops without saving")
-                    .accessible_name("autosave seconds");
-                if r.changed() {
-                    out.push(cx.view_change(|v| v.autosave_secs = secs));
-                }
-            });
+            ui.menu_button("View", |ui| view_menu(ui, cx, out));
             ui.menu_button("Help", |ui| {
                 ui.label("Tangent: what the tangents really are.");
                 ui.separator();
