@@ -123,11 +123,17 @@ impl RuntimePreview {
         Some(Asked { basis, settings: self.settings.clone(), runtime: self.runtime? })
     }
 
+    /// Whether `asked` is what a preview of the document at `basis` would be made for now:
+    /// the same document and revision (the selection does not matter, `Needs::Revision`),
+    /// settings and runtime. Nothing is copied (the track list asks once per row per frame).
+    fn holds(&self, asked: &Asked, basis: Basis) -> bool {
+        self.runtime == Some(asked.runtime) && asked.basis.holds_at(&basis, Needs::Revision) && asked.settings == self.settings
+    }
+
     /// Whether the shown preview is what would be asked now (not being made again).
     #[must_use]
     pub fn is_current(&self, basis: Basis) -> bool {
-        let asked = self.asked(basis);
-        asked.is_some() && self.shown.as_ref().map(|p| Some(&p.asked)) == Some(asked.as_ref())
+        self.shown.as_ref().is_some_and(|p| self.holds(&p.asked, basis))
     }
 
     /// Whether a preview is being made.
@@ -146,8 +152,7 @@ impl RuntimePreview {
     /// Why the last preview failed, if it is what would be asked now.
     #[must_use]
     pub fn failure(&self, basis: Basis) -> Option<&str> {
-        let asked = self.asked(basis)?;
-        self.failed.as_ref().filter(|(a, _)| *a == asked).map(|(_, why)| why.as_str())
+        self.failed.as_ref().filter(|(a, _)| self.holds(a, basis)).map(|(_, why)| why.as_str())
     }
 
     /// The ghost to draw, while the preview is on.
@@ -202,7 +207,7 @@ impl RuntimePreview {
     /// is already due.
     pub fn install(&mut self, made: RuntimeMade, basis: Basis) -> Option<Status> {
         let RuntimeMade { asked, made } = made;
-        if !asked.basis.holds_at(&basis, Needs::Revision) || self.asked(basis).as_ref() != Some(&asked) {
+        if !self.holds(&asked, basis) {
             return None;
         }
         match made? {
@@ -226,12 +231,12 @@ impl RuntimePreview {
     /// Starts making the preview again if the document (at `basis`), the settings or the
     /// runtime changed since the shown one and no job is in flight.
     pub fn keep_current(&mut self, basis: Basis, project: impl FnOnce() -> Arc<Project>, repaint: &egui::Context) {
-        let Some(asked) = self.asked(basis) else { return };
-        let shown = self.shown.as_ref().is_some_and(|p| p.asked == asked);
-        let failed = self.failed.as_ref().is_some_and(|(a, _)| *a == asked);
-        if self.running.is_some() || shown || failed {
+        let shown = self.is_current(basis);
+        let failed = self.failed.as_ref().is_some_and(|(a, _)| self.holds(a, basis));
+        if self.runtime.is_none() || self.running.is_some() || shown || failed {
             return;
         }
+        let Some(asked) = self.asked(basis) else { return };
         let options = match self.settings.options() {
             Ok(o) => o,
             Err(e) => {

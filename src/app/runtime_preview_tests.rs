@@ -165,6 +165,12 @@ fn a_preview_made_for_another_revision_is_not_put_in_place() {
     assert!(rp.install(again, made_for).is_none());
     assert!(rp.ghost().is_some_and(|g| g.label == "Blender 3.4 playback"));
     assert!(rp.is_current(made_for) && !rp.is_current(now));
+    // Another selection at the same revision: still current (the keys are what it plays), so
+    // clicking keys does not make it again.
+    let reselected = super::payload::Basis { selection: made_for.selection + 1, ..made_for };
+    assert!(rp.is_current(reselected));
+    rp.keep_current(reselected, || state.doc.document.shared_project(), &ctx);
+    assert!(!rp.is_busy(), "a selection change started another preview");
 }
 
 /// View > Preview runtime ▸ Godot 3.2: the default export (one key per frame) resampled at
