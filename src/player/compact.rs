@@ -32,27 +32,35 @@ pub(super) struct Rec {
     // The first cache line: all a step reads, and the start of the data.
     t0: f64,
     t1: f64,
-    inv_dt: f64,
-    next: u32,
-    /// The position of the record after the next (the next's, for the last two).
-    next2: u32,
-    data: [f64; 12],
+    /// The positions of the track's next record (low half; its own for the last) and of the
+    /// one after it (high half; the next's, for the last two).
+    nexts: u64,
+    /// The segment's numbers, then `1/Δt` (`data[INV_DT]`).
+    data: [f64; 13],
 }
 
+/// Where a record's `1/Δt` is: last, so that the four lanes from coefficient `j` of a
+/// polynomial segment (`data[3j..3j + 4]`) lie inside the data for every `j`.
+const INV_DT: usize = 12;
+
 impl Rec {
+    /// No segment: a record that holds no time (`t0 = t1 = 0`), for slots that hold none.
+    pub(super) const NONE: Self = Self { t0: 0.0, t1: 0.0, nexts: 0, data: [0.0; 13] };
+
     fn poly(p: &PolySegment, t0: f64, t1: f64) -> Self {
-        let mut data = [0.0; 12];
+        let mut data = [0.0; 13];
         for (c, coefficients) in p.k.iter().take(3).enumerate() {
             for (j, &x) in coefficients.iter().enumerate() {
                 data[3 * j + c] = x;
             }
         }
-        Self { data, inv_dt: p.inv_dt, t0, t1, next: 0, next2: 0 }
+        data[INV_DT] = p.inv_dt;
+        Self { data, t0, t1, nexts: 0 }
     }
 
     fn slerp(pair: &(SlerpPair, f64), seg: u32, t0: f64, t1: f64) -> Self {
         let (q0, q1, arc) = pair.0.parts();
-        let mut data = [0.0; 12];
+        let mut data = [0.0; 13];
         data[..4].copy_from_slice(&q0);
         data[4..8].copy_from_slice(&q1);
         if let Some((theta, inv_sin)) = arc {
@@ -60,18 +68,49 @@ impl Rec {
         }
         // A segment number below 2⁵³, so exact; read only by `seg`.
         data[11] = f64::from(seg);
-        Self { data, inv_dt: pair.1, t0, t1, next: 0, next2: 0 }
+        data[INV_DT] = pair.1;
+        Self { data, t0, t1, nexts: 0 }
     }
 
-    /// `poly_value` (`Poly::value` without ease) at `t`: `u = (t − t0)·(1/Δt)`, then Horner's
-    /// rule per component, the same operations in the same order.
+    /// `poly_value` (`Poly::value` without ease) at the time `d = t − t0` past the segment's
+    /// start ([`Self::offset`]): `u = d·(1/Δt)`, then Horner's rule per component, the same
+    /// operations in the same order.
     #[inline(always)]
-    pub(super) fn poly_value<const D: usize>(&self, t: f64, out: &mut [f64; D]) {
+    pub(super) fn poly_value<const D: usize>(&self, d: f64, out: &mut [f64; D]) {
         let k = &self.data;
-        let u = (t - self.t0) * self.inv_dt;
-        for (c, o) in out.iter_mut().enumerate().take(3) {
-            *o = ((k[c] * u + k[3 + c]) * u + k[6 + c]) * u + k[9 + c];
+        let u = d * k[INV_DT];
+        // Four lanes, the last of which (the next coefficient, or `1/Δt`) is not used: one
+        // register each where the processor has 256-bit ones.
+        let lanes: [f64; 4] = std::array::from_fn(|c| ((k[c] * u + k[3 + c]) * u + k[6 + c]) * u + k[9 + c]);
+        for (o, v) in out.iter_mut().zip(lanes) {
+            *o = v;
         }
+    }
+
+    /// [`Self::poly_value`] of a three-component segment, the components side by side on four
+    /// lanes of 256 bits (the fourth, from the next coefficient or `1/Δt`, not used): the same
+    /// operations on each component, so the same bits, from four loads of the coefficients
+    /// instead of eight (what bounds a frame is how many loads and stores it makes).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    pub(super) fn poly3_avx2(&self, d: f64, out: &mut [f64; 3]) {
+        use std::arch::x86_64::{
+            _mm256_add_pd, _mm256_castpd256_pd128, _mm256_extractf128_pd, _mm256_mul_pd, _mm256_set1_pd, _mm256_set_pd, _mm_cvtsd_f64, _mm_unpackhi_pd,
+        };
+        let k = &self.data;
+        let u = _mm256_set1_pd(d * k[INV_DT]);
+        // Coefficient `j` of the three components (and one more number), `data[3j..3j + 4]`.
+        macro_rules! coefficient {
+            ($j:literal) => {
+                _mm256_set_pd(k[3 * $j + 3], k[3 * $j + 2], k[3 * $j + 1], k[3 * $j])
+            };
+        }
+        let v = _mm256_mul_pd(coefficient!(0), u);
+        let v = _mm256_mul_pd(_mm256_add_pd(v, coefficient!(1)), u);
+        let v = _mm256_mul_pd(_mm256_add_pd(v, coefficient!(2)), u);
+        let v = _mm256_add_pd(v, coefficient!(3));
+        let (low, high) = (_mm256_castpd256_pd128(v), _mm256_extractf128_pd::<1>(v));
+        *out = [_mm_cvtsd_f64(low), _mm_cvtsd_f64(_mm_unpackhi_pd(low, low)), _mm_cvtsd_f64(high)];
     }
 
     /// A Slerp segment's `θ`, `1/sin θ` and whether it is a sine-weighted arc (else the first two
@@ -88,13 +127,15 @@ impl Rec {
         (q0, rest.first_chunk::<4>().unwrap_or(&[0.0; 4]))
     }
 
-    /// The local time `slerp_local` gives a Slerp segment at `t`.
+    /// The local time `slerp_local` gives a Slerp segment at the time `d = t − t0` past its
+    /// start ([`Self::offset`]).
     #[inline(always)]
-    pub(super) fn local(&self, t: f64) -> f64 {
-        if self.inv_dt > 0.0 {
-            (t - self.t0) * self.inv_dt
+    pub(super) fn local(&self, d: f64) -> f64 {
+        let inv_dt = self.data[INV_DT];
+        if inv_dt > 0.0 {
+            d * inv_dt
         } else {
-            (t - self.t0) / (self.t1 - self.t0)
+            d / (self.t1 - self.t0)
         }
     }
 
@@ -105,6 +146,21 @@ impl Rec {
         (self.t0 <= t) & (t < self.t1)
     }
 
+    /// `t − t0` where the record [`holds`](Self::holds) `t`: the start is read once for the test
+    /// and the evaluation. For finite key times `t − t0 ≥ 0` exactly where `t0 ≤ t` (the
+    /// difference of two unequal finite numbers is not zero).
+    #[inline(always)]
+    pub(super) fn offset(&self, t: f64) -> Option<f64> {
+        let d = t - self.t0;
+        ((d >= 0.0) & (t < self.t1)).then_some(d)
+    }
+
+    /// `t − t0`, what [`Self::offset`] gives a record known to hold `t`.
+    #[inline(always)]
+    pub(super) fn since(&self, t: f64) -> f64 {
+        t - self.t0
+    }
+
     #[inline(always)]
     pub(super) fn t1(&self) -> f64 {
         self.t1
@@ -113,13 +169,14 @@ impl Rec {
     /// The position of the track's next record (its own, for the last).
     #[inline(always)]
     pub(super) fn next(&self) -> u32 {
-        self.next
+        // The low half.
+        self.nexts as u32
     }
 
     /// The position of the track's record after the next.
     #[inline(always)]
     pub(super) fn next2(&self) -> u32 {
-        self.next2
+        (self.nexts >> 32) as u32
     }
 
     /// A Slerp segment's number in its track.
@@ -324,7 +381,7 @@ impl Plan {
             .iter()
             .map(|&(_, m, s)| {
                 let at = |k: usize| pos[m].get(k.min(pos[m].len().saturating_sub(1))).copied().unwrap_or(0);
-                Rec { next: at(s + 1), next2: at(s + 2), ..tracks[m].3[s] }
+                Rec { nexts: u64::from(at(s + 1)) | u64::from(at(s + 2)) << 32, ..tracks[m].3[s] }
             })
             .collect();
         let columns: Vec<(&[f64], &[u32])> = tracks.iter().zip(&pos).map(|((_, _, times, _), pos)| (*times, &pos[..])).collect();

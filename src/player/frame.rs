@@ -110,7 +110,7 @@ pub(super) struct Tracks<'c> {
     slerp: Lanes<'c>,
     plan: &'c Plan,
     /// The Slerp tracks' arcs of a frame.
-    arcs: Arcs,
+    arcs: Arcs<'c>,
     other: Vec<Slot<'c>>,
     other_groups: Vec<Group>,
     /// Whether the processor has 256-bit registers (AVX2).
@@ -142,18 +142,19 @@ impl<'c> Tracks<'c> {
             // SAFETY: `wide` is set only where the processor has AVX2.
             return unsafe { self.play_on_avx2(t, out) };
         }
-        self.play_on_in(t, out);
+        self.play_on_in::<false>(t, out);
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn play_on_avx2(&mut self, t: f64, out: &mut [f64]) {
-        self.play_on_in(t, out);
+        self.play_on_in::<true>(t, out);
     }
 
+    /// Sequential playback (`WIDE`: where the processor has AVX2).
     #[inline(always)]
-    fn play_on_in(&mut self, t: f64, out: &mut [f64]) {
-        for_each_poly!(self.poly, |g, D| play_poly::<D>(g, t, out));
+    fn play_on_in<const WIDE: bool>(&mut self, t: f64, out: &mut [f64]) {
+        for_each_poly!(self.poly, |g, D| play_poly::<D, WIDE>(g, t, out));
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, false);
         for_each_dim!(self.other, self.other_groups, |slots, D| play_other::<D>(slots, t, out));
     }

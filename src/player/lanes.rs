@@ -86,23 +86,27 @@ impl<'c> Group<'c> {
 /// Sequential playback's step: the lane's record, or the track's next one if `t` has passed
 /// the lane's record's end (selected by a mask, not a branch: whether `t` passed a key is a coin
 /// toss per frame), or, if `t` passed that one's end too (a branch, rarely taken), the one after;
-/// the record if it holds `t`. `None`: [`find`]. First the hint, a frame ahead of its use: the
+/// the record if it holds `t`, and `t − t0` ([`Rec::offset`]). `None`: [`find`]. First the hint, a frame ahead of its use: the
 /// record after the one taken as the lane tells it (the next's next if `t` passed the end,
 /// else the next), asked for before the record taken is read, so that the hint does not wait
 /// for it.
 #[inline(always)]
-fn step<'r>(recs: &'r [Rec], l: &mut Lane, t: f64) -> Option<&'r Rec> {
+fn step<'r>(recs: &'r [Rec], l: &mut Lane, t: f64) -> Option<(&'r Rec, f64)> {
     let a = u32::from(l.end <= t).wrapping_neg();
     let mut p = l.pos ^ ((l.pos ^ l.next[0]) & a);
     prefetch_rec(recs, (l.next[0] ^ ((l.next[0] ^ l.next[1]) & a)) as usize);
     let mut r = recs.get(p as usize)?;
-    if !r.holds(t) {
-        p = l.next[1];
-        r = recs.get(p as usize).filter(|r| r.holds(t))?;
-    }
+    let d = match r.offset(t) {
+        Some(d) => d,
+        None => {
+            p = l.next[1];
+            r = recs.get(p as usize)?;
+            r.offset(t)?
+        }
+    };
     l.pos = p;
     refresh(l, r);
-    Some(r)
+    Some((r, d))
 }
 
 /// Keeps in the lane the end of its record `r` and the positions of the track's next two.
@@ -153,23 +157,38 @@ pub(super) fn value_of<const D: usize>(out: &mut [f64], at: usize) -> Option<&mu
     out.get_mut(at..at + D).and_then(|o| o.try_into().ok())
 }
 
-/// Sequential playback of a group of polynomial tracks of `D` components.
+/// Sequential playback of a group of polynomial tracks of `D` components (`WIDE`: called
+/// where the processor has AVX2).
 #[inline(always)]
-pub(super) fn play_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
+pub(super) fn play_poly<const D: usize, const WIDE: bool>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
     let data = g.plan;
     let recs = &data.recs[..];
     for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
         let Some(o) = value_of::<D>(out, l.out) else { continue };
-        let r = match step(recs, l, t) {
-            Some(r) => r,
-            None if find(data, l, c, t) => &recs[l.pos()],
+        let (r, d) = match step(recs, l, t) {
+            Some(found) => found,
+            None if find(data, l, c, t) => (&recs[l.pos()], recs[l.pos()].since(t)),
             None => {
                 c.curve.sample(&mut c.cursor, t, o);
                 continue;
             }
         };
-        r.poly_value(t, o);
+        poly_value::<D, WIDE>(r, d, o);
     }
+}
+
+/// [`Rec::poly_value`], on four lanes for three components where the processor has AVX2
+/// (`WIDE`).
+#[inline(always)]
+fn poly_value<const D: usize, const WIDE: bool>(r: &Rec, d: f64, o: &mut [f64; D]) {
+    #[cfg(target_arch = "x86_64")]
+    if WIDE {
+        if let Ok(o) = <&mut [f64; 3]>::try_from(&mut o[..]) {
+            // SAFETY: `WIDE` is set only where the processor has AVX2 (`Tracks::play_on`).
+            return unsafe { r.poly3_avx2(d, o) };
+        }
+    }
+    r.poly_value(d, o);
 }
 
 /// The first pass of a seek: the grid's row asked for; its tracks without a column, their
@@ -227,7 +246,7 @@ pub(super) fn write_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f
     for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
         let Some(o) = value_of::<D>(out, l.out) else { continue };
         match g.plan.recs.get(l.pos()) {
-            Some(r) if c.hit => r.poly_value(t, o),
+            Some(r) if c.hit => r.poly_value(r.since(t), o),
             _ => c.curve.sample(&mut c.cursor, t, o),
         }
     }
@@ -241,11 +260,11 @@ const ARCS: usize = 64;
 /// per track, four to a 256-bit register where the processor has AVX2): per lane the arc's
 /// `θ`, `1/sin θ` and local time, its record and where its value goes.
 #[derive(Clone, Debug)]
-pub(super) struct Arcs {
+pub(super) struct Arcs<'c> {
     theta: [f64; ARCS],
     inv_sin: [f64; ARCS],
     u: [f64; ARCS],
-    pos: [usize; ARCS],
+    rec: [&'c Rec; ARCS],
     out: [usize; ARCS],
     /// The weights [`arc_weights`] writes (kept here, so that a frame does not clear them).
     ws: [f64; ARCS],
@@ -253,34 +272,34 @@ pub(super) struct Arcs {
     len: usize,
 }
 
-impl Default for Arcs {
+impl Default for Arcs<'_> {
     fn default() -> Self {
         let zero = [0.0; ARCS];
         // Arcs of θ = 0 with 1/sin θ = 1: finite weights for the lanes computed and not used.
-        Self { theta: zero, inv_sin: [1.0; ARCS], u: zero, pos: [0; ARCS], out: [0; ARCS], ws: zero, wt: zero, len: 0 }
+        Self { theta: zero, inv_sin: [1.0; ARCS], u: zero, rec: [&Rec::NONE; ARCS], out: [0; ARCS], ws: zero, wt: zero, len: 0 }
     }
 }
 
-impl Arcs {
-    /// Adds the arc of record `pos`, `r`, at local time `u`, its value going to `out`, as arc
+impl<'c> Arcs<'c> {
+    /// Adds the arc of record `r` at local time `u`, its value going to `out`, as arc
     /// number `*n` (below [`ARCS`]: the caller's chunks of lanes are no longer), counted;
     /// `false` (nothing added) if it is not an arc at a time in `[0, 1]`. One branch for all
     /// three tests.
     #[inline(always)]
-    fn push(&mut self, n: &mut usize, r: &Rec, pos: usize, u: f64, out: usize) -> bool {
+    fn push(&mut self, n: &mut usize, r: &'c Rec, u: f64, out: usize) -> bool {
         let (theta, inv_sin, arc) = r.arc_parts();
         if !(arc & (u >= 0.0) & (u <= 1.0)) {
             return false;
         }
         let i = *n % ARCS;
-        (self.theta[i], self.inv_sin[i], self.u[i], self.pos[i], self.out[i]) = (theta, inv_sin, u, pos, out);
+        (self.theta[i], self.inv_sin[i], self.u[i], self.rec[i], self.out[i]) = (theta, inv_sin, u, r, out);
         *n = i + 1;
         true
     }
 
     /// The weights of the arcs held ([`arc_weights`]), each one's mix ([`mix`]) written.
     #[inline(always)]
-    fn mix(&mut self, recs: &[Rec], frame: &mut [f64]) {
+    fn mix(&mut self, frame: &mut [f64]) {
         let n = self.len.min(ARCS);
         // Whole registers of four lanes: the lanes past `n` hold an earlier frame's arcs (or
         // the initial ones), whose weights are computed and not used.
@@ -288,8 +307,8 @@ impl Arcs {
         let (ws, wt) = (&mut self.ws, &mut self.wt);
         arc_weights(&self.theta[..m], &self.inv_sin[..m], &self.u[..m], &mut ws[..m], &mut wt[..m]);
         for i in 0..n {
-            if let (Some(r), Some(o)) = (recs.get(self.pos[i]), value_of::<4>(frame, self.out[i])) {
-                let (q0, q1) = r.quats();
+            if let Some(o) = value_of::<4>(frame, self.out[i]) {
+                let (q0, q1) = self.rec[i].quats();
                 *o = mix(q0, q1, ws[i], wt[i]);
             }
         }
@@ -303,27 +322,29 @@ impl Arcs {
 /// is not an arc at a time in `[0, 1]` is evaluated in the first pass (`segment_value`, or
 /// `sample` outside its keys).
 #[inline(always)]
-pub(super) fn play_slerp(g: &mut Group<'_>, arcs: &mut Arcs, t: f64, out: &mut [f64], seek: bool) {
+pub(super) fn play_slerp<'c>(g: &mut Group<'c>, arcs: &mut Arcs<'c>, t: f64, out: &mut [f64], seek: bool) {
     let data = g.plan;
-    let recs = &data.recs[..];
     for (lanes, cold) in g.lanes.chunks_mut(ARCS).zip(g.cold.chunks_mut(ARCS)) {
         arcs.len = slerp_chunk(data, lanes, cold, arcs, t, out, seek);
-        arcs.mix(recs, out);
+        arcs.mix(out);
     }
 }
 
 /// The first pass of [`play_slerp`] over at most [`ARCS`] lanes: their arcs held in `arcs`,
 /// the others evaluated. How many arcs.
 #[inline(always)]
-fn slerp_chunk(data: &Plan, lanes: &mut [Lane], cold: &mut [Cold<'_>], arcs: &mut Arcs, t: f64, out: &mut [f64], seek: bool) -> usize {
+fn slerp_chunk<'c>(data: &'c Plan, lanes: &mut [Lane], cold: &mut [Cold<'_>], arcs: &mut Arcs<'c>, t: f64, out: &mut [f64], seek: bool) -> usize {
     let recs = &data.recs[..];
     let mut n = 0;
     for (l, c) in lanes.iter_mut().zip(cold) {
-        let found =
-            if seek { recs.get(l.pos()).filter(|_| c.hit) } else { step(recs, l, t).or_else(|| if find(data, l, c, t) { recs.get(l.pos()) } else { None }) };
+        let found = if seek {
+            recs.get(l.pos()).filter(|_| c.hit).map(|r| (r, r.since(t)))
+        } else {
+            step(recs, l, t).or_else(|| if find(data, l, c, t) { recs.get(l.pos()).map(|r| (r, r.since(t))) } else { None })
+        };
         match found {
-            Some(r) if arcs.push(&mut n, r, l.pos(), r.local(t), l.out) => {}
-            Some(r) => {
+            Some((r, d)) if arcs.push(&mut n, r, r.local(d), l.out) => {}
+            Some((r, _)) => {
                 if let Some(o) = value_of::<4>(out, l.out) {
                     c.curve.segment_value(r.seg(), t, o);
                 }
