@@ -63,7 +63,11 @@ impl Rec {
         let mut data = [0.0; 13];
         data[..4].copy_from_slice(&q0);
         data[4..8].copy_from_slice(&q1);
-        if let Some((theta, inv_sin)) = arc {
+        // The largest local time the player weighs this arc at itself: 1 where `sample` takes
+        // `u = (t − t0)·(1/Δt)` and weighs an arc by `sin2`; −1 (no local time, which is never
+        // negative) where it is no arc or `sample` divides by `Δt` instead.
+        data[10] = -1.0;
+        if let Some((theta, inv_sin)) = arc.filter(|_| pair.1 > 0.0 && pair.1.is_finite()) {
             (data[8], data[9], data[10]) = (theta, inv_sin, 1.0);
         }
         // A segment number below 2⁵³, so exact; read only by `seg`.
@@ -113,11 +117,13 @@ impl Rec {
         *out = [_mm_cvtsd_f64(low), _mm_cvtsd_f64(_mm_unpackhi_pd(low, low)), _mm_cvtsd_f64(high)];
     }
 
-    /// A Slerp segment's `θ`, `1/sin θ` and whether it is a sine-weighted arc (else the first two
-    /// mean nothing), without a branch.
+    /// A Slerp segment's `θ`, `1/sin θ` and the largest local time [`Self::arc_time`] at which
+    /// the player weighs it as an arc itself: 1, or −1 where it never does (no sine-weighted
+    /// arc, or a local time `sample` divides for). Local times are never negative, so one
+    /// compare decides.
     #[inline(always)]
-    pub(super) fn arc_parts(&self) -> (f64, f64, bool) {
-        (self.data[8], self.data[9], self.data[10] != 0.0)
+    pub(super) fn arc_parts(&self) -> (f64, f64, f64) {
+        (self.data[8], self.data[9], self.data[10])
     }
 
     /// A Slerp segment's `q0` and `q1′`.
@@ -127,16 +133,12 @@ impl Rec {
         (q0, rest.first_chunk::<4>().unwrap_or(&[0.0; 4]))
     }
 
-    /// The local time `slerp_local` gives a Slerp segment at the time `d = t − t0` past its
-    /// start ([`Self::offset`]).
+    /// A Slerp segment's local time at the time `d = t − t0 ≥ 0` past its start
+    /// ([`Self::offset`]): `d·(1/Δt)`, what `sample` takes wherever [`Self::arc_parts`] lets
+    /// the player weigh the arc (elsewhere it means nothing).
     #[inline(always)]
-    pub(super) fn local(&self, d: f64) -> f64 {
-        let inv_dt = self.data[INV_DT];
-        if inv_dt > 0.0 {
-            d * inv_dt
-        } else {
-            d / (self.t1 - self.t0)
-        }
+    pub(super) fn arc_time(&self, d: f64) -> f64 {
+        d * self.data[INV_DT]
     }
 
     /// Whether `t0 ≤ t < t1` (`false` for NaN): then this is the segment holding `t`. Both

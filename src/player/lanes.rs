@@ -281,14 +281,14 @@ impl Default for Arcs<'_> {
 }
 
 impl<'c> Arcs<'c> {
-    /// Adds the arc of record `r` at local time `u`, its value going to `out`, as arc
-    /// number `*n` (below [`ARCS`]: the caller's chunks of lanes are no longer), counted;
-    /// `false` (nothing added) if it is not an arc at a time in `[0, 1]`. One branch for all
-    /// three tests.
+    /// Adds the arc of record `r` at local time `u ≥ 0` ([`Rec::arc_time`]), its value going
+    /// to `out`, as arc number `*n` (below [`ARCS`]: the caller's chunks of lanes are no
+    /// longer), counted; `false` (nothing added) if the player does not weigh it at `u`
+    /// ([`Rec::arc_parts`]: no arc, or `u > 1`). One compare.
     #[inline(always)]
     fn push(&mut self, n: &mut usize, r: &'c Rec, u: f64, out: usize) -> bool {
-        let (theta, inv_sin, arc) = r.arc_parts();
-        if !(arc & (u >= 0.0) & (u <= 1.0)) {
+        let (theta, inv_sin, last) = r.arc_parts();
+        if !(u <= last) {
             return false;
         }
         let i = *n % ARCS;
@@ -343,7 +343,7 @@ fn slerp_chunk<'c>(data: &'c Plan, lanes: &mut [Lane], cold: &mut [Cold<'_>], ar
             step(recs, l, t).or_else(|| if find(data, l, c, t) { recs.get(l.pos()).map(|r| (r, r.since(t))) } else { None })
         };
         match found {
-            Some((r, d)) if arcs.push(&mut n, r, r.local(d), l.out) => {}
+            Some((r, d)) if arcs.push(&mut n, r, r.arc_time(d), l.out) => {}
             Some((r, _)) => {
                 if let Some(o) = value_of::<4>(out, l.out) {
                     c.curve.segment_value(r.seg(), t, o);
