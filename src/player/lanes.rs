@@ -58,13 +58,17 @@ pub(super) struct Group<'c> {
     lanes: Vec<Lane>,
     cold: Vec<Cold<'c>>,
     pub(super) kind: Kind,
+    /// How much of a frame the group's values take: every lane's `out` plus its dimension is
+    /// at most this (each lane's `out` is set here and never changes), so that a frame cut to
+    /// it holds every lane's value without a check per lane ([`value_at`]).
+    span: usize,
 }
 
 impl<'c> Group<'c> {
     /// The plan's tracks of `kind`: `curves` and `offsets` are the clip's.
     pub(super) fn new(plan: &'c Plan, kind: Kind, curves: &'c [TrackCurve], offsets: &[usize]) -> Self {
         let members: Vec<_> = plan.members.iter().filter(|m| m.kind == kind).collect();
-        let lanes = members
+        let lanes: Vec<Lane> = members
             .iter()
             .map(|m| {
                 let pos = m.pos.first().copied().unwrap_or(u32::MAX);
@@ -74,7 +78,12 @@ impl<'c> Group<'c> {
             .collect();
         let cold =
             members.iter().map(|m| Cold { hit: false, column: m.column, positions: &m.pos, curve: &curves[m.track], cursor: SegmentCursor::new() }).collect();
-        Self { plan, lanes, cold, kind }
+        let dim = match kind {
+            Kind::Poly(d) => d,
+            Kind::Slerp => 4,
+        };
+        let span = lanes.iter().map(|l| l.out.saturating_add(dim)).max().unwrap_or(0);
+        Self { plan, lanes, cold, kind, span }
     }
 
     /// How many tracks.
@@ -157,14 +166,32 @@ pub(super) fn value_of<const D: usize>(out: &mut [f64], at: usize) -> Option<&mu
     out.get_mut(at..at + D).and_then(|o| o.try_into().ok())
 }
 
+/// A lane's `D` values in its group's part of a frame (`&mut out[..span]`, which panics if
+/// the frame is shorter: the clip's layout rules that out, and `ClipPlayer` checks every
+/// frame's length), without a bounds check:
+/// a check per track is a measurable part of a frame.
+///
+/// # Safety
+/// `at + D ≤ frame.len()`: true of every lane's `out` and its group's dimension in a frame
+/// cut to the group's span.
+#[inline(always)]
+unsafe fn value_at<const D: usize>(frame: &mut [f64], at: usize) -> &mut [f64; D] {
+    debug_assert!(at + D <= frame.len());
+    // SAFETY: `at + D ≤ frame.len()` (the caller's promise), so the `D` values lie inside the
+    // frame, which this borrows mutably.
+    unsafe { &mut *frame.as_mut_ptr().add(at).cast::<[f64; D]>() }
+}
+
 /// Sequential playback of a group of polynomial tracks of `D` components (`WIDE`: called
 /// where the processor has AVX2).
 #[inline(always)]
 pub(super) fn play_poly<const D: usize, const WIDE: bool>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
     let data = g.plan;
     let recs = &data.recs[..];
+    let out = &mut out[..g.span];
     for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
-        let Some(o) = value_of::<D>(out, l.out) else { continue };
+        // SAFETY: a lane's `out` plus the group's dimension is within its span.
+        let o = unsafe { value_at::<D>(out, l.out) };
         let (r, d) = match step(recs, l, t) {
             Some(found) => found,
             None if find(data, l, c, t) => (&recs[l.pos()], recs[l.pos()].since(t)),
@@ -243,8 +270,10 @@ pub(super) fn settle(g: &mut Group<'_>, t: f64) {
 /// A group of polynomial tracks of `D` components at `t`, their records found by a seek.
 #[inline(always)]
 pub(super) fn write_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
+    let out = &mut out[..g.span];
     for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
-        let Some(o) = value_of::<D>(out, l.out) else { continue };
+        // SAFETY: a lane's `out` plus the group's dimension is within its span.
+        let o = unsafe { value_at::<D>(out, l.out) };
         match g.plan.recs.get(l.pos()) {
             Some(r) if c.hit => r.poly_value(r.since(t), o),
             _ => c.curve.sample(&mut c.cursor, t, o),
@@ -298,8 +327,11 @@ impl<'c> Arcs<'c> {
     }
 
     /// The weights of the arcs held ([`arc_weights`]), each one's mix ([`mix`]) written.
+    ///
+    /// # Safety
+    /// Every arc's `out` plus 4 is at most `frame.len()`.
     #[inline(always)]
-    fn mix(&mut self, frame: &mut [f64]) {
+    unsafe fn mix(&mut self, frame: &mut [f64]) {
         let n = self.len.min(ARCS);
         // Whole registers of four lanes: the lanes past `n` hold an earlier frame's arcs (or
         // the initial ones), whose weights are computed and not used.
@@ -307,10 +339,10 @@ impl<'c> Arcs<'c> {
         let (ws, wt) = (&mut self.ws, &mut self.wt);
         arc_weights(&self.theta[..m], &self.inv_sin[..m], &self.u[..m], &mut ws[..m], &mut wt[..m]);
         for i in 0..n {
-            if let Some(o) = value_of::<4>(frame, self.out[i]) {
-                let (q0, q1) = self.rec[i].quats();
-                *o = mix(q0, q1, ws[i], wt[i]);
-            }
+            // SAFETY: the caller's promise.
+            let o = unsafe { value_at::<4>(frame, self.out[i]) };
+            let (q0, q1) = self.rec[i].quats();
+            *o = mix(q0, q1, ws[i], wt[i]);
         }
         self.len = 0;
     }
@@ -324,9 +356,12 @@ impl<'c> Arcs<'c> {
 #[inline(always)]
 pub(super) fn play_slerp<'c>(g: &mut Group<'c>, arcs: &mut Arcs<'c>, t: f64, out: &mut [f64], seek: bool) {
     let data = g.plan;
+    let out = &mut out[..g.span];
     for (lanes, cold) in g.lanes.chunks_mut(ARCS).zip(g.cold.chunks_mut(ARCS)) {
         arcs.len = slerp_chunk(data, lanes, cold, arcs, t, out, seek);
-        arcs.mix(out);
+        // SAFETY: every arc held was pushed by `slerp_chunk` from a lane of `g`, whose `out`
+        // plus 4 is within its span, the length of `out`.
+        unsafe { arcs.mix(out) };
     }
 }
 
