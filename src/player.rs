@@ -58,9 +58,13 @@
 //! next, or the next's next if the time passed the record's end: known from the lane, before
 //! the record is read), takes the track's record or the next (chosen without a branch; the one
 //! after that by a branch rarely taken), reads it and keeps what it says about the next two;
-//! TCB and Cubic segments are evaluated in the loop, Slerp tracks' arcs weighed together (one
-//! lane per track, 256-bit registers where the processor has AVX2, after each chunk of 64
-//! tracks) and mixed. A seek reads the grid's
+//! TCB and Cubic segments are evaluated in the loop (three components side by side on four
+//! 256-bit lanes where the processor has AVX2), Slerp tracks' arcs weighed together (one lane
+//! per track, four to a register, after each chunk of 64 tracks: a record holds the largest
+//! local time it is weighed at, so one compare admits it) and mixed. A group of tracks writes
+//! into the frame cut once to the part its values take, with no check per track. What bounds
+//! a frame is how many instructions, loads and branches each track costs (docs/measured.md):
+//! a record's start is read once for the test and the evaluation. A seek reads the grid's
 //! row (one row for every track), then every track's record (asked for first, so that the
 //! cache misses of different tracks overlap), then evaluates. Whichever way a record was found,
 //! it is used only if `t0 ≤ t < t1`, else the track's own `sample`. Every other track is played
