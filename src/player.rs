@@ -58,8 +58,8 @@
 //! next, or the next's next if the time passed the record's end: known from the lane, before
 //! the record is read), takes the track's record or the next (chosen without a branch; the one
 //! after that by a branch rarely taken), reads it and keeps what it says about the next two;
-//! TCB and Cubic segments are evaluated in the loop (three components side by side on four
-//! 256-bit lanes where the processor has AVX2), Slerp tracks' arcs weighed together (one lane
+//! TCB and Cubic segments are evaluated in the loop (three components side by side in one
+//! 256-bit register where the processor has AVX2), Slerp tracks' arcs weighed together (one lane
 //! per track, four to a register, after each chunk of 64 tracks: a record holds the largest
 //! local time it is weighed at, so one compare admits it) and mixed. A group of tracks writes
 //! into the frame cut once to the part its values take, with no check per track. What bounds

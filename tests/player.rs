@@ -147,6 +147,11 @@ fn every_mode() -> Vec<Track> {
         ks[40].time = ks[39].time + 1e-7;
         tracks.push(track(name, kind, mode, ks));
     }
+    // A Slerp interval so short that `1/Δt` overflows (`sample` then divides by `Δt`, and the
+    // player must leave it to `sample`): keys at 0 and 1e-310, sampled inside it below.
+    let mut ks = keys(40, Quat, 20, 0.0);
+    ks[1].time = 1e-310;
+    tracks.push(track("slerp subnormal", Quat, Slerp, ks));
     // Infinities.
     let ends = [
         (Infinity::Cycle, Infinity::PingPong),
@@ -293,15 +298,15 @@ fn every_mode_is_sample_bit_for_bit() {
     // `sample` at any track time, the clock left alone.
     let mut times: Vec<f64> = (0..2000).map(|_| clip.start() + (3.0 * r() - 1.0) * d).collect();
     times.extend(tracks.iter().flat_map(|t| t.keys.iter().map(|k| k.time)));
-    times.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300, 0.0]);
+    times.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e300, -1e300, 0.0, 5e-324, 1e-311, 9.9e-311]);
     for &t in &times {
         player.sample(t, &mut frame).unwrap();
         reference.check_frame(t, &frame, "sample");
     }
     let frames = 4000 + 3000 + key_times.len() + 5 + 500 * 5 + times.len();
-    assert_eq!(key_times.len(), 1197);
+    assert_eq!(key_times.len(), 1217);
     assert_eq!((reference.frames, reference.values), (frames, frames * clip.len()));
-    assert_eq!((frames, clip.len()), (13_905, 65));
+    assert_eq!((frames, clip.len()), (13_948, 69));
 }
 
 /// The same call on the player's clock and the reference's.
@@ -328,7 +333,7 @@ fn a_given_range_loops_bit_for_bit() {
         ra.advance(&mut a, 1.0 / 30.0, &mut frame, "given range");
         rb.advance(&mut b, 1.0 / 30.0, &mut frame, "given range, ping-pong");
     }
-    assert_eq!((ra.frames + rb.frames, ra.values + rb.values), (3000, 3000 * 65));
+    assert_eq!((ra.frames + rb.frames, ra.values + rb.values), (3000, 3000 * 69));
 }
 
 /// More Slerp tracks than the player weighs at once (64), among polynomial tracks of one to

@@ -20,12 +20,13 @@ use crate::search::prefetch;
 use crate::TrackCurve;
 
 /// One segment of a track the player evaluates itself, 128 bytes (two cache lines): its key
-/// times `t0` and `t1`, `1/Δt` and the positions of the track's next two records (all in the
-/// first line), and what its evaluation reads. A TCB or Cubic segment of at most three
-/// components holds its coefficients coefficient by coefficient (`data[3j + c]`: coefficient
-/// `j`, `c3, c2, c1, c0`, of component `c`), so that the components are evaluated side by side;
-/// a Slerp segment its pair's `q0` and `q1′`, `θ`, `1/sin θ`, whether it is a sine-weighted arc,
-/// and the segment's number in its track.
+/// times `t0` and `t1` and the positions of the track's next two records (in the first line),
+/// and what its evaluation reads, `1/Δt` last (`data[INV_DT]`, in the second line). A TCB or
+/// Cubic segment of at most three components holds its coefficients coefficient by coefficient
+/// (`data[3j + c]`: coefficient `j`, `c3, c2, c1, c0`, of component `c`), so that the
+/// components are evaluated side by side; a Slerp segment its pair's `q0` and `q1′`, `θ`,
+/// `1/sin θ`, the largest local time the player weighs it at ([`Rec::arc_parts`]) and the
+/// segment's number in its track.
 #[derive(Clone, Copy, Debug, Default)]
 #[repr(C, align(64))]
 pub(super) struct Rec {
@@ -91,10 +92,10 @@ impl Rec {
         }
     }
 
-    /// [`Self::poly_value`] of a three-component segment, the components side by side on four
-    /// lanes of 256 bits (the fourth, from the next coefficient or `1/Δt`, not used): the same
-    /// operations on each component, so the same bits, from four loads of the coefficients
-    /// instead of eight (what bounds a frame is how many loads and stores it makes).
+    /// [`Self::poly_value`] of a three-component segment, the components side by side in the
+    /// four 64-bit lanes of one 256-bit register (the fourth, from the next coefficient or
+    /// `1/Δt`, not used): the same operations on each component, so the same bits, from four
+    /// loads of the coefficients instead of eight.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     pub(super) fn poly3_avx2(&self, d: f64, out: &mut [f64; 3]) {

@@ -3,7 +3,7 @@
 //! on the track's mode.
 //!
 //! Whatever finds a record (sequential playback's step, the grid, the track's index), the
-//! record is used only if `t0 ≤ t < t1` ([`Rec::holds`]): then it is the segment `sample`
+//! record is used only if `t0 ≤ t < t1` ([`Rec::holds`], [`Rec::offset`]): then it is the segment `sample`
 //! evaluates, the one segment of the track holding `t`. Anything else goes to `sample`.
 
 use super::compact::{Cell, Kind, Plan, Rec, OUT};
@@ -188,6 +188,8 @@ unsafe fn value_at<const D: usize>(frame: &mut [f64], at: usize) -> &mut [f64; D
 pub(super) fn play_poly<const D: usize, const WIDE: bool>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
     let data = g.plan;
     let recs = &data.recs[..];
+    // What the unchecked writes rely on: the group's dimension is `D`.
+    assert_eq!(g.kind, Kind::Poly(D), "a group of {D} components");
     let out = &mut out[..g.span];
     for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
         // SAFETY: a lane's `out` plus the group's dimension is within its span.
@@ -270,6 +272,7 @@ pub(super) fn settle(g: &mut Group<'_>, t: f64) {
 /// A group of polynomial tracks of `D` components at `t`, their records found by a seek.
 #[inline(always)]
 pub(super) fn write_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
+    assert_eq!(g.kind, Kind::Poly(D), "a group of {D} components");
     let out = &mut out[..g.span];
     for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
         // SAFETY: a lane's `out` plus the group's dimension is within its span.
@@ -333,8 +336,8 @@ impl<'c> Arcs<'c> {
     #[inline(always)]
     unsafe fn mix(&mut self, frame: &mut [f64]) {
         let n = self.len.min(ARCS);
-        // Whole registers of four lanes: the lanes past `n` hold an earlier frame's arcs (or
-        // the initial ones), whose weights are computed and not used.
+        // Whole registers of four lanes: the lanes past `n` hold an earlier chunk's or frame's
+        // arcs (or the initial ones), whose weights are computed and not used.
         let m = n.next_multiple_of(4).min(ARCS);
         let (ws, wt) = (&mut self.ws, &mut self.wt);
         arc_weights(&self.theta[..m], &self.inv_sin[..m], &self.u[..m], &mut ws[..m], &mut wt[..m]);
@@ -351,10 +354,13 @@ impl<'c> Arcs<'c> {
 /// Slerp tracks at `t` (sequential playback: `seek` false, each track's record found from
 /// where it was; a seek: found already), in three passes: every track's record and local
 /// time, the arcs' weights together ([`arc_weights`]), each arc's mix ([`mix`]). A track that
-/// is not an arc at a time in `[0, 1]` is evaluated in the first pass (`segment_value`, or
-/// `sample` outside its keys).
+/// the player does not weigh itself ([`Rec::arc_parts`]: no arc, a local time past 1, or a
+/// segment whose `1/Δt` is 0, for which `sample` divides) is evaluated in the first pass
+/// (`segment_value`, or `sample` outside its keys).
 #[inline(always)]
 pub(super) fn play_slerp<'c>(g: &mut Group<'c>, arcs: &mut Arcs<'c>, t: f64, out: &mut [f64], seek: bool) {
+    // What the unchecked writes rely on: this group's values are of 4 components.
+    assert_eq!(g.kind, Kind::Slerp, "a Slerp group");
     let data = g.plan;
     let out = &mut out[..g.span];
     for (lanes, cold) in g.lanes.chunks_mut(ARCS).zip(g.cold.chunks_mut(ARCS)) {
