@@ -192,6 +192,22 @@ mod tests {
         assert_eq!(sin2([0.0, 0.0]), [0.0, 0.0]);
     }
 
+    /// Slerp's sine on an even sweep of its whole range, both lanes, against the standard
+    /// library: within 4e-16 and 2 ulps relative at every one of 20,002 points.
+    #[test]
+    fn sin2_sweeps_its_range() {
+        let mut checked = 0;
+        for i in 0..=10_000 {
+            let x = std::f64::consts::FRAC_PI_2 * f64::from(i) / 10_000.0;
+            for (x, s) in [x, x * 1e-6].into_iter().zip(sin2([x, x * 1e-6])) {
+                let e = (s - x.sin()).abs();
+                assert!(e <= 4e-16 && e <= 2.0 * f64::EPSILON * x.sin(), "sin {x}: {s} vs {}", x.sin());
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 20_002);
+    }
+
     /// Hand-checked: `(√½, √½)` is at `π/4`, `(½, √¾)` at `π/6`, `(√¾, ½)` at `π/3`, the axes
     /// at 0 and `π/2`; a tiny angle keeps its relative accuracy.
     #[test]

@@ -84,11 +84,8 @@ impl Rec {
     pub(super) fn poly_value<const D: usize>(&self, d: f64, out: &mut [f64; D]) {
         let k = &self.data;
         let u = d * k[INV_DT];
-        // Four lanes, the last of which (the next coefficient, or `1/Δt`) is not used: one
-        // register each where the processor has 256-bit ones.
-        let lanes: [f64; 4] = std::array::from_fn(|c| ((k[c] * u + k[3 + c]) * u + k[6 + c]) * u + k[9 + c]);
-        for (o, v) in out.iter_mut().zip(lanes) {
-            *o = v;
+        for (c, o) in out.iter_mut().enumerate().take(3) {
+            *o = ((k[c] * u + k[3 + c]) * u + k[6 + c]) * u + k[9 + c];
         }
     }
 
@@ -142,15 +139,15 @@ impl Rec {
         d * self.data[INV_DT]
     }
 
-    /// Whether `t0 ≤ t < t1` (`false` for NaN): then this is the segment holding `t`. Both
-    /// compares at once, one branch (the step's tests all pass).
+    /// Whether `t0 ≤ t < t1` (`false` for NaN), as [`Self::offset`] tests it: then this is the
+    /// segment holding `t`.
     #[inline(always)]
     pub(super) fn holds(&self, t: f64) -> bool {
-        (self.t0 <= t) & (t < self.t1)
+        self.offset(t).is_some()
     }
 
-    /// `t − t0` where the record [`holds`](Self::holds) `t`: the start is read once for the test
-    /// and the evaluation. For finite key times `t − t0 ≥ 0` exactly where `t0 ≤ t` (the
+    /// `t − t0` where `t0 ≤ t < t1` (the segment holds `t`), else `None`: the start is read once
+    /// for the test and the evaluation. For finite key times `t − t0 ≥ 0` exactly where `t0 ≤ t` (the
     /// difference of two unequal finite numbers is not zero).
     #[inline(always)]
     pub(super) fn offset(&self, t: f64) -> Option<f64> {
