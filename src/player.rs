@@ -245,6 +245,16 @@ impl<'c> ClipPlayer<'c> {
         Self { clip, tracks, mixer, action, time: clip.start, events: Vec::new() }
     }
 
+    /// [`ClipPlayer::new`] that evaluates as on a processor without 256-bit registers (AVX2)
+    /// even where there are some: the same values bit for bit, more slowly; for comparing the
+    /// two evaluations on one machine.
+    #[must_use]
+    pub fn portable(clip: &'c Clip) -> Self {
+        let mut player = Self::new(clip);
+        player.tracks.use_narrow_registers();
+        player
+    }
+
     /// The clip played.
     #[must_use]
     pub fn clip(&self) -> &'c Clip {

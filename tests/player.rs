@@ -234,9 +234,20 @@ impl Reference {
 /// any time. Counts every frame and value checked.
 #[test]
 fn every_mode_is_sample_bit_for_bit() {
+    every_mode_played_by(|clip| ClipPlayer::new(clip));
+}
+
+/// The same where the player evaluates as on a processor without AVX2 (the four-lane
+/// evaluation of three-component tracks is otherwise the only one tested on this machine).
+#[test]
+fn every_mode_is_sample_bit_for_bit_without_avx2() {
+    every_mode_played_by(|clip| ClipPlayer::portable(clip));
+}
+
+fn every_mode_played_by(make: impl for<'c> Fn(&'c Clip) -> ClipPlayer<'c>) {
     let tracks = every_mode();
     let clip = Clip::from_tracks(&tracks).unwrap();
-    let (mut player, mut reference) = (clip.player(), Reference::new(&tracks, &clip));
+    let (mut player, mut reference) = (make(&clip), Reference::new(&tracks, &clip));
     let mut frame = vec![0.0; clip.len()];
     let dt = 1.0 / 60.0;
     let id = player.action_id();
@@ -337,9 +348,15 @@ fn a_given_range_loops_bit_for_bit() {
 }
 
 /// More Slerp tracks than the player weighs at once (64), among polynomial tracks of one to
-/// three components, played sequentially and by seeks: bit for bit `sample`.
+/// three components, played sequentially and by seeks, with and without AVX2: bit for bit
+/// `sample`.
 #[test]
 fn many_tracks_are_sample_bit_for_bit() {
+    many_tracks_played_by(|clip| ClipPlayer::new(clip));
+    many_tracks_played_by(|clip| ClipPlayer::portable(clip));
+}
+
+fn many_tracks_played_by(make: impl for<'c> Fn(&'c Clip) -> ClipPlayer<'c>) {
     let mut tracks = Vec::new();
     for i in 0..200u64 {
         let (kind, mode) = match i % 5 {
@@ -351,7 +368,7 @@ fn many_tracks_are_sample_bit_for_bit() {
         tracks.push(track(&format!("t{i}"), kind, mode, keys(100 + i, kind, 30 + (i as usize % 40), -0.1 * (i % 7) as f64)));
     }
     let clip = Clip::from_tracks(&tracks).unwrap();
-    let (mut player, mut reference) = (clip.player(), Reference::new(&tracks, &clip));
+    let (mut player, mut reference) = (make(&clip), Reference::new(&tracks, &clip));
     let mut frame = vec![0.0; clip.len()];
     let mut r = rng(77);
     for k in 0..1500 {

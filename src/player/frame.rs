@@ -135,6 +135,11 @@ impl<'c> Tracks<'c> {
         Self { poly, slerp, plan, arcs, other, other_groups, wide }
     }
 
+    /// Evaluate as where the processor has no AVX2 ([`ClipPlayer::portable`]).
+    pub(super) fn use_narrow_registers(&mut self) {
+        self.wide = false;
+    }
+
     /// Every track at `t`, found from where the last frame was.
     pub(super) fn play_on(&mut self, t: f64, out: &mut [f64]) {
         #[cfg(target_arch = "x86_64")]
