@@ -178,21 +178,27 @@ fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What a frame's parts cost: the clock alone, each half of the clip alone, and the whole
-/// clip cut to its first 100 keys per track (every segment then in the processor's caches,
-/// so the difference to the full clip is what reaching memory costs).
+/// What a frame's parts cost: the clock alone, each half of the clip alone, the whole clip
+/// cut to its first 100 keys per track (every segment then in the processor's caches, so the
+/// difference to the full clip is what reaching memory costs), and the whole clip evaluated
+/// as on a processor without AVX2.
 fn print_breakdown(tracks: &[Track], random_times: &[f64]) -> anyhow::Result<()> {
     let clip = Clip::from_tracks(tracks)?;
     let mut player = clip.player();
     let clock = time(|_| player.mixer_mut().update(black_box(1.0 / 60.0)));
     eprintln!("clock alone (mixer.update): {clock:.1} ns/frame");
     let short: Vec<Track> = tracks.iter().map(|t| t.clone().with_keys(t.keys[..100].to_vec())).collect();
-    let parts: [(&str, &[Track]); 4] =
-        [("30 Vec3 Tcb", &tracks[..TRACKS]), ("30 Quat Slerp", &tracks[TRACKS..]), ("all 60", tracks), ("all 60 cut to 100 keys", &short)];
-    for (what, part) in parts {
+    let parts: [(&str, &[Track], bool); 5] = [
+        ("30 Vec3 Tcb", &tracks[..TRACKS], false),
+        ("30 Quat Slerp", &tracks[TRACKS..], false),
+        ("all 60", tracks, false),
+        ("all 60 cut to 100 keys", &short, false),
+        ("all 60, evaluated as without AVX2 (ClipPlayer::portable)", tracks, true),
+    ];
+    for (what, part, portable) in parts {
         let clip = Clip::from_tracks(part)?;
         let duration = clip.duration();
-        let mut player = clip.player();
+        let mut player = if portable { ClipPlayer::portable(&clip) } else { clip.player() };
         let mut frame = vec![0.0; clip.len()];
         let seq = time(|_| {
             let _ = player.advance(black_box(1.0 / 60.0), black_box(&mut frame));
@@ -203,14 +209,5 @@ fn print_breakdown(tracks: &[Track], random_times: &[f64]) -> anyhow::Result<()>
         let n = part.len() as f64;
         eprintln!("{what}: sequential {seq:.1} ns/frame ({:.2} per track), random {rnd:.1} ({:.2} per track)", seq / n, rnd / n);
     }
-    let mut player = ClipPlayer::portable(&clip);
-    let mut frame = vec![0.0; clip.len()];
-    let seq = time(|_| {
-        let _ = player.advance(black_box(1.0 / 60.0), black_box(&mut frame));
-    });
-    let rnd = time(|k| {
-        let _ = player.seek(black_box(random_times[k % random_times.len()]), black_box(&mut frame));
-    });
-    eprintln!("all 60, evaluated as without AVX2 (ClipPlayer::portable): sequential {seq:.1} ns/frame, random {rnd:.1}");
     Ok(())
 }

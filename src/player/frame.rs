@@ -113,7 +113,8 @@ pub(super) struct Tracks<'c> {
     arcs: Arcs<'c>,
     other: Vec<Slot<'c>>,
     other_groups: Vec<Group>,
-    /// Whether the processor has 256-bit registers (AVX2).
+    /// Whether to evaluate with 256-bit registers: set only where the processor has AVX2
+    /// (and cleared by [`ClipPlayer::portable`](super::ClipPlayer::portable)).
     wide: bool,
 }
 
@@ -147,19 +148,25 @@ impl<'c> Tracks<'c> {
             // SAFETY: `wide` is set only where the processor has AVX2.
             return unsafe { self.play_on_avx2(t, out) };
         }
-        self.play_on_in::<false>(t, out);
+        // SAFETY: not `WIDE`.
+        unsafe { self.play_on_in::<false>(t, out) };
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn play_on_avx2(&mut self, t: f64, out: &mut [f64]) {
-        self.play_on_in::<true>(t, out);
+        // SAFETY: this function is compiled for AVX2 and called only where it is present.
+        unsafe { self.play_on_in::<true>(t, out) };
     }
 
-    /// Sequential playback (`WIDE`: where the processor has AVX2).
+    /// Sequential playback (`WIDE`: three-component values on four lanes).
+    ///
+    /// # Safety
+    /// With `WIDE`, the processor must have AVX2.
     #[inline(always)]
-    fn play_on_in<const WIDE: bool>(&mut self, t: f64, out: &mut [f64]) {
-        for_each_poly!(self.poly, |g, D| play_poly::<D, WIDE>(g, t, out));
+    unsafe fn play_on_in<const WIDE: bool>(&mut self, t: f64, out: &mut [f64]) {
+        // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
+        for_each_poly!(self.poly, |g, D| unsafe { play_poly::<D, WIDE>(g, t, out) });
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, false);
         for_each_dim!(self.other, self.other_groups, |slots, D| play_other::<D>(slots, t, out));
     }
@@ -181,18 +188,25 @@ impl<'c> Tracks<'c> {
             // SAFETY: `wide` is set only where the processor has AVX2.
             return unsafe { self.write_avx2(t, out) };
         }
-        self.write_in(t, out);
+        // SAFETY: not `WIDE`.
+        unsafe { self.write_in::<false>(t, out) };
     }
 
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
     fn write_avx2(&mut self, t: f64, out: &mut [f64]) {
-        self.write_in(t, out);
+        // SAFETY: this function is compiled for AVX2 and called only where it is present.
+        unsafe { self.write_in::<true>(t, out) };
     }
 
+    /// A seek's evaluation of every track (`WIDE`: as in [`Tracks::play_on_in`]).
+    ///
+    /// # Safety
+    /// With `WIDE`, the processor must have AVX2.
     #[inline(always)]
-    fn write_in(&mut self, t: f64, out: &mut [f64]) {
-        for_each_poly!(self.poly, |g, D| write_poly::<D>(g, t, out));
+    unsafe fn write_in<const WIDE: bool>(&mut self, t: f64, out: &mut [f64]) {
+        // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
+        for_each_poly!(self.poly, |g, D| unsafe { write_poly::<D, WIDE>(g, t, out) });
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, true);
         for_each_dim!(self.other, self.other_groups, |slots, D| write_other::<D>(slots, t, out));
     }

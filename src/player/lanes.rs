@@ -14,7 +14,8 @@ use crate::TrackCurve;
 /// What sequential playback reads of a track every frame, 32 bytes (two lanes to a cache
 /// line): the end of its record found last, where its value goes, that record's position and
 /// the positions of the track's two records after it. What else a track needs is in its
-/// [`Cold`] state, read only where the step does not decide and by seeks.
+/// [`Cold`] state, read where the step does not decide, by seeks, and for a Slerp segment
+/// the player does not weigh as an arc (evaluated by the track).
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(super) struct Lane {
@@ -182,10 +183,13 @@ unsafe fn value_at<const D: usize>(frame: &mut [f64], at: usize) -> &mut [f64; D
     unsafe { &mut *frame.as_mut_ptr().add(at).cast::<[f64; D]>() }
 }
 
-/// Sequential playback of a group of polynomial tracks of `D` components (`WIDE`: called
-/// where the processor has AVX2).
+/// Sequential playback of a group of polynomial tracks of `D` components (`WIDE`: on four
+/// lanes, see [`poly_value`]).
+///
+/// # Safety
+/// With `WIDE`, the processor must have AVX2.
 #[inline(always)]
-pub(super) fn play_poly<const D: usize, const WIDE: bool>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
+pub(super) unsafe fn play_poly<const D: usize, const WIDE: bool>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
     let data = g.plan;
     let recs = &data.recs[..];
     // What the unchecked writes rely on: the group's dimension is `D`.
@@ -202,18 +206,22 @@ pub(super) fn play_poly<const D: usize, const WIDE: bool>(g: &mut Group<'_>, t: 
                 continue;
             }
         };
-        poly_value::<D, WIDE>(r, d, o);
+        // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
+        unsafe { poly_value::<D, WIDE>(r, d, o) };
     }
 }
 
-/// [`Rec::poly_value`], on four lanes for three components where the processor has AVX2
-/// (`WIDE`).
+/// [`Rec::poly_value`], on four lanes for three components with `WIDE` (the same operations
+/// in the same order: the same bits).
+///
+/// # Safety
+/// With `WIDE`, the processor must have AVX2.
 #[inline(always)]
-fn poly_value<const D: usize, const WIDE: bool>(r: &Rec, d: f64, o: &mut [f64; D]) {
+unsafe fn poly_value<const D: usize, const WIDE: bool>(r: &Rec, d: f64, o: &mut [f64; D]) {
     #[cfg(target_arch = "x86_64")]
     if WIDE {
         if let Ok(o) = <&mut [f64; 3]>::try_from(&mut o[..]) {
-            // SAFETY: `WIDE` is set only where the processor has AVX2 (`Tracks::play_on`).
+            // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
             return unsafe { r.poly3_avx2(d, o) };
         }
     }
@@ -269,16 +277,21 @@ pub(super) fn settle(g: &mut Group<'_>, t: f64) {
     }
 }
 
-/// A group of polynomial tracks of `D` components at `t`, their records found by a seek.
+/// A group of polynomial tracks of `D` components at `t`, their records found by a seek
+/// (`WIDE`: as in [`play_poly`]).
+///
+/// # Safety
+/// With `WIDE`, the processor must have AVX2.
 #[inline(always)]
-pub(super) fn write_poly<const D: usize>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
+pub(super) unsafe fn write_poly<const D: usize, const WIDE: bool>(g: &mut Group<'_>, t: f64, out: &mut [f64]) {
     assert_eq!(g.kind, Kind::Poly(D), "a group of {D} components");
     let out = &mut out[..g.span];
     for (l, c) in g.lanes.iter_mut().zip(&mut g.cold) {
         // SAFETY: a lane's `out` plus the group's dimension is within its span.
         let o = unsafe { value_at::<D>(out, l.out) };
         match g.plan.recs.get(l.pos()) {
-            Some(r) if c.hit => r.poly_value(r.since(t), o),
+            // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
+            Some(r) if c.hit => unsafe { poly_value::<D, WIDE>(r, r.since(t), o) },
             _ => c.curve.sample(&mut c.cursor, t, o),
         }
     }
