@@ -157,12 +157,11 @@ impl SlerpPair {
             SlerpForm::Same => *q0,
             SlerpForm::Arc => {
                 let (ws, wt) = if (0.0..=1.0).contains(&t) {
-                    let [a, b] = crate::trig::sin2([s * self.theta, t * self.theta]);
-                    batch::arc_ends(t, a * self.inv_sin, b * self.inv_sin)
+                    batch::arc_weight(self.theta, self.inv_sin, t)
                 } else {
                     ((s * self.theta).sin() * self.inv_sin, (t * self.theta).sin() * self.inv_sin)
                 };
-                [q0[0] * ws + q1[0] * wt, q0[1] * ws + q1[1] * wt, q0[2] * ws + q1[2] * wt, q0[3] * ws + q1[3] * wt]
+                batch::mix(q0, q1, ws, wt)
             }
             SlerpForm::Lerp => normalize(&[q0[0] * s + q1[0] * t, q0[1] * s + q1[1] * t, q0[2] * s + q1[2] * t, q0[3] * s + q1[3] * t]),
         }

@@ -42,16 +42,22 @@ pub(crate) fn arc_ends(t: f64, ws: f64, wt: f64) -> (f64, f64) {
     (if t == 0.0 { 1.0 } else { ws }, if t == 1.0 { 1.0 } else { wt })
 }
 
-/// For each lane `i`, the weights [`SlerpPair::at`] gives an arc `(θ, 1/sin θ) =
-/// (theta[i], inv_sin[i])` at `u[i] ∈ [0, 1]`: `ws[i] = sin((1 − u)θ)·(1/sin θ)`,
-/// `wt[i] = sin(uθ)·(1/sin θ)` ([`arc_ends`] at the ends), the sines by [`sin2`], lane by
-/// lane. The slices have one length (the shortest counts).
+/// The weights `(ws, wt)` of the arc `(θ, 1/sin θ)` at `t ∈ [0, 1]`: `sin((1 − t)θ)·(1/sin θ)`
+/// and `sin(tθ)·(1/sin θ)`, the sines by [`sin2`] ([`arc_ends`] at the ends). What
+/// [`SlerpPair::at`] weighs by, and [`arc_weights`] lane by lane.
+#[inline(always)]
+#[must_use]
+pub(crate) fn arc_weight(theta: f64, inv_sin: f64, t: f64) -> (f64, f64) {
+    let [a, b] = sin2([(1.0 - t) * theta, t * theta]);
+    arc_ends(t, a * inv_sin, b * inv_sin)
+}
+
+/// For each lane `i`, [`arc_weight`] of the arc `(theta[i], inv_sin[i])` at `u[i] ∈ [0, 1]`.
+/// The slices have one length (the shortest counts).
 #[inline(always)]
 pub(crate) fn arc_weights(theta: &[f64], inv_sin: &[f64], u: &[f64], ws: &mut [f64], wt: &mut [f64]) {
     for ((((&theta, &inv), &t), ws), wt) in theta.iter().zip(inv_sin).zip(u).zip(ws).zip(wt) {
-        let s = 1.0 - t;
-        let [a, b] = sin2([s * theta, t * theta]);
-        (*ws, *wt) = arc_ends(t, a * inv, b * inv);
+        (*ws, *wt) = arc_weight(theta, inv, t);
     }
 }
 
@@ -83,10 +89,10 @@ mod tests {
         }
         let arcs: Vec<(usize, (f64, f64))> = pairs.iter().enumerate().filter_map(|(i, p)| Some((i, p.arc()?))).collect();
         let theta: Vec<f64> = arcs.iter().map(|(_, a)| a.0).collect();
-        let sin: Vec<f64> = arcs.iter().map(|(_, a)| a.1).collect();
+        let inv_sin: Vec<f64> = arcs.iter().map(|(_, a)| a.1).collect();
         let u: Vec<f64> = arcs.iter().map(|&(i, _)| us[i]).collect();
         let (mut ws, mut wt) = (vec![0.0; arcs.len()], vec![0.0; arcs.len()]);
-        arc_weights(&theta, &sin, &u, &mut ws, &mut wt);
+        arc_weights(&theta, &inv_sin, &u, &mut ws, &mut wt);
         for (k, &(i, _)) in arcs.iter().enumerate() {
             assert_eq!(
                 {
