@@ -175,8 +175,10 @@ fn scaled_period(period: f32, scale: f64) -> f32 {
 /// segment from new key `j` to `j + 1` is the old segment that started at the key now at
 /// `j + 1`, so each key takes the settings of the key after it, its easing mirrored (what
 /// eased in now eases out: Penner's equations satisfy `out(u) = 1 − in(1 − u)`, Automatic
-/// taken as the end it means for its mode). The last key, which starts no segment, takes the
-/// first key's old settings.
+/// taken as the end it means for its mode). The last key, which starts no segment here, takes
+/// the first key's old settings as they are: in a mirrored run ([`keys`]) they are those of
+/// the segment that leads out of the run, still forward in time. Mirroring twice gives back
+/// every key's settings.
 fn mirror_segments(keys: &mut [Key]) {
     use crate::model::Easing;
     let n = keys.len();
@@ -187,7 +189,7 @@ fn mirror_segments(keys: &mut [Key]) {
     for (j, k) in keys.iter_mut().enumerate() {
         let (mode, easing, back, amplitude, period) = settings[if j + 1 < n { j + 1 } else { 0 }];
         let easing = match easing.resolved(mode) {
-            _ if !mode.is_easing() => easing,
+            _ if !mode.is_easing() || j + 1 == n => easing,
             Easing::In => Easing::Out,
             Easing::Out => Easing::In,
             other => other,

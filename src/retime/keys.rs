@@ -66,7 +66,7 @@ pub fn retime_keys(track: &Track, selected: &[usize], scale: f64, pivot: f64) ->
     if scale < 0.0 {
         for run in runs(&chosen) {
             keys[run.clone()].reverse();
-            mirror_run_segments(&mut keys[run]);
+            super::mirror_segments(&mut keys[run]);
         }
     }
     let new = track.with_other_keys(keys);
@@ -108,20 +108,6 @@ fn check_collisions(track: &Track, chosen: &[bool], map: impl Fn(f64) -> f64) ->
         }
     }
     Ok(())
-}
-
-/// A mirrored run's per-key segment settings (`keys` in their new order): the segments
-/// inside the run are mirrored as a whole-track mirror mirrors them ([`super::mirror_segments`]:
-/// each to the key that now starts it, In and Out swapped), and the run's last key takes the
-/// settings of the segment that led out of the run to the next unselected key (still forward
-/// in time, so not swapped).
-fn mirror_run_segments(keys: &mut [Key]) {
-    let Some(first) = keys.first() else { return };
-    let out_of_run = (first.interpolation, first.easing, first.back, first.amplitude, first.period);
-    super::mirror_segments(keys);
-    if let Some(last) = keys.last_mut() {
-        (last.interpolation, last.easing, last.back, last.amplitude, last.period) = out_of_run;
-    }
 }
 
 /// The runs of consecutive selected indices.

@@ -198,10 +198,11 @@ fn there_and_back_restores_the_keys() {
     assert!(checked >= 250 && mirrored >= 100 && refused >= 300, "{checked} cases checked there and back ({mirrored} mirrored), {refused} refused (of 1000)");
 }
 
-/// A run of Bézier keys with their own segments (Elastic out, Back in, Constant) mirrored
-/// about its middle key (scale −1): inside the run the new curve is the old one mirrored in
-/// time, exactly (each segment's settings moved to the key that now starts it, In and Out
-/// swapped); the segment out of the run to the unselected key keeps its own settings.
+/// A run of Bézier keys with their own segments (Elastic out, Back in; Elastic in out of the
+/// run) mirrored about its middle key (scale −1): inside the run the new curve is the old one
+/// mirrored in time, exactly (each segment's settings moved to the key that now starts it, In
+/// and Out swapped); the segment out of the run to the unselected key keeps its own settings,
+/// not swapped (it still runs forward in time).
 #[test]
 fn a_mirrored_run_carries_its_segments() {
     use crate::model::{Easing, KeyInterpolation};
@@ -211,16 +212,16 @@ fn a_mirrored_run_carries_its_segments() {
     }
     (t.keys[1].interpolation, t.keys[1].easing, t.keys[1].amplitude, t.keys[1].period) = (KeyInterpolation::Elastic, Easing::Out, 0.5, 0.3);
     (t.keys[2].interpolation, t.keys[2].easing, t.keys[2].back) = (KeyInterpolation::Back, Easing::In, 2.5);
-    t.keys[3].interpolation = KeyInterpolation::Constant;
+    (t.keys[3].interpolation, t.keys[3].easing, t.keys[3].amplitude, t.keys[3].period) = (KeyInterpolation::Elastic, Easing::In, 0.8, 0.4);
     let r = retime_keys(&t, &[1, 2, 3], -1.0, 2.0).unwrap();
     assert_eq!(times(&r.track), [0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
     let keys = &r.track.keys;
     // New key 1 (old key 3) starts the old segment 2 → 3, eased in, now out; new key 2 (old
     // key 2) the old segment 1 → 2, Elastic out, now in; new key 3 (old key 1) leads out of
-    // the run to key 4 with old key 3's Constant.
+    // the run to key 4 with old key 3's Elastic in, as it was.
     assert_eq!((keys[1].interpolation, keys[1].easing, keys[1].back), (KeyInterpolation::Back, Easing::Out, 2.5));
     assert_eq!((keys[2].interpolation, keys[2].easing, keys[2].amplitude, keys[2].period), (KeyInterpolation::Elastic, Easing::In, 0.5, 0.3));
-    assert_eq!(keys[3].interpolation, KeyInterpolation::Constant);
+    assert_eq!((keys[3].interpolation, keys[3].easing, keys[3].amplitude, keys[3].period), (KeyInterpolation::Elastic, Easing::In, 0.8, 0.4));
     let (old, new) = (TrackCurve::new(&t).unwrap(), TrackCurve::new(&r.track).unwrap());
     let (mut eo, mut en) = (old.evaluator(), new.evaluator());
     let mut checked = 0;
