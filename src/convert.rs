@@ -257,23 +257,14 @@ fn piece_error(curve: &TrackCurve, cursor: &mut SegmentCursor, seg: usize, (ua, 
 /// difference is a smooth bump of one or two lobes, so the sampled peak sits beside the true
 /// one; a corner, as Bounce's, is among the key times or caught by the samples).
 fn difference(a: &TrackCurve, b: &TrackCurve) -> f64 {
-    let mut cuts: Vec<f64> = a.times().iter().chain(b.times()).copied().collect();
-    cuts.sort_by(f64::total_cmp);
-    cuts.dedup();
+    let cuts = a.key_times_with(b);
     let (mut ca, mut cb) = (SegmentCursor::new(), SegmentCursor::new());
-    let mut diff = |t: f64| value_at(a, &mut ca, t).iter().zip(value_at(b, &mut cb, t)).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max);
-    let mut worst = cuts.first().map_or(0.0, |&t| diff(t));
-    for w in cuts.windows(2) {
-        let (t0, h) = (w[0], (w[1] - w[0]) / MEASURE_POINTS as f64);
-        let (mut peak, mut at) = (0.0, 0);
-        for j in 1..=MEASURE_POINTS {
-            let d = diff(t0 + h * j as f64);
-            if d > peak {
-                (peak, at) = (d, j);
-            }
-        }
-        let (lo, hi) = (t0 + h * (at.max(1) - 1) as f64, t0 + h * (at + 1).min(MEASURE_POINTS) as f64);
-        worst = worst.max(peak).max(crate::reduce::measure::golden_max(&mut diff, lo, hi).0);
-    }
-    worst
+    let (mut va, mut vb) = (vec![0.0; a.dim()], vec![0.0; b.dim()]);
+    let mut diff = |t: f64| {
+        a.sample(&mut ca, t, &mut va);
+        b.sample(&mut cb, t, &mut vb);
+        va.iter().zip(&vb).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
+    };
+    let first = cuts.first().map_or(0.0, |&t| diff(t));
+    cuts.windows(2).map(|w| crate::reduce::measure::sampled_max(&mut diff, w[0], w[1], MEASURE_POINTS).0).fold(first, f64::max)
 }

@@ -469,9 +469,7 @@ fn hemisphere_continuous(values: &mut [f64]) {
 /// Euclidean distance of values, or degrees between rotations for Quat and Euler curves.
 #[must_use]
 pub fn max_difference(old: &TrackCurve, new: &TrackCurve) -> f64 {
-    let mut cuts: Vec<f64> = old.times().iter().chain(new.times()).copied().collect();
-    cuts.sort_by(f64::total_cmp);
-    cuts.dedup();
+    let cuts = old.key_times_with(new);
     let rotation = old.kind().is_rotation();
     let linear = !rotation && old.interpolation() == Interpolation::Linear && new.interpolation() == Interpolation::Linear;
     let points = if linear { 1 } else { MEASURE_POINTS };

@@ -248,6 +248,15 @@ impl TrackCurve {
     pub fn times(&self) -> &[f64] {
         &self.keys.times
     }
+    /// The key times of this curve and `other`, sorted, each once: the cuts between which two
+    /// curves are each one piece (where their differences are measured).
+    #[must_use]
+    pub fn key_times_with(&self, other: &TrackCurve) -> Vec<f64> {
+        let mut cuts: Vec<f64> = self.times().iter().chain(other.times()).copied().collect();
+        cuts.sort_by(f64::total_cmp);
+        cuts.dedup();
+        cuts
+    }
     /// Value of key `i` (normalised for quaternion tracks other than Bezier, sign-aligned for
     /// squad).
     #[must_use]

@@ -50,6 +50,27 @@ pub(crate) fn golden_max(f: &mut impl FnMut(f64) -> f64, mut lo: f64, mut hi: f6
     best
 }
 
+/// The largest value of `f` at `n + 1` evenly spaced points of `[lo, hi]` (both ends, the
+/// first largest kept), then refined by [`golden_max`] between that point's neighbours; the
+/// larger of the two, and where. On a smooth bump the sampled peak sits beside the true one.
+pub(crate) fn sampled_max(f: &mut impl FnMut(f64) -> f64, lo: f64, hi: f64, n: usize) -> (f64, f64) {
+    let h = (hi - lo) / n as f64;
+    let mut best = (f(lo), lo);
+    for j in 1..=n {
+        let x = lo + h * j as f64;
+        let v = f(x);
+        if v > best.0 {
+            best = (v, x);
+        }
+    }
+    let refined = golden_max(f, (best.1 - h).max(lo), (best.1 + h).min(hi));
+    if refined.0 > best.0 {
+        refined
+    } else {
+        best
+    }
+}
+
 /// Euclidean norm of `a − b`.
 fn distance(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum::<f64>().sqrt()
@@ -123,9 +144,7 @@ fn cubic_at(y: [f64; 4], u: f64) -> f64 {
 /// times inside pieces where it exceeds `bound` (one per such piece, at its worst point).
 #[must_use]
 pub fn max_difference(original: &TrackCurve, reduced: &TrackCurve, bound: f64) -> (f64, Vec<f64>) {
-    let mut cuts: Vec<f64> = original.times().iter().chain(reduced.times()).copied().collect();
-    cuts.sort_by(f64::total_cmp);
-    cuts.dedup();
+    let cuts = original.key_times_with(reduced);
     let dim = original.dim();
     let (mut eo, mut er) = (original.evaluator(), reduced.evaluator());
     let mut diff = |t: f64| -> Vec<f64> { er.value_at(t).iter().zip(eo.value_at(t)).map(|(a, b)| a - b).collect() };
@@ -150,15 +169,7 @@ pub fn max_difference(original: &TrackCurve, reduced: &TrackCurve, bound: f64) -
             (total, u)
         } else {
             let mut norm = |u: f64| diff(at(u)).iter().map(|d| d * d).sum::<f64>().sqrt();
-            let sampled =
-                (0..=DENSE_POINTS).map(|i| i as f64 / DENSE_POINTS as f64).map(|u| (norm(u), u)).fold((0.0, 0.5), |b, x| if x.0 > b.0 { x } else { b });
-            let step = 1.0 / DENSE_POINTS as f64;
-            let refined = golden_max(&mut norm, (sampled.1 - step).max(0.0), (sampled.1 + step).min(1.0));
-            if refined.0 > sampled.0 {
-                refined
-            } else {
-                sampled
-            }
+            sampled_max(&mut norm, 0.0, 1.0, DENSE_POINTS)
         };
         worst = worst.max(peak);
         if peak > bound {

@@ -242,9 +242,7 @@ pub fn deviation(original: &TrackCurve, played: &Played) -> f64 {
 }
 
 fn rotation_deviation(original: &TrackCurve, played: &Played) -> f64 {
-    let mut cuts: Vec<f64> = original.times().iter().chain(played.curve.times()).copied().collect();
-    cuts.sort_by(f64::total_cmp);
-    cuts.dedup();
+    let cuts = original.key_times_with(&played.curve);
     let (mut cursor, mut scratch) = (crate::search::SegmentCursor::new(), vec![0.0; original.dim()]);
     let mut ev = played.curve.evaluator();
     let mut angle = |t: f64| {
