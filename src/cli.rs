@@ -23,7 +23,7 @@ fn compiled_track(file: &Path, name: &str) -> Result<TrackCurve> {
 
 /// Numbers from stdin, one per non-empty line; a line that is not a number is an error
 /// naming it.
-fn stdin_numbers() -> Result<Vec<f64>> {
+pub fn stdin_numbers() -> Result<Vec<f64>> {
     let mut out = Vec::new();
     for (i, line) in std::io::stdin().lock().lines().enumerate() {
         let line = line.context("reading stdin")?;

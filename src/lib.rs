@@ -11,7 +11,8 @@
 //! - [`io`]: loading (with line/column errors) and atomic saving of project files;
 //! - [`arclen`]: arc-length tables and constant-speed motion (SPEC §6);
 //! - [`clock`]: the playback mixer with time scale, warp, halt and loops (SPEC §7);
-//! - [`analysis`]: what the editor plots (speed series, angular speed, hemisphere flips).
+//! - [`analysis`]: what the editor plots (speed series, angular speed, hemisphere flips);
+//! - [`body`]: forward kinematics of a project's skeleton and changes measured on the body (SPEC §14).
 //!
 //! With the `gui` feature (on by default), `app` is the editor itself, built on egui.
 //!
@@ -39,6 +40,7 @@ pub mod arclen;
 pub mod bake;
 pub mod bezier;
 pub mod blend;
+pub mod body;
 pub mod clock;
 pub mod convert;
 pub mod curve;

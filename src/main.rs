@@ -1,6 +1,7 @@
 //! `tangent`: the editor, and the commands that scripts depend on (SPEC §9).
 
 mod cli;
+mod cli_body;
 mod cli_retime;
 mod cli_rotation;
 mod cli_smooth;
@@ -176,6 +177,28 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
     },
+    /// The body's joints at each time (SPEC §14): per time, one line per joint in skeleton
+    /// order, `TIME NAME X Y Z` (world position, file units), and `JOINT_end` after a joint
+    /// with an end site. FILE is a project or a file Tangent imports (a BVH take).
+    Pose {
+        file: PathBuf,
+        /// Comma-separated times in seconds; without it, times are read from stdin, one per line.
+        #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
+        times: Option<Vec<f64>>,
+    },
+    /// How far two versions of a take differ: per track the largest difference of the curves
+    /// (file units, degrees for rotations); with --body, the largest joint displacement.
+    Diff {
+        before: PathBuf,
+        after: PathBuf,
+        /// Only this track (repeat for more); default: every track.
+        #[arg(long = "track", value_name = "NAME")]
+        tracks: Vec<String>,
+        /// Also the largest displacement of any joint or end site over the whole take (at every
+        /// frame and key time), in file units and % of the skeleton's size.
+        #[arg(long)]
+        body: bool,
+    },
     /// Import a glTF (.gltf, .glb), three.js clip (.json) or CSV file as a project; prints one
     /// line per track (name, kind, interpolation, keys, target) and the warnings.
     Import {
@@ -200,6 +223,8 @@ fn main() -> ExitCode {
         None => tangent::app::run(cli.file),
         Some(Command::Eval { file, track, times }) => cli::eval(&file, &track, times),
         Some(Command::Check { file }) => cli::check(&file),
+        Some(Command::Pose { file, times }) => cli_body::pose(&file, times),
+        Some(Command::Diff { before, after, tracks, body }) => cli_body::diff(&before, &after, &tracks, body),
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
         }

@@ -22,8 +22,9 @@ pub use crate::skeleton::{Joint, Skeleton};
 
 /// The newest project file version this program reads. Saving writes the lowest version that
 /// holds the project ([`Project::required_version`]): 1, 2 with Bezier tracks (SPEC §10), 3
-/// with Euler tracks (SPEC §13), 4 with per-key interpolation or auto smoothing.
-pub const FILE_VERSION: u32 = 4;
+/// with Euler tracks (SPEC §13), 4 with per-key interpolation or auto smoothing, 5 with a
+/// skeleton joint's rest rotation or scale (SPEC §14).
+pub const FILE_VERSION: u32 = 5;
 
 /// What a key's value is: how many components, and how they combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -505,7 +506,8 @@ impl Default for Project {
 }
 
 impl Project {
-    /// The file version that can hold this project: 4 if any track has `auto_smoothing` or a
+    /// The file version that can hold this project: 5 if a skeleton joint has a rest rotation
+    /// or scale; else 4 if any track has `auto_smoothing` or a
     /// key has segment settings (interpolation, easing and its parameters); else 3 if any track is Euler or has an
     /// `order` or a node binding, or the project has a skeleton (SPEC §13), else 2 if any track is Bezier or any key has handles (SPEC §10),
     /// else 1, so files stay readable by programs that know only the older versions.
@@ -518,7 +520,10 @@ impl Project {
             t.interpolation == Interpolation::Bezier || t.keys.iter().any(|k| k.handles != default_handles || !k.left.is_empty() || !k.right.is_empty())
         });
         let segments = self.tracks.iter().any(|t| t.auto_smoothing != AutoSmoothing::None || t.keys.iter().any(|k| !k.has_default_segment()));
-        if segments {
+        let rest = self.skeleton.as_ref().is_some_and(|s| s.joints.iter().any(|j| j.rotation.is_some() || j.scale.is_some()));
+        if rest {
+            5
+        } else if segments {
             4
         } else if euler {
             3

@@ -6,8 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 /// One joint: its name (unique in the skeleton), its parent (an index before its own, or
-/// `None` for a root), its rest translation from the parent in file units (BVH `OFFSET`), and
-/// the offset of its end site if it has one (BVH `End Site`: where the last bone ends).
+/// `None` for a root), its rest translation from the parent in file units (BVH `OFFSET`),
+/// its rest rotation (a unit quaternion `[x, y, z, w]`) and scale where the file has them
+/// (glTF and FBX nodes; none is the identity), and the offset of its end site if it has one
+/// (BVH `End Site`: where the last bone ends).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Joint {
@@ -16,7 +18,31 @@ pub struct Joint {
     pub parent: Option<usize>,
     pub offset: [f64; 3],
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation: Option<[f64; 4]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scale: Option<[f64; 3]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_site: Option<[f64; 3]>,
+}
+
+impl Joint {
+    /// A joint with no rest rotation or scale.
+    #[must_use]
+    pub fn new(name: impl Into<String>, parent: Option<usize>, offset: [f64; 3], end_site: Option<[f64; 3]>) -> Self {
+        Self { name: name.into(), parent, offset, rotation: None, scale: None, end_site }
+    }
+
+    /// The rest rotation, normalised (the identity when there is none).
+    #[must_use]
+    pub fn rest_rotation(&self) -> crate::quat::Quat {
+        self.rotation.map_or(crate::quat::IDENTITY, |q| crate::quat::normalize(&q))
+    }
+
+    /// The rest scale (1, 1, 1 when there is none).
+    #[must_use]
+    pub fn rest_scale(&self) -> [f64; 3] {
+        self.scale.unwrap_or([1.0; 3])
+    }
 }
 
 /// The joints in file order: each parent before its children.
@@ -33,8 +59,10 @@ pub enum SkeletonError {
     Parent { index: usize, name: String, parent: usize },
     #[error("joint {index}: the name \"{name}\" is used twice")]
     Duplicate { index: usize, name: String },
-    #[error("joint {index} (\"{name}\"): its offset or end site is not finite")]
+    #[error("joint {index} (\"{name}\"): its offset, rest rotation, scale or end site is not finite")]
     NotFinite { index: usize, name: String },
+    #[error("the two takes' skeletons have different joints or end sites")]
+    Differs,
 }
 
 impl Skeleton {
@@ -51,7 +79,8 @@ impl Skeleton {
             if !seen.insert(j.name.as_str()) {
                 return Err(SkeletonError::Duplicate { index, name: j.name.clone() });
             }
-            if !j.offset.iter().chain(j.end_site.iter().flatten()).all(|x| x.is_finite()) {
+            let numbers = j.offset.iter().chain(j.rotation.iter().flatten()).chain(j.scale.iter().flatten()).chain(j.end_site.iter().flatten());
+            if !numbers.copied().all(f64::is_finite) || j.rotation.is_some_and(|q| q.iter().all(|&x| x == 0.0)) {
                 return Err(SkeletonError::NotFinite { index, name: j.name.clone() });
             }
         }
@@ -75,7 +104,7 @@ mod tests {
     use super::*;
 
     fn joint(name: &str, parent: Option<usize>) -> Joint {
-        Joint { name: name.into(), parent, offset: [0.0, 1.0, 0.0], end_site: None }
+        Joint::new(name, parent, [0.0, 1.0, 0.0], None)
     }
 
     #[test]

@@ -399,7 +399,7 @@ fn take_frames_are_the_key_times() {
 /// node) already has that name.
 #[test]
 fn end_site_names_are_unique() {
-    let joint = |name: &str, parent, end_site| Joint { name: name.into(), parent, offset: [0.0, 1.0, 0.0], end_site };
+    let joint = |name: &str, parent, end_site| Joint::new(name, parent, [0.0, 1.0, 0.0], end_site);
     let skeleton = Skeleton { joints: vec![joint("A", None, Some([0.0, 1.0, 0.0])), joint("A_end", Some(0), Some([1.0, 0.0, 0.0]))] };
     let s = scene(&[], Some(&skeleton));
     let names: Vec<&str> = s.nodes.iter().map(|n| n.name.as_deref().unwrap()).collect();

@@ -171,7 +171,7 @@ fn hierarchy(words: &mut Words<'_>) -> Result<(Skeleton, Vec<JointChannels>, usi
                     channels.push(channel);
                 }
                 let parent = open.last().copied().flatten();
-                skeleton.joints.push(Joint { name, parent, offset, end_site: None });
+                skeleton.joints.push(Joint::new(name, parent, offset, None));
                 joints.push(JointChannels { first: total, channels });
                 total += count;
                 open.push(Some(skeleton.joints.len() - 1));
