@@ -11,7 +11,9 @@
 //!   field set on every key in the inspector, undo and redo of that, and a key dragged in the
 //!   graph with every key selected (every key moves); an imported take's
 //!   tracks added to an open project, and every track hidden and shown;
-//! - the path view on a 10,000-key Vec2 path while the transport plays.
+//! - the path view on a 10,000-key Vec2 path while the transport plays;
+//! - the pose view against the graph view playing a 7.2-million-key take with its skeleton
+//!   (`-- 'pose view'`).
 //!
 //! A dragging iteration moves the pointer and runs one frame, which edits the track,
 //! recompiles its curve and redraws every panel. `cargo bench --bench ui_frame`
@@ -287,6 +289,38 @@ fn bench(c: &mut Criterion) {
         })
     });
     assert!(frames == 0 || h.state().state.ui.playhead != start, "the benchmark really played");
+    g.finish();
+    pose_view(c);
+}
+
+/// Issue 42: the pose view playing a 7.2-million-key take (100 joints × 36,000 frames at
+/// 120 fps, `mocap::mocap_take`) with onion skin (2 poses each side) and the trails of 10
+/// selected joints over 10 s, against the graph view playing the same take in the same run
+/// (the joints' tracks shown). A frame advances the playhead by one 120 fps frame.
+fn pose_view(c: &mut Criterion) {
+    let take = mocap::mocap_take(100, 36_000);
+    let mut g = c.benchmark_group("pose view, 100 joints x 36,000 frames");
+    g.sample_size(30);
+    for view in [CentralView::Graph, CentralView::Pose] {
+        let mut state = AppState::new(take.clone(), None);
+        state.view.central = view;
+        state.view.pose.onion = 2;
+        state.view.pose.trail_seconds = 10.0;
+        let rig = tangent::body::Rig::new(&take).unwrap();
+        state.ui.joints.joints = (0..100).step_by(10).collect();
+        state.ui.joints.tracks = state.ui.joints.joints.iter().flat_map(|&j| rig.tracks[j].iter()).collect();
+        state.ui.playhead = 60.0;
+        let mut h = harness(state);
+        h.run();
+        let start = h.state().state.ui.playhead;
+        g.bench_function(format!("{view:?} view, playing"), |b| {
+            b.iter(|| {
+                h.state_mut().state.ui.playhead += 1.0 / 120.0;
+                h.step()
+            })
+        });
+        assert!(h.state().state.ui.playhead > start, "the benchmark really moved the playhead");
+    }
     g.finish();
 }
 

@@ -1,6 +1,6 @@
 //! A motion-capture take in the editor, driven as a user drives it (egui_kittest): a BVH file
 //! dropped on the window opens in the Import window and comes in as a new project whose joints
-//! are grouped tracks in the track list (`Hips (2/2 shown)`), with its skeleton, and the
+//! are the body's tree in the track list (`Hips (8/8 shown)` holding its branch), with its skeleton, and the
 //! rotation tracks shown in degrees.
 
 use egui_kittest::kittest::{By, Queryable};
@@ -38,9 +38,10 @@ fn a_dropped_bvh_opens_its_joints_as_grouped_tracks() {
     assert_eq!(p.tracks[1].kind, TrackKind::Euler);
     assert_eq!(p.skeleton.as_ref().map(|s| s.joints.len()), Some(4));
     assert!(app(&h).ui.status.text.contains("sample_xzy.bvh (BVH): 8 tracks"), "{}", app(&h).ui.status.text);
-    // One group row per joint in the track list, each with its two tracks.
-    for joint in ["Hips", "Spine", "Neck", "Head"] {
-        let label = format!(" {joint} (2/2 shown)");
+    // One row per joint in the track list, nested as the body's tree: each holds its branch
+    // (its two tracks and every joint's below it).
+    for (joint, branch) in [("Hips", 8), ("Spine", 6), ("Neck", 4), ("Head", 2)] {
+        let label = format!(" {joint} ({branch}/{branch} shown)");
         assert_eq!(h.query_all(By::new().label_contains(&label)).count(), 1, "{joint}");
     }
 }

@@ -89,6 +89,9 @@ pub enum AppCommand {
     ToggleSelected(KeyRef),
     AddToSelection(Vec<KeyRef>),
     SetActiveTrack(usize),
+    /// Joints picked in the pose view: their tracks become the shown ones, the primary one
+    /// active.
+    SelectJoints(super::payload::JointSelection),
     SetView(Box<ViewSettings>),
     Transport(TransportCommand),
     Status(Status),

@@ -99,6 +99,23 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             true
         }
         AppCommand::SetActiveTrack(t) => t < state.project().tracks.len() && replace(&mut state.doc.active_track, Some(t)),
+        AppCommand::SelectJoints(joints) => {
+            let tracks = state.project().tracks.len();
+            if let Some(t) = joints.primary.filter(|&t| t < tracks) {
+                state.doc.active_track = Some(t);
+            }
+            let names = joints.joints.len();
+            let changed = replace(&mut state.ui.joints, joints);
+            if changed {
+                state.ui.requests.push(PanelRequest::FrameGraph);
+                state.set_status(Status::message(match names {
+                    0 => "No joint selected".to_owned(),
+                    1 => "1 joint selected: its tracks are shown in the graph".to_owned(),
+                    n => format!("{n} joints selected: their tracks are shown in the graph"),
+                }));
+            }
+            changed
+        }
         AppCommand::SetView(view) => {
             if view.normalize != state.view.normalize {
                 state.ui.requests.push(PanelRequest::FrameAll);

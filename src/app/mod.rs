@@ -39,6 +39,7 @@ pub mod key_ranges;
 mod menu;
 mod panel;
 mod path_view;
+mod pose_view;
 mod payload;
 pub mod planner;
 mod playback;
@@ -77,6 +78,8 @@ mod dispatch_tests;
 mod euler_tests;
 #[cfg(test)]
 mod key_job_tests;
+#[cfg(test)]
+mod pose_tests;
 #[cfg(test)]
 mod runtime_preview_tests;
 #[cfg(test)]
@@ -118,6 +121,7 @@ pub struct Panels {
     pub speed: speed::SpeedGraph,
     pub path: path_view::PathView,
     pub rotation: rotation_view::RotationView,
+    pub pose: pose_view::PoseView,
     pub dialogs: dialogs::Dialogs,
     pub export: export_window::ExportWindow,
     pub pointer_menus: bezier_windows::PointerMenus,
@@ -222,7 +226,11 @@ impl TangentApp {
     fn take_requests(&mut self) {
         for request in std::mem::take(&mut self.state.ui.requests) {
             match request {
-                PanelRequest::FrameAll => self.panels.graph.frame_all = true,
+                PanelRequest::FrameAll => {
+                    self.panels.graph.frame_all = true;
+                    self.panels.pose.frame = true;
+                }
+                PanelRequest::FrameGraph => self.panels.graph.frame_all = true,
                 PanelRequest::FrameSelected => self.panels.graph.frame_selected = true,
                 PanelRequest::Import(path) => self.panels.import.show(path),
                 PanelRequest::ImportNow(path) => self.panels.import.import_now(path),
@@ -310,6 +318,7 @@ fn central(ui: &mut egui::Ui, p: &mut Panels, cx: &PanelContext<'_>, out: &mut V
             (CentralView::Graph, "Graph", "Values against time, with tangents and the speed graph"),
             (CentralView::Path, "Path", "A Vec2/Vec3 path in space, with the constant-speed preview"),
             (CentralView::Rotation, "Rotation", "A Quat or Euler track's orientation and angular speed"),
+            (CentralView::Pose, "Pose", "The body at the playhead: click a joint to show its tracks, drag to turn, scroll to zoom"),
         ] {
             ui.selectable_value(&mut central, v, name).on_hover_text(tip);
         }
@@ -328,6 +337,7 @@ fn central(ui: &mut egui::Ui, p: &mut Panels, cx: &PanelContext<'_>, out: &mut V
         }
         CentralView::Path => p.path.ui(ui, cx, out),
         CentralView::Rotation => p.rotation.ui(ui, cx, out),
+        CentralView::Pose => p.pose.ui(ui, cx, out),
     }
 }
 

@@ -31,6 +31,7 @@ impl PanelContext<'_> {
             && (self.view.show_all_curves
                 || tracks.len() <= LARGE_DOCUMENT_TRACKS
                 || self.doc.active_track == Some(ti)
+                || self.ui.joints.tracks.contains(&ti)
                 || self.doc.selection.of_track(ti).next().is_some())
     }
 

@@ -25,6 +25,45 @@ use crate::import::ImportReport;
 use crate::reduce::project::TrackReport;
 use crate::{HandleType, Key, Project, Track, TrackCurve};
 
+/// How far a tool's change moves the body ([`crate::body::replaced_difference`]): `None`
+/// when the project has no skeleton or the change moves no joint's track; an error says why
+/// the body could not be measured.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BodyChange(pub Option<Result<crate::body::Displacement, String>>);
+
+impl BodyChange {
+    /// The body before and after `project`'s tracks `replaced` (index, new compiled track)
+    /// take their new curves (those that compiled).
+    #[must_use]
+    pub fn measure<'a>(project: &Project, replaced: impl IntoIterator<Item = (usize, &'a CompiledTrack)>) -> Self {
+        if project.skeleton.is_none() {
+            return Self(None);
+        }
+        let curves: Vec<(usize, &TrackCurve)> = replaced.into_iter().filter_map(|(i, c)| Some((i, c.curve.as_ref().ok()?))).collect();
+        Self(crate::body::replaced_difference(project, &curves).map_err(|e| e.to_string()).transpose())
+    }
+
+    /// The report's line: `Body: largest joint displacement D file units at JOINT, T s (P% of
+    /// the skeleton's size)`.
+    #[must_use]
+    pub fn text(&self) -> Option<String> {
+        Some(match self.0.as_ref()? {
+            Ok(d) => format!("Body: largest joint displacement {:.4} file units at {}, {:.3} s ({:.2}% of the skeleton's size)", d.distance, d.point, d.time, d.percent),
+            Err(e) => format!("Body: not measured: {e}"),
+        })
+    }
+}
+
+/// The joints picked in the pose view: their indices in the skeleton, every track they are
+/// bound to (the graph draws them as it draws the active track), and the track that becomes
+/// active (the last picked joint's rotation, else its translation).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JointSelection {
+    pub joints: std::collections::BTreeSet<usize>,
+    pub tracks: Vec<usize>,
+    pub primary: Option<usize>,
+}
+
 /// The status bar's message.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Status {
@@ -351,6 +390,8 @@ pub struct Simplified {
     pub reports: Vec<TrackReport>,
     /// The reduced tracks (those not kept as they were): index, keys, compiled.
     pub tracks: Vec<(usize, Track, CompiledTrack)>,
+    /// How far the reduction moves the body ([`Simplified::measured_on`]).
+    pub body: BodyChange,
 }
 
 impl Simplified {
@@ -364,7 +405,14 @@ impl Simplified {
             .map(|(i, t)| (i, t.clone(), CompiledTrack::of(t)))
             .filter(|(_, _, c)| c.curve.is_ok())
             .collect();
-        Self { tolerance, angle, made_for, reports, tracks }
+        Self { tolerance, angle, made_for, reports, tracks, body: BodyChange::default() }
+    }
+
+    /// With the body measured: `project` is the one reduced.
+    #[must_use]
+    pub fn measured_on(mut self, project: &Project) -> Self {
+        self.body = BodyChange::measure(project, self.tracks.iter().map(|(i, _, c)| (*i, c)));
+        self
     }
 
     /// Whether Apply would change a track.
@@ -478,8 +526,10 @@ impl Windows {
 /// commands (the dispatcher knows no panel).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PanelRequest {
-    /// Fit every visible curve in the graph.
+    /// Fit every visible curve in the graph (and the body in the pose view: Home).
     FrameAll,
+    /// Fit the curves in the graph only (the shown tracks changed).
+    FrameGraph,
     /// Fit the selected keys in the graph.
     FrameSelected,
     /// Show the Import window on this file, or ask for one (the system's dialog) if none is

@@ -143,6 +143,7 @@ fn report(ui: &mut egui::Ui, retiming: &Retiming, fresh: bool) {
     if let Some((_, _, Err(e))) = retiming.tracks.iter().find(|t| t.2.is_err()) {
         ui.colored_label(ui.visuals().error_fg_color, format!("Cannot apply: {e}"));
     }
+    super::style::body_line(ui, &retiming.body);
     report_table(ui, retiming, fresh);
 }
 

@@ -37,6 +37,30 @@ pub struct ViewSettings {
     /// quaternion keys.
     #[serde(deserialize_with = "saved_order")]
     pub euler_order: EulerOrder,
+    /// The pose view's up axis, grid, onion skin and trail.
+    pub pose: PoseSettings,
+}
+
+/// Which file axis is up in the pose view.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UpAxis {
+    #[default]
+    Y,
+    Z,
+}
+
+/// The pose view's settings (its default in `pose_view.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PoseSettings {
+    pub up: UpAxis,
+    pub grid: bool,
+    /// Ghost poses on each side of the playhead (0: none).
+    pub onion: usize,
+    /// Frames between ghost poses.
+    pub onion_step: usize,
+    /// The selected joints' trail window in seconds, centred on the playhead (0: none).
+    pub trail_seconds: f64,
 }
 
 /// An order as saved by this version (`"XYZ"`) or an earlier one, which named orders as
@@ -103,6 +127,7 @@ pub enum CentralView {
     Graph,
     Path,
     Rotation,
+    Pose,
 }
 
 /// Which two components the path view shows.
@@ -140,6 +165,7 @@ impl Default for ViewSettings {
             constant_speed: false,
             arclen_tolerance: crate::DEFAULT_ACCURACY,
             euler_order: EulerOrder::XYZ,
+            pose: PoseSettings::default(),
         }
     }
 }

@@ -49,8 +49,7 @@ impl SimplifyWindow {
         let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
         let job = Job::spawn("Simplify", Some(ctx), move |w| {
             let reports = reduce_tracks(&project, &which, tol, &|_, _| {});
-            drop(project);
-            (!w.cancelled()).then(|| Simplified::new(asked.0, asked.1, asked.2, reports))
+            (!w.cancelled()).then(|| Simplified::new(asked.0, asked.1, asked.2, reports).measured_on(&project))
         });
         self.preview.run(asked, job.made_for(asked.2));
     }
@@ -94,7 +93,10 @@ impl Panel for SimplifyWindow {
                         ui.label("measuring…");
                     });
                 }
-                Some(c) => report_table(ui, &c.reports, fresh),
+                Some(c) => {
+                    super::style::body_line(ui, &c.body);
+                    report_table(ui, &c.reports, fresh);
+                }
             }
             let any = self.preview.computed.as_ref().is_some_and(|c| c.reduces_any());
             let tips = ("Replace these tracks' keys, as one undo step", "Nothing to reduce within this tolerance, or the preview is being made");

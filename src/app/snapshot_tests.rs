@@ -9,7 +9,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 
 use super::payload::KeyRef;
-use super::{export_window, graph, inspector, path_view, rotation_view, rotation_window, speed, tracks, transport};
+use super::{export_window, graph, inspector, path_view, pose_view, rotation_view, rotation_window, speed, tracks, transport};
 use super::{AppState, Panel, PanelContext};
 use crate::io::demo_project;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
@@ -136,4 +136,20 @@ fn rotation_window_snapshot() {
     app.doc.selection = BTreeSet::new().into();
     app.ui.windows.open(crate::app::Window::ConvertRotation);
     snapshot("rotation_window", egui::vec2(560.0, 320.0), app, rotation_window::RotationWindow::default());
+}
+
+/// The pose view on a CMU-style take mid-move: two ghost poses on each side (every 4
+/// frames), the selected left foot and head with their trails over 0.2 s.
+#[test]
+fn pose_view_snapshot() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/import-samples/bvh/cmu_zyx.bvh");
+    let crate::open::Opened::Imported(imported) = crate::open::open_any(&path).unwrap() else { panic!("a BVH take imports") };
+    let mut app = AppState::new(imported.project, None);
+    let skeleton = app.project().skeleton.clone().unwrap();
+    app.ui.joints.joints = ["LeftFoot", "Head"].iter().map(|n| skeleton.joint(n).unwrap()).collect();
+    app.ui.playhead = 0.125;
+    app.view.pose.onion = 2;
+    app.view.pose.onion_step = 4;
+    app.view.pose.trail_seconds = 0.2;
+    snapshot("pose_view", egui::vec2(760.0, 560.0), app, pose_view::PoseView::default());
 }

@@ -68,6 +68,8 @@ pub struct UiState {
     /// View > Preview runtime: the export as a runtime plays it, and the Export window's
     /// settings it is made with.
     pub runtime_preview: super::runtime_preview::RuntimePreview,
+    /// The joints picked in the pose view and their tracks (shown in the graph).
+    pub joints: super::payload::JointSelection,
 }
 
 /// Everything the editor holds apart from its panels.
@@ -118,6 +120,7 @@ impl AppState {
             requests: Vec::new(),
             frame_stats: super::frame_stats::FrameStats::default(),
             runtime_preview: super::runtime_preview::RuntimePreview::default(),
+            joints: super::payload::JointSelection::default(),
         };
         Self { doc, view: ViewSettings::default(), ui }
     }
@@ -178,6 +181,7 @@ impl AppState {
         self.ui.ghost = None;
         self.ui.blend = None;
         self.ui.runtime_preview.forget_document();
+        self.ui.joints = super::payload::JointSelection::default();
         let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
         self.ui.transport = Transport::new(t0, t1 - t0);
         self.ui.playhead = t0;

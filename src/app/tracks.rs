@@ -6,6 +6,10 @@
 //! `bone7.translation`, `Walk/Hips` of `Walk/Hips.rotation`, as imports name them) are listed
 //! under one collapsible row that can also show or hide them all (one undo step) — collapsed
 //! by default in a large document; and only the rows scrolled into view are laid out.
+//!
+//! A project with a skeleton lists its tracks as the body's tree (issue 42): each joint a row
+//! nested under its parent (its `JOINT.*` tracks below it, then its child joints), whose
+//! checkbox shows or hides the whole branch; the tracks of no joint follow, grouped as above.
 
 use eframe::egui;
 
@@ -31,10 +35,48 @@ pub struct TrackList {
 /// A line of the track list.
 #[derive(Clone, Debug, PartialEq)]
 enum Row {
-    /// Tracks sharing `prefix`: how many, and whether they are listed below it.
-    Group { prefix: String, members: Vec<usize>, open: bool },
-    /// A track, indented when it belongs to a group.
-    Track { index: usize, grouped: bool },
+    /// Tracks sharing `prefix` (or a joint's branch: its tracks and every joint's below it),
+    /// whether they are listed below it, and how deep it is nested.
+    Group { prefix: String, members: Vec<usize>, open: bool, depth: usize },
+    /// A track, indented by its depth (1 in a group).
+    Track { index: usize, depth: usize },
+}
+
+/// The rows of a project with a skeleton: the listed tracks of each joint under the joint's
+/// row, nested by parent, each joint's row holding its whole branch (shown when
+/// `open(joint)`); then the listed tracks of no joint as [`rows`] lists them.
+fn body_rows(tracks: &[Track], listed: &[usize], skeleton: &crate::model::Skeleton, open: impl Fn(&str) -> bool) -> Vec<Row> {
+    let joints = &skeleton.joints;
+    let mut own: Vec<Vec<usize>> = vec![Vec::new(); joints.len()];
+    let mut others = Vec::new();
+    for &i in listed {
+        match prefix(&tracks[i].name).and_then(|p| skeleton.joint(p)) {
+            Some(j) => own[j].push(i),
+            None => others.push(i),
+        }
+    }
+    let children: Vec<Vec<usize>> = (0..joints.len()).map(|j| skeleton.children(j).collect()).collect();
+    // Each joint's branch, children before parents (parents come first in the list).
+    let mut branch: Vec<Vec<usize>> = own.clone();
+    for j in (0..joints.len()).rev() {
+        let below: Vec<usize> = children[j].iter().flat_map(|&c| branch[c].clone()).collect();
+        branch[j].extend(below);
+    }
+    let mut out = Vec::new();
+    let mut stack: Vec<(usize, usize)> = (0..joints.len()).rev().filter(|&j| joints[j].parent.is_none()).map(|j| (j, 0)).collect();
+    while let Some((j, depth)) = stack.pop() {
+        if branch[j].is_empty() {
+            continue;
+        }
+        let is_open = open(&joints[j].name);
+        out.push(Row::Group { prefix: joints[j].name.clone(), members: branch[j].clone(), open: is_open, depth });
+        if is_open {
+            out.extend(own[j].iter().map(|&index| Row::Track { index, depth: depth + 1 }));
+            stack.extend(children[j].iter().rev().map(|&c| (c, depth + 1)));
+        }
+    }
+    out.extend(rows(tracks, &others, open));
+    out
 }
 
 /// What a track is grouped under: its name up to the last `.` or `/`, if that is not empty.
@@ -58,13 +100,13 @@ fn rows(tracks: &[Track], listed: &[usize], open: impl Fn(&str) -> bool) -> Vec<
             Some((p, m)) if m.len() > 1 => {
                 if m[0] == i {
                     let is_open = open(p);
-                    out.push(Row::Group { prefix: (*p).to_owned(), members: m.clone(), open: is_open });
+                    out.push(Row::Group { prefix: (*p).to_owned(), members: m.clone(), open: is_open, depth: 0 });
                     if is_open {
-                        out.extend(m.iter().map(|&index| Row::Track { index, grouped: true }));
+                        out.extend(m.iter().map(|&index| Row::Track { index, depth: 1 }));
                     }
                 }
             }
-            _ => out.push(Row::Track { index: i, grouped: false }),
+            _ => out.push(Row::Track { index: i, depth: 0 }),
         }
     }
     out
@@ -139,13 +181,17 @@ impl Panel for TrackList {
             ui.label(format!("{} of {} tracks", listed.len(), tracks.len()));
         }
         let open_by_default = tracks.len() <= super::settings::LARGE_DOCUMENT_TRACKS;
-        let rows = rows(tracks, &listed, |p| !needle.is_empty() || open_by_default != self.toggled.contains(p));
+        let open = |p: &str| !needle.is_empty() || open_by_default != self.toggled.contains(p);
+        let rows = match &cx.project().skeleton {
+            Some(skeleton) => body_rows(tracks, &listed, skeleton, open),
+            None => rows(tracks, &listed, open),
+        };
         let height = ui.spacing().interact_size.y;
         egui::ScrollArea::vertical().auto_shrink([false, true]).show_rows(ui, height, rows.len(), |ui, range| {
             for row in &rows[range] {
                 match row {
-                    Row::Group { prefix, members, open } => self.group_row(ui, out, tracks, (prefix, members), *open),
-                    Row::Track { index, grouped } => self.track_row(ui, cx, out, *index, &tracks[*index], *grouped),
+                    Row::Group { prefix, members, open, depth } => self.group_row(ui, out, tracks, (prefix, members), *open, *depth),
+                    Row::Track { index, depth } => self.track_row(ui, cx, out, *index, &tracks[*index], *depth),
                 }
             }
         });
@@ -154,8 +200,9 @@ impl Panel for TrackList {
 
 impl TrackList {
     /// A group's row: open or close it, and show or hide all its tracks as one undo step.
-    fn group_row(&mut self, ui: &mut egui::Ui, out: &mut Vec<AppCommand>, tracks: &[Track], (prefix, members): (&str, &[usize]), open: bool) {
+    fn group_row(&mut self, ui: &mut egui::Ui, out: &mut Vec<AppCommand>, tracks: &[Track], (prefix, members): (&str, &[usize]), open: bool, depth: usize) {
         ui.horizontal(|ui| {
+            ui.add_space(14.0 * depth as f32);
             let shown = members.iter().filter(|&&i| tracks[i].visible).count();
             let mut all = shown == members.len();
             let r = ui.checkbox(&mut all, "").accessible_name(format!("show group {prefix}"));
@@ -175,13 +222,11 @@ impl TrackList {
         });
     }
 
-    fn track_row(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, i: usize, track: &Track, grouped: bool) {
+    fn track_row(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, i: usize, track: &Track, depth: usize) {
         let color = track_color(track, i);
         let active = cx.doc.active_track == Some(i);
         ui.horizontal(|ui| {
-            if grouped {
-                ui.add_space(14.0);
-            }
+            ui.add_space(14.0 * depth as f32);
             let mut rgb = [color.r(), color.g(), color.b()];
             if ui.color_edit_button_srgb(&mut rgb).accessible_name(format!("colour of {}", track.name)).on_hover_text("Track colour").changed() {
                 out.push(set_header("Set track colour", i, track, |h| h.color = Some(Rgb(rgb[0], rgb[1], rgb[2]))));
@@ -441,12 +486,51 @@ mod tests {
         let tracks = named(&["a.x", "b", "a.y", "c.z", "a.z"]);
         let listed = [0, 1, 2, 3, 4];
         let open = rows(&tracks, &listed, |_| true);
-        let group = Row::Group { prefix: "a".into(), members: vec![0, 2, 4], open: true };
-        let t = |index, grouped| Row::Track { index, grouped };
-        assert_eq!(open, vec![group, t(0, true), t(2, true), t(4, true), t(1, false), t(3, false)]);
+        let group = Row::Group { prefix: "a".into(), members: vec![0, 2, 4], open: true, depth: 0 };
+        let t = |index, depth| Row::Track { index, depth };
+        assert_eq!(open, vec![group, t(0, 1), t(2, 1), t(4, 1), t(1, 0), t(3, 0)]);
         let closed = rows(&tracks, &listed, |_| false);
-        assert_eq!(closed, vec![Row::Group { prefix: "a".into(), members: vec![0, 2, 4], open: false }, t(1, false), t(3, false)]);
+        assert_eq!(closed, vec![Row::Group { prefix: "a".into(), members: vec![0, 2, 4], open: false, depth: 0 }, t(1, 0), t(3, 0)]);
         // Filtered down to one member, a prefix is no longer shared.
-        assert_eq!(rows(&tracks, &[2, 3], |_| false), vec![t(2, false), t(3, false)]);
+        assert_eq!(rows(&tracks, &[2, 3], |_| false), vec![t(2, 0), t(3, 0)]);
+    }
+
+    /// Hand-checked: Hips (tracks 0, 1) with children Leg (2) and Spine (3), Spine's child Head
+    /// (4), and "extra" (5) of no joint. Open: Hips' branch holds all five joint tracks, then
+    /// Hips' own tracks, Leg, Spine (its branch: 3 and 4), Head; "extra" last. Hips closed:
+    /// its one row, then "extra".
+    #[test]
+    fn a_skeleton_lists_its_tracks_as_the_body_tree() {
+        use crate::model::{Joint, Skeleton};
+        let tracks = named(&["Hips.translation", "Hips.rotation", "Leg.rotation", "Spine.rotation", "Head.rotation", "extra"]);
+        let skeleton = Skeleton {
+            joints: vec![
+                Joint::new("Hips", None, [0.0; 3], None),
+                Joint::new("Leg", Some(0), [0.0; 3], None),
+                Joint::new("Spine", Some(0), [0.0; 3], None),
+                Joint::new("Head", Some(2), [0.0; 3], None),
+            ],
+        };
+        let all = [0, 1, 2, 3, 4, 5];
+        let g = |prefix: &str, members: Vec<usize>, open, depth| Row::Group { prefix: prefix.into(), members, open, depth };
+        let t = |index, depth| Row::Track { index, depth };
+        assert_eq!(
+            body_rows(&tracks, &all, &skeleton, |_| true),
+            vec![
+                g("Hips", vec![0, 1, 2, 3, 4], true, 0),
+                t(0, 1),
+                t(1, 1),
+                g("Leg", vec![2], true, 1),
+                t(2, 2),
+                g("Spine", vec![3, 4], true, 1),
+                t(3, 2),
+                g("Head", vec![4], true, 2),
+                t(4, 3),
+                t(5, 0),
+            ]
+        );
+        assert_eq!(body_rows(&tracks, &all, &skeleton, |p| p != "Hips"), vec![g("Hips", vec![0, 1, 2, 3, 4], false, 0), t(5, 0)]);
+        // Filtered to the head: only its branch rows remain (Hips and Spine hold it).
+        assert_eq!(body_rows(&tracks, &[4], &skeleton, |_| true), vec![g("Hips", vec![4], true, 0), g("Spine", vec![4], true, 1), g("Head", vec![4], true, 2), t(4, 3)]);
     }
 }

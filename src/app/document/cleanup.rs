@@ -11,7 +11,7 @@
 use std::sync::Arc;
 
 use super::DocState;
-use crate::app::payload::{Basis, CompiledTrack, KeyRef, Status};
+use crate::app::payload::{Basis, BodyChange, CompiledTrack, KeyRef, Status};
 use crate::retime::{retime_keys, retime_track, Retimed};
 use crate::smooth::{smooth_keys, smooth_track, Filter, Smoothed};
 use crate::{Project, Track, TrackCurve};
@@ -34,6 +34,8 @@ pub struct Smoothing {
     pub filter: Filter,
     pub made_for: Basis,
     pub tracks: Vec<(usize, String, Result<SmoothedTrack, String>)>,
+    /// How far the smoothing moves the body.
+    pub body: BodyChange,
 }
 
 /// Two smoothings are the same if made with the same filter for the same basis.
@@ -64,8 +66,9 @@ pub fn smooth_targets(project: &Project, targets: &Targets, filter: Filter, made
             let result = if cancelled() { Err("cancelled".to_owned()) } else { smooth_one(t, keys, &filter) };
             (i, t.name.clone(), result)
         })
-        .collect();
-    (!cancelled()).then_some(Smoothing { filter, made_for, tracks })
+        .collect::<Vec<_>>();
+    let body = BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled))));
+    (!cancelled()).then_some(Smoothing { filter, made_for, tracks, body })
 }
 
 fn smooth_one(track: &Track, keys: Option<&[usize]>, filter: &Filter) -> Result<SmoothedTrack, String> {
@@ -102,6 +105,8 @@ pub struct Retiming {
     pub pivot: f64,
     pub made_for: Basis,
     pub tracks: Vec<(usize, String, Result<RetimedTrack, String>)>,
+    /// How far the retiming moves the body.
+    pub body: BodyChange,
 }
 
 /// Two previews are the same if made for the same factor, pivot and basis.
@@ -149,8 +154,9 @@ pub fn retime_targets(
             let result = if cancelled() { Err("cancelled".to_owned()) } else { retime_one(t, keys, scale, pivot) };
             (i, t.name.clone(), result)
         })
-        .collect();
-    (!cancelled()).then_some(Retiming { scale, pivot, made_for, tracks })
+        .collect::<Vec<_>>();
+    let body = BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled))));
+    (!cancelled()).then_some(Retiming { scale, pivot, made_for, tracks, body })
 }
 
 fn retime_one(track: &Track, keys: Option<&[usize]>, scale: f64, pivot: f64) -> Result<RetimedTrack, String> {

@@ -54,6 +54,8 @@ pub struct Rotations {
     pub options: RotationOptions,
     pub made_for: Basis,
     pub tracks: Vec<(usize, String, Result<ConvertedRotation, String>)>,
+    /// How far the conversion moves the body.
+    pub body: crate::app::payload::BodyChange,
 }
 
 /// Two conversions are the same if made with the same options for the same basis and tracks.
@@ -107,8 +109,9 @@ pub fn convert_rotations(
             done();
             (i, t.name.clone(), converted)
         })
-        .collect();
-    (!cancelled()).then_some(Rotations { options, made_for, tracks })
+        .collect::<Vec<_>>();
+    let body = crate::app::payload::BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled))));
+    (!cancelled()).then_some(Rotations { options, made_for, tracks, body })
 }
 
 impl DocState {
@@ -136,7 +139,7 @@ impl DocState {
     /// basis holds. A track that could not be converted, or is locked, stays as it was.
     pub fn apply_rotations(&mut self, rotations: std::sync::Arc<Rotations>) -> Status {
         const LABEL: &str = "Convert rotation";
-        let Rotations { tracks, .. } = std::sync::Arc::unwrap_or_clone(rotations);
+        let Rotations { tracks, body, .. } = std::sync::Arc::unwrap_or_clone(rotations);
         let compiled_now = self.curves_revision_is_current();
         let (mut installed, mut reports, mut refused) = (Vec::new(), Vec::new(), None);
         self.document.begin_gesture(LABEL);
@@ -162,7 +165,10 @@ impl DocState {
         }
         let converted: Vec<usize> = reports.iter().map(|(i, _, _)| *i).collect();
         self.deselect_tracks(&converted);
-        let text = conversion_text(&reports);
+        let mut text = conversion_text(&reports);
+        if let Some(body) = body.text() {
+            text = format!("{text}. {body}");
+        }
         match (reports.is_empty(), refused) {
             (true, Some(e)) => Status::error(format!("Convert rotation: {e}")),
             (true, None) => Status::message("Convert rotation: select keys on a Quat or Euler track, or click one"),

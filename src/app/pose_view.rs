@@ -1,0 +1,464 @@
+//! The pose view (issue 42): the project's skeleton at the playhead as a figure — bones as
+//! lines, joints as dots, end sites as small squares — seen through an orbit camera
+//! (orthographic: drag to turn, Shift- or middle-drag to pan, scroll to zoom, Home to frame;
+//! Front, Side and Top presets) over a ground grid. It plays with the transport. A click on a
+//! joint selects it (its tracks become the active and shown tracks of the graph:
+//! [`AppCommand::SelectJoints`]), Shift-click adds or removes it, hovering names it. Onion
+//! skin draws ghost poses N steps before (blue) and after (green) the playhead; each selected
+//! joint draws its world-space trail over a window around the playhead, a dot per frame.
+//!
+//! The poses come from the engine's forward kinematics ([`crate::body`]) on the document's
+//! compiled curves; the rig is bound once per document revision, and a trail keeps the
+//! frames it has computed while the window slides (playback computes one new frame per
+//! frame, not the whole window). While Smooth, Scale time or Simplify previews, the figure is
+//! the previewed body and the document's pose is drawn under it as a wide dim ghost.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+
+use super::commands::AppCommand;
+use super::panel::{Panel, PanelContext};
+use super::payload::JointSelection;
+use super::settings::{PoseSettings, UpAxis};
+use crate::body::{Animated, Pose, Rig};
+use crate::TrackCurve;
+
+const BONE: Color32 = Color32::from_rgb(210, 210, 220);
+const JOINT: Color32 = Color32::from_rgb(240, 200, 90);
+const SELECTED: Color32 = Color32::from_rgb(255, 120, 40);
+const HOVERED: Color32 = Color32::WHITE;
+const END_SITE: Color32 = Color32::from_rgb(150, 200, 255);
+const BEFORE: Color32 = Color32::from_rgb(90, 140, 255);
+const AFTER: Color32 = Color32::from_rgb(90, 220, 120);
+const TRAIL: Color32 = Color32::from_rgb(255, 160, 60);
+/// The document's pose under a tool's preview.
+const ORIGINAL: Color32 = Color32::from_rgba_premultiplied(120, 60, 60, 140);
+const GRID: Color32 = Color32::from_gray(70);
+/// How near (points) the pointer must be to pick a joint.
+const PICK_RADIUS: f32 = 9.0;
+
+/// An orthographic orbit camera: it looks at `target` from the direction given by `yaw` and
+/// `pitch` (radians; yaw 0 and pitch 0 look along −Z of the Y-up frame: the front), `zoom`
+/// points per file unit.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Camera {
+    pub yaw: f64,
+    pub pitch: f64,
+    pub zoom: f64,
+    pub target: [f64; 3],
+}
+
+impl Default for Camera {
+    fn default() -> Self {
+        Self { yaw: 0.5, pitch: 0.3, zoom: 1.0, target: [0.0; 3] }
+    }
+}
+
+/// The camera's presets: (name, yaw, pitch, tooltip).
+const PRESETS: [(&str, f64, f64, &str); 3] = [
+    ("Front", 0.0, 0.0, "Look along −Z at the body's front (Y up)"),
+    ("Side", std::f64::consts::FRAC_PI_2, 0.0, "Look along −X at the body's side"),
+    ("Top", 0.0, 1.5707, "Look down at the body from above"),
+];
+
+impl Camera {
+    /// Right, up and towards-the-eye unit vectors in the Y-up frame.
+    fn basis(&self) -> [[f64; 3]; 3] {
+        let (sy, cy) = self.yaw.sin_cos();
+        let (sp, cp) = self.pitch.sin_cos();
+        let eye = [cp * sy, sp, cp * cy];
+        let right = [cy, 0.0, -sy];
+        // up = eye × right
+        let up = [eye[1] * right[2] - eye[2] * right[1], eye[2] * right[0] - eye[0] * right[2], eye[0] * right[1] - eye[1] * right[0]];
+        [right, up, eye]
+    }
+
+    /// Where the world point `p` (file axes, `up` saying which is up) lands in `rect`, and
+    /// its depth towards the eye.
+    fn project(&self, p: [f64; 3], up: UpAxis, rect: Rect) -> (Pos2, f64) {
+        let q = y_up(p, up);
+        let d = [q[0] - self.target[0], q[1] - self.target[1], q[2] - self.target[2]];
+        let [r, u, e] = self.basis();
+        let dot = |a: [f64; 3]| a[0] * d[0] + a[1] * d[1] + a[2] * d[2];
+        let c = rect.center();
+        (Pos2::new(c.x + (self.zoom * dot(r)) as f32, c.y - (self.zoom * dot(u)) as f32), dot(e))
+    }
+
+    /// Fits `points` (file axes) in `rect` with a margin.
+    fn frame(&mut self, points: &[[f64; 3]], up: UpAxis, rect: Rect) {
+        let q: Vec<[f64; 3]> = points.iter().map(|&p| y_up(p, up)).filter(|p| p.iter().all(|x| x.is_finite())).collect();
+        if q.is_empty() {
+            return;
+        }
+        let lo = [0, 1, 2].map(|a| q.iter().map(|p| p[a]).fold(f64::INFINITY, f64::min));
+        let hi = [0, 1, 2].map(|a| q.iter().map(|p| p[a]).fold(f64::NEG_INFINITY, f64::max));
+        self.target = [0, 1, 2].map(|a| (lo[a] + hi[a]) / 2.0);
+        let extent = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max).max(1e-9);
+        self.zoom = 0.75 * f64::from(rect.width().min(rect.height())) / extent;
+    }
+}
+
+/// A point in file axes in the view's Y-up frame: Z-up files turn (x, y, z) → (x, z, −y).
+fn y_up(p: [f64; 3], up: UpAxis) -> [f64; 3] {
+    match up {
+        UpAxis::Y => p,
+        UpAxis::Z => [p[0], p[2], -p[1]],
+    }
+}
+
+/// The rig bound for one document revision (or why there is no body).
+struct Bound {
+    key: (u64, u64),
+    rig: Result<Arc<Rig>, String>,
+}
+
+/// The trail of the selected joints: their world positions per frame index, kept while the
+/// document, the joints and the fps stay the same.
+#[derive(Default)]
+struct Trail {
+    key: Option<((u64, u64), Vec<usize>, u64)>,
+    frames: BTreeMap<i64, Vec<[f64; 3]>>,
+}
+
+/// The pose view and its caches.
+#[derive(Default)]
+pub struct PoseView {
+    pub camera: Camera,
+    bound: Option<Bound>,
+    trail: Trail,
+    pose: Pose,
+    /// Frame the body at the next draw (Home, a new document).
+    pub frame: bool,
+    /// The document the view last framed.
+    framed_for: Option<u64>,
+    /// The point under the pointer (index into [`Rig::points`]).
+    pub hovered: Option<usize>,
+    /// Where each point was last drawn (for tests and picking).
+    pub drawn: Vec<Pos2>,
+    /// Where the drag in progress began, and how far (points) it has moved.
+    pressed: Option<Pos2>,
+    dragged: f32,
+}
+
+/// Each joint's compiled curves from the document, or from `replaced` (a tool's preview)
+/// where it has the track; a track that does not compile names its joint.
+fn animate<'c>(rig: &'c Rig, cx: &'c PanelContext<'_>, replaced: &[(usize, &'c TrackCurve)]) -> Result<Animated<'c>, String> {
+    rig.animate(|i| match (replaced.iter().find(|r| r.0 == i), cx.doc.curve(i)) {
+        (Some(&(_, c)), _) | (None, Some(Ok(c))) => Ok(c),
+        (None, Some(Err(e))) => Err(e.to_string()),
+        (None, None) => Err("no such track".to_owned()),
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// The curves an open tool previews (Smooth, Scale time, Simplify): the pose view draws the
+/// body with them, over the document's pose as a ghost.
+fn previewed<'c>(cx: &'c PanelContext<'_>) -> Vec<(usize, &'c TrackCurve)> {
+    let ui = cx.ui;
+    let mut out = Vec::new();
+    if let Some(s) = &ui.smooth_preview {
+        out.extend(s.tracks.iter().filter_map(|(i, _, r)| Some((*i, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))));
+    } else if let Some(r) = &ui.retime_preview {
+        out.extend(r.tracks.iter().filter_map(|(i, _, r)| Some((*i, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))));
+    } else if let Some(s) = &ui.preview {
+        out.extend(s.tracks.iter().filter_map(|(i, _, c)| Some((*i, c.curve.as_ref().ok()?))));
+    }
+    out
+}
+
+impl PoseView {
+    /// The rig of the document as it is now (bound again after any change).
+    fn rig(&mut self, cx: &PanelContext<'_>) -> Result<Arc<Rig>, String> {
+        let basis = cx.doc.basis();
+        let key = (basis.document, basis.revision);
+        if self.bound.as_ref().is_none_or(|b| b.key != key) {
+            let rig = Rig::new(cx.project()).map(Arc::new).map_err(|e| e.to_string());
+            self.bound = Some(Bound { key, rig });
+        }
+        self.bound.as_ref().map_or_else(|| Err(String::new()), |b| b.rig.clone())
+    }
+
+    /// The settings bar: presets, up axis, onion skin and trail.
+    fn toolbar(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        let mut s = cx.view.pose.clone();
+        ui.horizontal(|ui| {
+            for (name, yaw, pitch, tip) in PRESETS {
+                if ui.button(name).on_hover_text(tip).clicked() {
+                    self.camera.yaw = yaw;
+                    self.camera.pitch = pitch;
+                }
+            }
+            if ui.button("Frame").on_hover_text("Fit the body in the view (Home)").clicked() {
+                self.frame = true;
+            }
+            ui.separator();
+            let combo = egui::ComboBox::from_id_salt("pose-up")
+                .selected_text(match s.up {
+                    UpAxis::Y => "Y up",
+                    UpAxis::Z => "Z up",
+                })
+                .show_ui(ui, |ui| {
+                    ui.selectable_value(&mut s.up, UpAxis::Y, "Y up").on_hover_text("BVH, glTF: Y is up");
+                    ui.selectable_value(&mut s.up, UpAxis::Z, "Z up").on_hover_text("Blender, many FBX files: Z is up");
+                });
+            combo.response.accessible_name("up axis").on_hover_text("Which file axis points up in the view");
+            ui.checkbox(&mut s.grid, "Grid").on_hover_text("The ground plane's grid");
+            ui.separator();
+            ui.label("Onion").on_hover_text("Ghost poses before (blue) and after (green) the playhead");
+            ui.add(egui::DragValue::new(&mut s.onion).range(0..=10).suffix(" each side")).on_hover_text("How many ghost poses on each side (0: none)");
+            ui.add(egui::DragValue::new(&mut s.onion_step).range(1..=120).prefix("every ").suffix(" frames")).on_hover_text("Frames between ghost poses");
+            ui.separator();
+            ui.label("Trail").on_hover_text("The world-space path of each selected joint, a dot per frame");
+            ui.add(egui::DragValue::new(&mut s.trail_seconds).range(0.0..=30.0).speed(0.05).suffix(" s"))
+                .on_hover_text("The trail's window, centred on the playhead (0: no trail)");
+        });
+        if s != cx.view.pose {
+            out.push(cx.view_change(|v| v.pose = s));
+        }
+    }
+
+    /// The trail's positions for `joints` over the window around `t`, one per frame.
+    fn trail(&mut self, rig: &Rig, cx: &PanelContext<'_>, joints: &[usize], t: f64) -> Vec<Vec<[f64; 3]>> {
+        let fps = cx.project().fps;
+        let half = cx.view.pose.trail_seconds / 2.0;
+        if joints.is_empty() || half <= 0.0 || !(fps > 0.0) {
+            return Vec::new();
+        }
+        let basis = cx.doc.basis();
+        let key = ((basis.document, basis.revision), joints.to_vec(), fps.to_bits());
+        if self.trail.key.as_ref() != Some(&key) {
+            self.trail = Trail { key: Some(key), frames: BTreeMap::new() };
+        }
+        let first = ((t - half) * fps).ceil() as i64;
+        let last = ((t + half) * fps).floor() as i64;
+        self.trail.frames.retain(|&f, _| f >= first && f <= last);
+        let Ok(mut animated) = animate(rig, cx, &[]) else { return Vec::new() };
+        let mut pose = Pose::default();
+        for f in first..=last.min(first + 100_000) {
+            if self.trail.frames.contains_key(&f) {
+                continue;
+            }
+            if animated.pose_at(f as f64 / fps, &mut pose).is_ok() {
+                self.trail.frames.insert(f, joints.iter().map(|&j| pose.world[j].p).collect());
+            }
+        }
+        (0..joints.len()).map(|k| self.trail.frames.values().map(|p| p[k]).collect()).collect()
+    }
+}
+
+/// Draws one pose's bones (and, if `dots`, its joints and end sites), returning each point's
+/// place on screen.
+fn draw_pose(painter: &egui::Painter, rig: &Rig, pose: &Pose, camera: &Camera, up: UpAxis, rect: Rect, color: Color32, width: f32) -> Vec<Pos2> {
+    let at: Vec<Pos2> = pose.points.iter().map(|&p| camera.project(p, up, rect).0).collect();
+    // The index of each joint's own point among the points.
+    let mut joint_point = Vec::with_capacity(rig.skeleton.joints.len());
+    for (i, point) in rig.points().iter().enumerate() {
+        if point.end_site {
+            painter.line_segment([at[joint_point[point.joint]], at[i]], Stroke::new(width, color));
+        } else {
+            joint_point.push(i);
+            if let Some(parent) = rig.skeleton.joints[point.joint].parent {
+                painter.line_segment([at[joint_point[parent]], at[i]], Stroke::new(width, color));
+            }
+        }
+    }
+    at
+}
+
+/// A grid on the ground plane (y = 0 in the Y-up frame) around the body, at a round step.
+fn draw_grid(painter: &egui::Painter, camera: &Camera, up: UpAxis, rect: Rect, size: f64) {
+    let size = if size > 0.0 && size.is_finite() { size } else { 1.0 };
+    let step = 10f64.powf((size / 4.0).log10().floor());
+    let n = ((size * 1.5) / step).ceil().min(40.0) as i64;
+    let (cx0, cz0) = ((camera.target[0] / step).round() * step, (camera.target[2] / step).round() * step);
+    let file = |x: f64, z: f64| match up {
+        UpAxis::Y => [x, 0.0, z],
+        UpAxis::Z => [x, -z, 0.0],
+    };
+    for k in -n..=n {
+        let o = k as f64 * step;
+        let w = if k == 0 { 1.5 } else { 1.0 };
+        let a = camera.project(file(cx0 + o, cz0 - n as f64 * step), up, rect).0;
+        let b = camera.project(file(cx0 + o, cz0 + n as f64 * step), up, rect).0;
+        painter.line_segment([a, b], Stroke::new(w, GRID));
+        let a = camera.project(file(cx0 - n as f64 * step, cz0 + o), up, rect).0;
+        let b = camera.project(file(cx0 + n as f64 * step, cz0 + o), up, rect).0;
+        painter.line_segment([a, b], Stroke::new(w, GRID));
+    }
+}
+
+impl Panel for PoseView {
+    fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
+        self.toolbar(ui, cx, out);
+        let rig = match self.rig(cx) {
+            Ok(rig) => rig,
+            Err(e) => {
+                ui.add_space(20.0);
+                ui.vertical_centered(|ui| ui.label(format!("No body to show: {e}.")));
+                return;
+            }
+        };
+        let (rect, response) = ui.allocate_exact_size(ui.available_size(), Sense::click_and_drag());
+        let painter = ui.painter_at(rect);
+        painter.rect_filled(rect, 0.0, Color32::from_gray(24));
+        let settings = &cx.view.pose;
+        let up = settings.up;
+        let t = cx.playhead();
+        let replaced = previewed(cx);
+        let mut animated = match animate(&rig, cx, &replaced) {
+            Ok(a) => a,
+            Err(e) => {
+                painter.text(rect.center(), egui::Align2::CENTER_CENTER, format!("No body to show: {e}"), egui::FontId::proportional(14.0), Color32::LIGHT_RED);
+                return;
+            }
+        };
+        let mut pose = std::mem::take(&mut self.pose);
+        if let Err(e) = animated.pose_at(t, &mut pose) {
+            painter.text(rect.center(), egui::Align2::CENTER_CENTER, format!("{e}"), egui::FontId::proportional(14.0), Color32::LIGHT_RED);
+            self.pose = pose;
+            return;
+        }
+        let document = cx.doc.basis().document;
+        if self.frame || self.framed_for != Some(document) {
+            self.camera.frame(&pose.points, up, rect);
+            self.frame = false;
+            self.framed_for = Some(document);
+        }
+        self.navigate(&response, ui);
+        if settings.grid {
+            draw_grid(&painter, &self.camera, up, rect, rig.size());
+        }
+        // Onion skin: ghosts fading with their distance from the playhead.
+        let fps = cx.project().fps;
+        let mut ghost = Pose::default();
+        for k in 1..=settings.onion {
+            let dt = (k * settings.onion_step) as f64 / fps;
+            let fade = 0.6 * (1.0 - (k - 1) as f32 / settings.onion as f32) + 0.15;
+            for (sign, color) in [(-1.0, BEFORE), (1.0, AFTER)] {
+                if animated.pose_at(t + sign * dt, &mut ghost).is_ok() {
+                    draw_pose(&painter, &rig, &ghost, &self.camera, up, rect, color.gamma_multiply(fade), 1.5);
+                }
+            }
+        }
+        let selected: Vec<usize> = cx.ui.joints.joints.iter().copied().filter(|&j| j < rig.skeleton.joints.len()).collect();
+        for trail in self.trail(&rig, cx, &selected, t) {
+            let at: Vec<Pos2> = trail.iter().map(|&p| self.camera.project(p, up, rect).0).collect();
+            painter.add(egui::Shape::line(at.clone(), Stroke::new(1.5, TRAIL.gamma_multiply(0.7))));
+            for p in at {
+                painter.circle_filled(p, 1.8, TRAIL);
+            }
+        }
+        // A tool's preview: the document's pose as a ghost under the previewed one.
+        if !replaced.is_empty() {
+            if let Ok(mut original) = animate(&rig, cx, &[]) {
+                let mut ghost = Pose::default();
+                if original.pose_at(t, &mut ghost).is_ok() {
+                    draw_pose(&painter, &rig, &ghost, &self.camera, up, rect, ORIGINAL, 4.0);
+                }
+            }
+        }
+        let at = draw_pose(&painter, &rig, &pose, &self.camera, up, rect, BONE, 2.5);
+        // Joints nearer the eye drawn last.
+        let mut order: Vec<usize> = (0..at.len()).collect();
+        let depth: Vec<f64> = pose.points.iter().map(|&p| self.camera.project(p, up, rect).1).collect();
+        order.sort_by(|&a, &b| depth[a].total_cmp(&depth[b]));
+        let hovered = response.hover_pos().and_then(|p| nearest(&at, p));
+        for i in order {
+            let point = &rig.points()[i];
+            let chosen = cx.ui.joints.joints.contains(&point.joint);
+            let color = if hovered == Some(i) {
+                HOVERED
+            } else if chosen {
+                SELECTED
+            } else if point.end_site {
+                END_SITE
+            } else {
+                JOINT
+            };
+            if point.end_site {
+                painter.rect_filled(Rect::from_center_size(at[i], Vec2::splat(5.0)), 0.0, color);
+            } else {
+                painter.circle_filled(at[i], if chosen { 5.5 } else { 4.0 }, color);
+            }
+        }
+        if let Some(i) = hovered {
+            let p = pose.points[i];
+            let text = format!("{}\n({:.4}, {:.4}, {:.4}) file units", rig.points()[i].name, p[0], p[1], p[2]);
+            painter.text(at[i] + Vec2::new(10.0, -10.0), egui::Align2::LEFT_BOTTOM, text, egui::FontId::proportional(13.0), Color32::WHITE);
+        }
+        painter.text(
+            rect.left_bottom() + Vec2::new(8.0, -8.0),
+            egui::Align2::LEFT_BOTTOM,
+            format!("{t:.3} s · {} joints · size {:.4} file units", rig.skeleton.joints.len(), rig.size()),
+            egui::FontId::proportional(12.0),
+            Color32::GRAY,
+        );
+        // A click, or a press released where it began (held longer than a click: a drag of
+        // nothing), picks.
+        let still = response.drag_stopped() && self.dragged < 4.0;
+        if response.clicked() || still {
+            let shift = ui.input(|i| i.modifiers.shift);
+            let at_click = if still { self.pressed } else { response.interact_pointer_pos().or_else(|| response.hover_pos()) };
+            let picked = at_click.and_then(|p| nearest(&at, p)).map(|i| rig.points()[i].joint);
+            let mut joints: BTreeSet<usize> = if shift { cx.ui.joints.joints.clone() } else { BTreeSet::new() };
+            if let Some(j) = picked {
+                if shift && joints.contains(&j) {
+                    joints.remove(&j);
+                } else {
+                    joints.insert(j);
+                }
+            }
+            let tracks = joints.iter().flat_map(|&j| rig.tracks[j].iter()).collect();
+            out.push(AppCommand::SelectJoints(JointSelection {
+                joints,
+                tracks,
+                primary: picked.and_then(|j| rig.tracks[j].rotation.or(rig.tracks[j].translation)),
+            }));
+        }
+        self.hovered = hovered;
+        self.drawn = at;
+        self.pose = pose;
+    }
+}
+
+impl PoseView {
+    /// Drag turns (Shift or the middle button pans), scroll zooms about the centre.
+    fn navigate(&mut self, response: &egui::Response, ui: &egui::Ui) {
+        if response.drag_started() {
+            self.pressed = response.interact_pointer_pos();
+            self.dragged = 0.0;
+        }
+        if response.dragged() {
+            self.dragged += response.drag_delta().length();
+            let d = response.drag_delta();
+            let pan = ui.input(|i| i.modifiers.shift) || response.dragged_by(egui::PointerButton::Middle);
+            if pan {
+                let [r, u, _] = self.camera.basis();
+                let (dx, dy) = (-f64::from(d.x) / self.camera.zoom, f64::from(d.y) / self.camera.zoom);
+                self.camera.target = [0, 1, 2].map(|a| self.camera.target[a] + r[a] * dx + u[a] * dy);
+            } else {
+                self.camera.yaw -= f64::from(d.x) * 0.01;
+                self.camera.pitch = (self.camera.pitch + f64::from(d.y) * 0.01).clamp(-1.5707, 1.5707);
+            }
+        }
+        if response.hovered() {
+            let scroll = ui.input(|i| i.smooth_scroll_delta.y);
+            if scroll != 0.0 {
+                self.camera.zoom *= f64::from((scroll * 0.002).exp());
+            }
+        }
+    }
+}
+
+/// The point drawn nearest `p`, if within [`PICK_RADIUS`].
+fn nearest(at: &[Pos2], p: Pos2) -> Option<usize> {
+    at.iter().enumerate().map(|(i, q)| (i, q.distance(p))).filter(|(_, d)| *d <= PICK_RADIUS).min_by(|a, b| a.1.total_cmp(&b.1)).map(|(i, _)| i)
+}
+
+impl Default for PoseSettings {
+    fn default() -> Self {
+        Self { up: UpAxis::Y, grid: true, onion: 0, onion_step: 5, trail_seconds: 0.0 }
+    }
+}
