@@ -646,6 +646,105 @@ def split_track_name(name, exists=lambda object_name: False):
 
 
 # --------------------------------------------------------------------------------------------
+# Where an ID's F-curves are, by Blender version
+# --------------------------------------------------------------------------------------------
+#
+# Blender 4.4 brought slotted actions: an action holds slots (one per animated ID, or shared),
+# layers and strips, and a keyframe strip holds one channel bag of F-curves per slot; the ID's
+# animation data names its action *and* its slot. Blender 4.4 and 4.5 still had `Action.fcurves`
+# (the first slot's channel bag); 5.0 removed it. Blender 3.4 to 4.3: the action's `fcurves`.
+# Blender 4.4 to 5.0 have one layer with one strip at most; the functions below read every
+# layer and strip and make the first of each.
+
+
+def slotted_actions():
+    """Whether this Blender keeps F-curves in channel bags of action slots (4.4 and later)."""
+    return bpy is not None and bpy.app.version >= (4, 4, 0)
+
+
+def _channelbag(action, slot, ensure=False):
+    """The channel bag of `slot` in a slotted action (made with a layer and a keyframe strip
+    when `ensure` and missing), or None."""
+    for layer in action.layers:
+        for strip in layer.strips:
+            if strip.type == "KEYFRAME":
+                bag = strip.channelbag(slot)
+                if bag is not None:
+                    return bag
+    if not ensure:
+        return None
+    layer = action.layers[0] if len(action.layers) else action.layers.new("Layer")
+    strips = [s for s in layer.strips if s.type == "KEYFRAME"]
+    strip = strips[0] if strips else layer.strips.new(type="KEYFRAME")
+    return strip.channelbag(slot, ensure=True)
+
+
+def id_fcurves(id_data):
+    """The F-curves animating an ID (an object, a shape key block...) through its active action:
+    the channel bag of its action slot where Blender has slots, the action's `fcurves` where it
+    has not. (F-curves, note): the note says why an action animates nothing (no slot), or None."""
+    ad = id_data.animation_data
+    action = ad.action if ad is not None else None
+    if action is None:
+        return [], None
+    if not slotted_actions():
+        return list(action.fcurves), None
+    slot = ad.action_slot
+    if slot is None:
+        slots = ", ".join(f'"{s.name_display}"' for s in action.slots) or "none"
+        return [], f'the action "{action.name}" is assigned without a slot (its slots: {slots}), so it animates nothing'
+    bag = _channelbag(action, slot)
+    return (list(bag.fcurves) if bag is not None else []), None
+
+
+def script_args(argv=None):
+    """A script's own arguments, both when Blender runs it (`blender -b --python SCRIPT -- ARGS`:
+    what follows `--`) and under the `bpy` module from PyPI (`python SCRIPT [--] ARGS`)."""
+    import sys
+
+    argv = sys.argv if argv is None else argv
+    if "--" in argv:
+        return argv[argv.index("--") + 1:]
+    if bpy is not None and not bpy.app.binary_path:  # the bpy module: Python's own arguments
+        return argv[1:]
+    return []
+
+
+def running_as_module():
+    """Whether Blender is the `bpy` module in a Python interpreter (not the blender program)."""
+    return bpy is not None and not bpy.app.binary_path
+
+
+def script_exit(code):
+    """Ends a script with `code`. Under the bpy module, without Python's shutdown: bpy 4.5's
+    hangs there (after its leak report) and the process never ends; Blender's own exit is
+    kept for the blender program (`--python-exit-code`)."""
+    import os
+    import sys
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if running_as_module():
+        os._exit(code)
+    sys.exit(code)
+
+
+def fcurve_collection(id_data):
+    """The collection new F-curves of an ID's active action go in (`find`, `new`, `remove`):
+    the channel bag of the ID's slot, with the slot, layer, strip and bag made as needed where
+    Blender has slots; the action's `fcurves` where it has not. The ID must have an action."""
+    ad = id_data.animation_data
+    action = ad.action
+    if not slotted_actions():
+        return action.fcurves
+    slot = ad.action_slot
+    if slot is None:
+        slot = action.slots.new(id_type=id_data.id_type, name=id_data.name)
+        ad.action_slot = slot
+    return _channelbag(action, slot, ensure=True).fcurves
+
+
+# --------------------------------------------------------------------------------------------
 # Export
 # --------------------------------------------------------------------------------------------
 
@@ -789,7 +888,10 @@ def project_text(objects, scene):
             warnings.append(f'"{obj.name}": NLA tracks are not exported, only the active action "{ad.action.name}"')
         if ":" in obj.name:
             warnings.append(f'"{obj.name}": the name holds ":"; import finds the object only while it exists')
-        for fc in ad.action.fcurves:
+        fcurves, note = id_fcurves(obj)
+        if note:
+            warnings.append(f'"{obj.name}": {note}; nothing exported from it')
+        for fc in fcurves:
             text = fcurve_track_text(obj, fc, fps, warnings)
             if text is not None:
                 tracks.append(text)
@@ -974,12 +1076,12 @@ def import_tracks(fps, tracks, scene):
             if track.kind == "Quat":
                 obj.rotation_mode = "QUATERNION"
             _ensure_custom_property(obj, path, sizes[(obj_name, path)])
-            action = obj.animation_data.action
-            old = action.fcurves.find(path, index=index)
+            fcurves = fcurve_collection(obj)
+            old = fcurves.find(path, index=index)
             if old is not None:
-                action.fcurves.remove(old)
+                fcurves.remove(old)
                 result.replaced += 1
-            fc = action.fcurves.new(path, index=index)
+            fc = fcurves.new(path, index=index)
             _write_fcurve(fc, track, component, rate, extrapolation, (before, after))
             try:
                 obj.path_resolve(path)

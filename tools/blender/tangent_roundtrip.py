@@ -1,6 +1,9 @@
 """Round trip of tools/blender/tangent_io.py (the Tangent add-on) in Blender, headless:
 
     blender -b --factory-startup --python tools/blender/tangent_roundtrip.py -- [OUTDIR] [--tangent BIN]
+    python tools/blender/tangent_roundtrip.py [--] [OUTDIR] [--tangent BIN]   (the bpy module from PyPI)
+
+Under the bpy module the script starts from Blender's factory settings, as --factory-startup.
 
 OUTDIR defaults to tests/reference/blender_roundtrip (beside this script's repository).
 
@@ -67,7 +70,7 @@ def fail(message):
 
 
 def args():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    argv = tangent_io.script_args()
     out, tangent = None, None
     while argv:
         a = argv.pop(0)
@@ -232,8 +235,7 @@ def cases_30(rng):
 
 
 def build_fcurve(obj, path, index, c):
-    action = obj.animation_data.action
-    fc = action.fcurves.new(path, index=index)
+    fc = tangent_io.fcurve_collection(obj).new(path, index=index)
     for k in c["keys"]:
         fc.keyframe_points.insert(k["frame"], k["value"])
     fc.update()
@@ -370,7 +372,7 @@ def find_fcurve(name):
     obj = bpy.data.objects.get(split[0]) if split else None
     if obj is None or obj.animation_data is None or obj.animation_data.action is None:
         return None
-    return obj.animation_data.action.fcurves.find(split[1], index=split[2])
+    return tangent_io.fcurve_collection(obj).find(split[1], index=split[2])
 
 
 def compare_keys(name, before, fc):
@@ -598,6 +600,8 @@ def check_errors():
 def main():
     outdir, tangent = args()
     os.makedirs(outdir, exist_ok=True)
+    if tangent_io.running_as_module():
+        bpy.ops.wm.read_factory_settings()  # as `blender --factory-startup`
     tangent_io.register()
     print(f"Blender {bpy.app.version_string}")
     ron24, samples24, snaps24, (c24, s24) = roundtrip(outdir, "", 24, cases_24, 2024)
@@ -621,11 +625,11 @@ def main():
 if __name__ == "__main__":
     try:
         main()
-    except SystemExit:
-        raise
+    except SystemExit as e:
+        tangent_io.script_exit(0 if e.code is None else e.code if isinstance(e.code, int) else 1)
     except BaseException:
         import traceback
 
         traceback.print_exc()
-        sys.exit(1)
-    sys.exit(0)
+        tangent_io.script_exit(1)
+    tangent_io.script_exit(0)
