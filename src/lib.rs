@@ -58,6 +58,7 @@ pub mod io;
 pub mod model;
 pub mod open;
 pub mod player;
+pub mod problems;
 pub mod quat;
 pub mod reduce;
 pub mod retime;

@@ -2,6 +2,7 @@
 
 mod cli;
 mod cli_body;
+mod cli_problems;
 mod cli_retime;
 mod cli_rotation;
 mod cli_smooth;
@@ -110,9 +111,14 @@ enum Command {
     /// 180°) (SPEC §13); `--butterworth`, `--gaussian` and `--median` smooth the keys as a
     /// signal at their rate, as scipy does (docs/smoothing.md), printing per track its keys,
     /// whether it was resampled, and the largest difference between the old and new curves.
-    #[command(group(ArgGroup::new("filter").required(true).args(["euler", "butterworth", "gaussian", "median"])))]
+    #[command(group(ArgGroup::new("filter").required(true).args(["euler", "jumps", "butterworth", "gaussian", "median"])))]
     Filter {
         file: PathBuf,
+        /// Replace each spike (a jump out and back within a few frames: `tangent problems`)
+        /// by the interpolation across it (slerp for rotations); steps that last are reported,
+        /// not changed.
+        #[arg(long)]
+        jumps: bool,
         /// The Euler filter on Euler tracks.
         #[arg(long)]
         euler: bool,
@@ -132,7 +138,7 @@ enum Command {
         #[arg(long, value_name = "WINDOW_SECONDS", allow_negative_numbers = true)]
         median: Option<f64>,
         /// Only this track (repeat for more); default: every Euler track with --euler, every
-        /// track but Step tracks otherwise.
+        /// rotation and position track with --jumps, every track but Step tracks otherwise.
         #[arg(long = "track", value_name = "NAME")]
         tracks: Vec<String>,
         /// Output project.
@@ -177,6 +183,10 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: PathBuf,
     },
+    /// List a take's problems, most severe first (nothing on a clean take): jumps of rotation
+    /// and position tracks, `jump TRACK at T s (frame F): turns A° in one frame (around it:
+    /// M°/frame)`. The rule and its thresholds: docs/problems.md.
+    Problems { file: PathBuf },
     /// The body's joints at each time (SPEC §14): per time, one line per joint in skeleton
     /// order, `TIME NAME X Y Z` (world position, file units), and `JOINT_end` after a joint
     /// with an end site. FILE is a project or a file Tangent imports (a BVH take).
@@ -233,8 +243,11 @@ fn main() -> ExitCode {
         }
         Some(Command::Reduce { file, tolerance, tracks, angle, output }) => cli::reduce(&file, tolerance, angle, &tracks, &output),
         Some(Command::Import { file, output, animation }) => cli::import(&file, output.as_deref(), animation),
-        Some(Command::Filter { file, euler, butterworth, order, gaussian, median, tracks, output }) => {
-            if euler {
+        Some(Command::Problems { file }) => cli_problems::problems(&file),
+        Some(Command::Filter { file, euler, jumps, butterworth, order, gaussian, median, tracks, output }) => {
+            if jumps {
+                cli_problems::fix_jumps(&file, &tracks, &output)
+            } else if euler {
                 cli_rotation::filter_euler(&file, &tracks, &output)
             } else {
                 cli_smooth::smooth(&file, cli_smooth::chosen_filter(butterworth, order, gaussian, median), &tracks, &output)
