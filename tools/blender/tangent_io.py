@@ -1003,6 +1003,13 @@ def _infinity_to_blender(track, label, warnings):
 
 def _write_fcurve(fc, track, component, fps, extrapolation, cycle_modes):
     """The track's keys for one component, then Blender's handle recalculation."""
+    # The curve's settings first: since Blender 3.5 setting them runs the F-curve's update,
+    # which merges keys closer than 0.01 frames (see below).
+    fc.auto_smoothing = SMOOTHING_TO_BLENDER[track.smoothing]
+    fc.extrapolation = extrapolation
+    if cycle_modes != ("NONE", "NONE"):
+        cycles = fc.modifiers.new("CYCLES")
+        cycles.mode_before, cycles.mode_after = cycle_modes
     points = fc.keyframe_points
     points.add(len(track.keys))
     for point, key in zip(points, track.keys):
@@ -1024,12 +1031,14 @@ def _write_fcurve(fc, track, component, fps, extrapolation, cycle_modes):
         point.back = key.back
         point.amplitude = key.amplitude
         point.period = key.period * fps
-    fc.auto_smoothing = SMOOTHING_TO_BLENDER[track.smoothing]
-    fc.extrapolation = extrapolation
-    if cycle_modes != ("NONE", "NONE"):
-        cycles = fc.modifiers.new("CYCLES")
-        cycles.mode_before, cycles.mode_after = cycle_modes
-    fc.update()  # sorts, then Blender recomputes Auto, Auto Clamped and Vector handles
+    if hasattr(points, "handles_recalc"):
+        # Blender 3.5 and later: `fcurve.update()` also merges keys closer than 0.01 frames
+        # (the last one wins), which would remove a jump's first key; sort and recompute the
+        # handles as update() does, without the merge (Blender 3.4 never merged).
+        points.sort()
+        points.handles_recalc()
+    else:
+        fc.update()  # sorts, then Blender recomputes Auto, Auto Clamped and Vector handles
 
 
 def _settle_fps(scene, fps, result):

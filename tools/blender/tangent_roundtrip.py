@@ -483,6 +483,13 @@ NATIVE = """// As Tangent writes a project: tracks of every kind the add-on take
         ]),
         (name: "Native:location[2]", kind: Scalar, interpolation: Bezier, keys: [(time: 0.0, value: [1.0]), (time: 0.4, value: [0.0]), (time: 1.0, value: [2.0])]),
         (name: "Native:[\\"weight\\"][0]", kind: Scalar, interpolation: Linear, keys: [(time: 0.0, value: [0.0]), (time: 1.0, value: [1.0])]),
+        (name: "n jump linear", kind: Scalar, interpolation: Linear, keys: [(time: 0.0, value: [0.0]), (time: 0.5, value: [1.0]), (time: 0.5, value: [3.0]), (time: 0.5002, value: [-1.0]), (time: 1.0, value: [2.0])]),
+        (name: "n jump bezier", kind: Vec2, interpolation: Bezier, keys: [
+            (time: 0.0, value: [0.0, 1.0], handles: (Free, Free), left: [(-0.1, 0.0), (-0.1, 0.2)], right: [(0.1, 0.5), (0.15, 0.0)]),
+            (time: 0.4, value: [2.0, 0.0], handles: (Free, Free), left: [(-0.1, -0.5), (-0.2, 0.3)], right: [(0.1, 0.0), (0.1, 0.0)]),
+            (time: 0.4, value: [-1.0, 2.0], handles: (Free, Free), left: [(-0.1, 0.0), (-0.1, 0.0)], right: [(0.1, 0.5), (0.2, -1.0)]),
+            (time: 1.0, value: [1.0, 1.5], handles: (Free, Free), left: [(-0.2, 0.4), (-0.3, 0.0)], right: [(0.2, 0.0), (0.2, 0.0)]),
+        ]),
         (name: "n pingpong", kind: Scalar, interpolation: Linear, pre_infinity: PingPong, keys: [(time: 0.0, value: [0.0]), (time: 1.0, value: [1.0])]),
         (name: "n mixed ends", kind: Scalar, interpolation: Linear, pre_infinity: Constant, post_infinity: Linear, keys: [(time: 0.0, value: [0.0]), (time: 1.0, value: [1.0])]),
         (name: "n tcb", kind: Vec2, interpolation: Tcb, tangents: TimeAdjusted, color: Some(Rgb(1, 2, 3)), keys: [(time: 0.0, value: [0.0, 0.0]), (time: 1.0, value: [1.0, 1.0], tension: 0.5)]),
