@@ -40,8 +40,13 @@ fn shortcuts_in_matching_order() -> &'static [(Command, egui::KeyboardShortcut)]
 /// Shortcuts, files dropped on the window, and the window's close button.
 pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppCommand>) {
     let typing = ctx.egui_wants_keyboard_input();
+    // While a text field has the keyboard, its own editing keys are its own: Ctrl+A selects
+    // the field's text, not every key of the graph (issue 44).
+    let text_edit = |s: &egui::KeyboardShortcut| {
+        s.modifiers.command && matches!(s.logical_key, egui::Key::A | egui::Key::C | egui::Key::V | egui::Key::X | egui::Key::Z | egui::Key::Y)
+    };
     for &(command, s) in shortcuts_in_matching_order() {
-        if typing && command.is_plain_key() {
+        if typing && (command.is_plain_key() || text_edit(&s)) {
             continue;
         }
         if ctx.input_mut(|i| i.consume_shortcut(&s)) {
