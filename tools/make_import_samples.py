@@ -6,6 +6,10 @@ passes the Khronos glTF validator (conformance/import_check.mjs checks it).
 
 Usage: python3 tools/make_import_samples.py [OUT_DIR]   (default tests/import-samples)
 
+It writes synthetic_quantized_sparse.glb (below) and hierarchy_rest.gltf (a node hierarchy
+with rest rotations, scales and a matrix, for the skeleton of a glTF import: see
+hierarchy()).
+
 synthetic_quantized_sparse.glb, two animations:
 
 animation 0 (unnamed), key times 0.25, 0.75, 1.5, 2.0 in one input accessor shared by
@@ -26,6 +30,7 @@ animation 1 "Second", key times 0.1, 0.6, 1.1:
     the values set sparsely; UNSIGNED_SHORT indices)
 """
 
+import base64
 import json
 import math
 import os
@@ -190,13 +195,111 @@ def synthetic():
     return b.glb()
 
 
+def f32(x):
+    """x rounded to float32, so three.js (which reads the JSON's numbers as doubles) and
+    Tangent (float32, as the gltf crate reads node transforms) start from the same value."""
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def axis_angle(axis, degrees):
+    n = math.sqrt(sum(a * a for a in axis))
+    h = math.radians(degrees) / 2
+    return [a / n * math.sin(h) for a in axis] + [math.cos(h)]
+
+
+def quat_mul(a, b):
+    ax, ay, az, aw = a
+    bx, by, bz, bw = b
+    return [aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx, aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz]
+
+
+def trs_matrix(t, q, s):
+    """Column-major 4x4 of T * R * S."""
+    x, y, z, w = q
+    r = [
+        [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+        [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+        [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+    ]
+    m = []
+    for c in range(3):
+        m += [r[row][c] * s[c] for row in range(3)] + [0.0]
+    return m + list(t) + [1.0]
+
+
+def hierarchy():
+    """hierarchy_rest.gltf: a small body, for the skeleton of a glTF import (SPEC 14,
+    conformance/pose_check.mjs). The default scene (scene 0) is
+
+      0 "Hips"  T (0, 1, 0), R 10 deg about Y; translation LINEAR
+      |- 1 "Spine"  T (0, 0.3, 0), R -15 deg about X, S (1.2, 1, 0.9); rotation CUBICSPLINE
+      |  `- 2 "Neck"  a matrix: T (0, 0.4, 0.02) R 20 deg about (1, 0.2, 0) S (1, 1.1, 1)
+      |     `- 3 (unnamed)  T (0, 0.2, 0.05); rotation STEP
+      |        `- 4 "Tip"  T (0, 0.15, 0)
+      |- 5 "Arm"  T (0.2, 0.25, 0), R 90 deg about Z; scale LINEAR
+      |  `- 6 "Arm"  T (0.3, 0, 0), R -30 deg about Y; rotation LINEAR
+      |     `- 7 "Hand"  T (0.25, 0, 0), S (-1, 1, 1), a one-triangle mesh
+      `- 8 "Cam"  T (0, 0.5, 2), R -10 deg about X, a perspective camera
+    and scene 1 holds node 9 "Other", in no default scene. One animation, "Walk", keys at
+    0, 0.5, 1, 1.5 and 2 s. The JSON with its buffer as a data URI."""
+    b = Builder()
+    tri = b.accessor([0, 0, 0, 0.1, 0, 0, 0, 0.1, 0], "VEC3", min_max=True)
+    b.gltf["meshes"].append({"name": "Palm", "primitives": [{"attributes": {"POSITION": tri}}]})
+    b.gltf["cameras"] = [{"type": "perspective", "perspective": {"yfov": 0.8, "znear": 0.1}}]
+    r = lambda axis, deg: [f32(x) for x in axis_angle(axis, deg)]
+    v = lambda *xs: [f32(x) for x in xs]
+    neck = [f32(x) for x in trs_matrix([0, 0.4, 0.02], axis_angle([1, 0.2, 0], 20), [1, 1.1, 1])]
+    b.gltf["nodes"] = [
+        {"name": "Hips", "translation": v(0, 1, 0), "rotation": r([0, 1, 0], 10), "children": [1, 5, 8]},
+        {"name": "Spine", "translation": v(0, 0.3, 0), "rotation": r([1, 0, 0], -15), "scale": v(1.2, 1, 0.9), "children": [2]},
+        {"name": "Neck", "matrix": neck, "children": [3]},
+        {"translation": v(0, 0.2, 0.05), "children": [4]},
+        {"name": "Tip", "translation": v(0, 0.15, 0)},
+        {"name": "Arm", "translation": v(0.2, 0.25, 0), "rotation": r([0, 0, 1], 90), "children": [6]},
+        {"name": "Arm", "translation": v(0.3, 0, 0), "rotation": r([0, 1, 0], -30), "children": [7]},
+        {"name": "Hand", "translation": v(0.25, 0, 0), "scale": v(-1, 1, 1), "mesh": 0},
+        {"name": "Cam", "translation": v(0, 0.5, 2), "rotation": r([1, 0, 0], -10), "camera": 0},
+        {"name": "Other", "translation": v(5, 5, 5)},
+    ]
+    b.gltf["scenes"] = [{"name": "Body", "nodes": [0]}, {"name": "Elsewhere", "nodes": [9]}]
+    b.gltf["scene"] = 0
+    times = b.accessor([0, 0.5, 1.0, 1.5, 2.0], "SCALAR", min_max=True)
+    hips = b.accessor(flat([[0, 1, 0], [0.3, 1.1, 0], [0.6, 1, 0.1], [0.9, 0.95, -0.1], [1.2, 1, 0]]), "VEC3")
+    spine_keys = [axis_angle([1, 0, 0], -15), axis_angle([1, 0.3, 0], 10), axis_angle([0, 0, 1], 25), axis_angle([1, -1, 0.5], -40), axis_angle([1, 0, 0], -15)]
+    spine_tangents = [[0.2, 0.1, 0, 0], [0.5, -0.3, 0.2, 0.1], [-0.4, 0.2, 0.6, 0], [0.1, 0.1, -0.2, 0.05], [0, 0, 0.3, 0]]
+    spine = b.accessor(flat(flat([[-x for x in spine_tangents[k]], spine_keys[k], spine_tangents[k]] for k in range(5))), "VEC4")
+    head = b.accessor(flat([axis_angle([0, 1, 0], 0), axis_angle([0, 1, 0], 30), axis_angle([1, 0, 1], -45), axis_angle([0, 1, 0], 60), axis_angle([0, 0, 1], 5)]), "VEC4")
+    arm_scale = b.accessor(flat([[1, 1, 1], [1.5, 1, 1], [1, 0.5, 1], [2, 2, 2], [1, 1, 1]]), "VEC3")
+    forearm = b.accessor(flat([axis_angle([0, 1, 0], -30), axis_angle([0, 1, 0], -90), axis_angle([0, 0, 1], 70), quat_mul(axis_angle([0, 1, 0], -30), axis_angle([1, 0, 0], 120)), axis_angle([0, 1, 0], -30)]), "VEC4")
+    b.gltf["animations"].append({
+        "name": "Walk",
+        "samplers": [
+            {"input": times, "output": hips, "interpolation": "LINEAR"},
+            {"input": times, "output": spine, "interpolation": "CUBICSPLINE"},
+            {"input": times, "output": head, "interpolation": "STEP"},
+            {"input": times, "output": arm_scale, "interpolation": "LINEAR"},
+            {"input": times, "output": forearm, "interpolation": "LINEAR"},
+        ],
+        "channels": [
+            {"sampler": 0, "target": {"node": 0, "path": "translation"}},
+            {"sampler": 1, "target": {"node": 1, "path": "rotation"}},
+            {"sampler": 2, "target": {"node": 3, "path": "rotation"}},
+            {"sampler": 3, "target": {"node": 5, "path": "scale"}},
+            {"sampler": 4, "target": {"node": 6, "path": "rotation"}},
+        ],
+    })
+    b.gltf["buffers"].append({"byteLength": len(b.bin), "uri": "data:application/octet-stream;base64," + base64.b64encode(bytes(b.bin)).decode()})
+    return json.dumps(b.gltf, indent=1).encode() + b"\n"
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else "tests/import-samples"
     os.makedirs(out, exist_ok=True)
-    path = os.path.join(out, "synthetic_quantized_sparse.glb")
-    with open(path, "wb") as f:
-        f.write(synthetic())
-    print("wrote", path)
+    for name, make in [("synthetic_quantized_sparse.glb", synthetic), ("hierarchy_rest.gltf", hierarchy)]:
+        path = os.path.join(out, name)
+        with open(path, "wb") as f:
+            f.write(make())
+        print("wrote", path)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,10 @@
 //! an axis holds the node's value for it. FBX's constant-next segments (the next key's value
 //! held from the key on) differ at one instant: the key's own time gives the next value.
 //!
+//! The node hierarchy becomes the project's skeleton when one stack is imported
+//! (`fbx_skeleton.rs`): every node's whole local transform as ufbx evaluates it as its rest
+//! translation, rotation and scale.
+//!
 //! Only the base layer of a stack is read; other layers, other animated properties, pre- and
 //! post-rotation, pivots and offsets that are not identity, the spheric rotation order and
 //! extrapolation Tangent cannot hold are named in warnings. ufbx's reason for a file it cannot
@@ -31,7 +35,8 @@
 
 use std::collections::HashSet;
 
-use super::{animation_labels, choose_animations, unique_name, Ctx, ImportError, ImportOptions, Read};
+use super::fbx_skeleton::Animated;
+use super::{animation_labels, choose_animations, unique_labels, unique_name, Ctx, ImportError, ImportOptions, Read};
 use crate::euler::EulerOrder;
 use crate::handles::split_segment;
 use crate::model::{Binding, Element, GltfProperty, HandleType, Infinity, Interpolation, Key, Track, TrackKind};
@@ -487,10 +492,11 @@ pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Resu
     let labels = animation_labels(scene.anim_stacks.iter().map(|s| Some(&*s.element.name)), "stack");
     let (chosen, prefixed) = choose_animations(&labels, options, ctx)?;
     let nodes: Vec<&ufbx::Node> = scene.nodes.iter().map(|n| &**n).filter(|n| !n.is_root).collect();
-    let node_labels = animation_labels(nodes.iter().map(|n| Some(&*n.element.name)), "node");
+    let node_labels = unique_labels(animation_labels(nodes.iter().map(|n| Some(&*n.element.name)), "node"));
     let targets = targets(&nodes);
     let mut orders: Vec<Option<EulerOrder>> = vec![None; nodes.len()];
     let mut imported = vec![false; nodes.len()];
+    let mut animated = vec![Animated::default(); nodes.len()];
     let mut tracks = Vec::new();
     let mut taken = HashSet::new();
     let total = chosen.len() * targets.len();
@@ -524,6 +530,10 @@ pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Resu
                 track.order = *orders[target.node].get_or_insert_with(|| rotation_order(nodes[target.node], &mut warnings, node_label));
             }
             imported[target.node] = true;
+            if target.property != GltfProperty::Weights {
+                animated[target.node].transform = true;
+                animated[target.node].scale |= target.property == GltfProperty::Scale;
+            }
             track.name = unique_name(format!("{prefix}{}", track.name), &mut taken);
             tracks.push(track);
         }
@@ -547,8 +557,10 @@ pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Resu
         }
     }
     ctx.progress(total, total)?;
+    // One stack's tracks are `NODE.*`, which bind to the joints by name (fbx_skeleton.rs).
+    let skeleton = if prefixed { None } else { super::fbx_skeleton::skeleton(&scene, &nodes, &node_labels, &animated, &mut warnings) };
     // The project's rate: the file's own (`FrameRate`, or its time mode's).
-    Ok(Read { tracks, warnings, fps: Some(scene.settings.frames_per_second), ..Read::default() })
+    Ok(Read { tracks, warnings, skeleton, fps: Some(scene.settings.frames_per_second) })
 }
 
 #[cfg(test)]

@@ -24,6 +24,10 @@
 //! values. The clip holds its first value before its first key and its last after its last
 //! key (Constant infinity), as glTF players do.
 //!
+//! The default scene's node hierarchy becomes the project's skeleton when one animation is
+//! imported (`gltf_skeleton.rs`): the nodes' rest translation, rotation and scale, joint
+//! names the node labels above.
+//!
 //! Bad data is an error naming the animation and channel (a buffer that points past its
 //! end, times that do not increase, an output count that does not match the sampler, NaN);
 //! channels the model cannot hold (`KHR_animation_pointer`, unknown paths or
@@ -40,7 +44,7 @@ use gltf::json as gj;
 use serde_json::Value;
 
 use super::gltf_check::Allowed;
-use super::{animation_labels, choose_animations, json_syntax, unique_name, Ctx, ImportError, ImportOptions, Read};
+use super::{animation_labels, choose_animations, json_syntax, unique_labels, unique_name, Ctx, ImportError, ImportOptions, Read};
 use crate::model::{Binding, Element, GltfProperty, HandleType, Interpolation, Key, Track, TrackKind};
 
 /// Extensions that do not change how animation data is read.
@@ -91,7 +95,17 @@ pub(super) fn read(bytes: &[u8], binary: bool, base: Option<&Path>, options: &Im
     if root_has_no_animation(&document) {
         warnings.push("the file has no animations".to_owned());
     }
-    Ok(Read { tracks, warnings, ..Read::default() })
+    // One animation's tracks are `NODE.*`, which bind to the joints by name (gltf_skeleton.rs).
+    let skeleton = if prefixed || tracks.is_empty() {
+        None
+    } else {
+        let mut moved = vec![false; node_labels.len()];
+        for plan in plans.iter().filter(|p| p.property != GltfProperty::Weights) {
+            moved[plan.node] = true;
+        }
+        super::gltf_skeleton::skeleton(document.as_json(), &node_labels, &moved, &mut warnings)
+    };
+    Ok(Read { tracks, warnings, skeleton, ..Read::default() })
 }
 
 fn root_has_no_animation(document: &gltf::Document) -> bool {
@@ -247,9 +261,11 @@ fn plan_animation(root: &gj::Root, a: usize, label: &str, original: &[usize], pl
     Ok(())
 }
 
-/// Track names for nodes: the name, `node<i>` if none, `NAME#i` if two nodes share it.
+/// Track names for nodes: the name, `node<i>` if none, `NAME#i` if two nodes share it (and
+/// `LABEL#2`, … should a label still repeat one before it: a node named `node1` beside an
+/// unnamed node 1), so each node's label is its own, as the skeleton's joint names must be.
 fn node_labels(root: &gj::Root) -> Vec<String> {
-    animation_labels(root.nodes.iter().map(|n| n.name.as_deref()), "node")
+    unique_labels(animation_labels(root.nodes.iter().map(|n| n.name.as_deref()), "node"))
 }
 
 /// The data of every buffer the planned channels read (`None` for the others), each cut to

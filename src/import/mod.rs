@@ -6,11 +6,11 @@
 //!
 //! | source | track | interpolation |
 //! |---|---|---|
-//! | glTF STEP / LINEAR / CUBICSPLINE | `NODE.translation`, `.rotation`, `.scale`, `.weights[i]` | Step / Linear (Slerp for rotation) / Bezier, Free handles at thirds ([`gltf`]) |
+//! | glTF STEP / LINEAR / CUBICSPLINE | `NODE.translation`, `.rotation`, `.scale`, `.weights[i]`, and the node hierarchy as the skeleton ([`gltf_skeleton`]) | Step / Linear (Slerp for rotation) / Bezier, Free handles at thirds ([`gltf`]) |
 //! | three.js Discrete / Linear / Smooth / Bezier | the track's name | Step / Linear (Slerp) / Cubic / Bezier, Free handles ([`three`]) |
 //! | CSV | `NAME` from `NAME.x`, `NAME.y`, … or a column's header | Linear ([`csv`]) |
 //! | BVH motion capture | `JOINT.translation` (Vec3), `JOINT.rotation` (Euler in the channels' order), and the skeleton | Linear, a key per frame ([`bvh`]) |
-//! | FBX (through ufbx) | `NODE.translation`, `.rotation` (Euler in the node's order), `.scale`, `.weights[i]` | Step / Linear / Bezier with Free handles from FBX's tangents ([`fbx`]) |
+//! | FBX (through ufbx) | `NODE.translation`, `.rotation` (Euler in the node's order), `.scale`, `.weights[i]`, and the node hierarchy as the skeleton ([`fbx_skeleton`]) | Step / Linear / Bezier with Free handles from FBX's tangents ([`fbx`]) |
 //!
 //! Every imported track remembers its [`Binding`] (glTF node and property, three.js property
 //! path), so export writes it back where it came from. Nothing is half-imported: the whole
@@ -21,8 +21,10 @@
 mod bvh;
 mod csv;
 mod fbx;
+mod fbx_skeleton;
 mod gltf;
 mod gltf_check;
+mod gltf_skeleton;
 mod three;
 
 use std::fmt;
@@ -251,7 +253,7 @@ fn json_syntax(e: &serde_json::Error, path: &str) -> ImportError {
 }
 
 /// What one importer passes to [`finish`]: the tracks in file order, and the warnings; a
-/// skeleton and a frame rate where the file has them (BVH).
+/// skeleton (BVH; glTF and FBX node hierarchies) and a frame rate where the file has them.
 #[derive(Default)]
 struct Read {
     tracks: Vec<Track>,
@@ -377,6 +379,12 @@ fn unique_name(name: String, taken: &mut std::collections::HashSet<String>) -> S
         }
         k += 1;
     }
+}
+
+/// `labels` with any label equal to an earlier one made unique by [`unique_name`] (`L#2`, …).
+fn unique_labels(labels: Vec<String>) -> Vec<String> {
+    let mut taken = std::collections::HashSet::new();
+    labels.into_iter().map(|l| unique_name(l, &mut taken)).collect()
 }
 
 /// Picks the animations (glTF) or clips (three.js) to import: all, or the one `options`
