@@ -99,3 +99,44 @@ pub fn fix_jumps(file: &Path, names: &[String], output: &Path) -> Result<()> {
     out.flush()?;
     Ok(())
 }
+
+/// `tangent reduce FILE --body E [-o OUT]`: the fewest keys of the skeleton's tracks keeping
+/// every joint and end site within E file units of the original (`reduce::body`). Prints per
+/// track its keys and bound, the totals and the measured largest displacement.
+pub fn reduce_on_body(file: &Path, bound: f64, output: Option<&Path>) -> Result<()> {
+    let project = open(file)?;
+    let bar = indicatif::ProgressBar::new_spinner();
+    let reduced = tangent::reduce::body::reduce_on_body(&project, bound, &|what| bar.set_message(what.to_owned()))?;
+    bar.finish_and_clear();
+    let mut lines = Vec::new();
+    for (ti, result) in &reduced.tracks {
+        let name = &project.tracks[*ti].name;
+        lines.push(match result {
+            Ok(r) if r.kept.is_none() => format!("{name}\t{} -> {} keys", r.keys_before, r.keys_after),
+            Ok(r) => format!("{name}\t{} keys\tkept: {}", r.keys_before, r.kept.as_deref().unwrap_or("")),
+            Err(e) => format!("{name}\terror: {e}"),
+        });
+    }
+    let d = &reduced.displacement;
+    lines.push(format!(
+        "keys: {} -> {} ({:.1}%), the budget at {:.3}x its guaranteed share",
+        reduced.keys_before,
+        reduced.keys_after,
+        100.0 * reduced.keys_after as f64 / reduced.keys_before.max(1) as f64,
+        reduced.scale
+    ));
+    lines.push(format!(
+        "body: largest joint displacement {:?} at {}, {:.4} s ({:.4}% of the skeleton's size), bound {bound:?}",
+        d.distance, d.point, d.time, d.percent
+    ));
+    if let Some(output) = output {
+        save_project(output, &reduced.project)?;
+        lines.push(format!("wrote {}", output.display()));
+    }
+    let mut out = BufWriter::new(std::io::stdout().lock());
+    for line in lines {
+        writeln!(out, "{line}")?;
+    }
+    out.flush()?;
+    Ok(())
+}

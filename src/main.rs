@@ -90,21 +90,28 @@ enum Command {
         #[arg(long, value_enum, default_value = "spec")]
         runtime: tangent::runtime::Runtime,
     },
-    /// Replace each track's keys by the fewest Bezier keys within a tolerance (SPEC §12).
+    /// Replace each track's keys by the fewest Bezier keys within a tolerance (SPEC §12), or
+    /// with --body within a bound on the body (no joint moves more than E).
+    #[command(group(ArgGroup::new("bound").required(true).args(["tolerance", "body"])))]
     Reduce {
         file: PathBuf,
         /// Largest distance from the original, in value units.
         #[arg(long, allow_negative_numbers = true)]
-        tolerance: f64,
+        tolerance: Option<f64>,
+        /// Largest displacement of any joint or end site from the original at any time, in
+        /// file units: the fewest keys of the skeleton's tracks that keep the body within it
+        /// (the error shared down the hierarchy; docs/problems.md).
+        #[arg(long, value_name = "E", allow_negative_numbers = true, conflicts_with = "tracks")]
+        body: Option<f64>,
         /// Only this track (repeat for more); default: every track.
         #[arg(long = "track", value_name = "NAME")]
         tracks: Vec<String>,
         /// Largest angle from the original for Quat tracks, in degrees.
         #[arg(long, default_value_t = tangent::reduce::DEFAULT_ANGLE_DEG, allow_negative_numbers = true)]
         angle: f64,
-        /// Output project.
+        /// Output project (required with --tolerance; with --body, without it only the report).
         #[arg(short = 'o', long = "output")]
-        output: PathBuf,
+        output: Option<PathBuf>,
     },
     /// Filter tracks' keys with exactly one of: `--euler` replaces each Euler track's angles,
     /// key by key, by the angles of the same rotation nearest the key before (no step over
@@ -241,7 +248,14 @@ fn main() -> ExitCode {
         Some(Command::Bake { file, fps, adaptive, adaptive_linear, constant_speed, three_before_r187, format, output, map, runtime }) => {
             cli::bake(&file, cli::BakeArgs { fps, adaptive, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map, runtime }, &output)
         }
-        Some(Command::Reduce { file, tolerance, tracks, angle, output }) => cli::reduce(&file, tolerance, angle, &tracks, &output),
+        Some(Command::Reduce { file, tolerance, body, tracks, angle, output }) => match (tolerance, body) {
+            (_, Some(bound)) => cli_problems::reduce_on_body(&file, bound, output.as_deref()),
+            (Some(tolerance), None) => match output {
+                Some(output) => cli::reduce(&file, tolerance, angle, &tracks, &output),
+                None => Err(anyhow::anyhow!("--tolerance needs -o OUT: the project to write")),
+            },
+            (None, None) => unreachable!("clap requires --tolerance or --body"),
+        },
         Some(Command::Import { file, output, animation }) => cli::import(&file, output.as_deref(), animation),
         Some(Command::Problems { file }) => cli_problems::problems(&file),
         Some(Command::Filter { file, euler, jumps, butterworth, order, gaussian, median, tracks, output }) => {

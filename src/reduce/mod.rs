@@ -16,6 +16,7 @@
 //! The fitted keys are Free Bézier keys with handles at thirds ([`fit`]), so glTF CUBICSPLINE
 //! and three.js `InterpolateBezier` hold them exactly.
 
+pub mod body;
 pub mod fit;
 pub mod measure;
 pub mod project;
