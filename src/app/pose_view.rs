@@ -140,6 +140,8 @@ pub struct PoseView {
     /// Where the drag in progress began, and how far (points) it has moved.
     pressed: Option<Pos2>,
     dragged: f32,
+    /// Where the root was (Y-up frame) when the camera last followed it.
+    followed: Option<[f64; 3]>,
 }
 
 /// Each joint's compiled curves from the document, or from `replaced` (a tool's preview)
@@ -205,6 +207,7 @@ impl PoseView {
                 });
             combo.response.accessible_name("up axis").on_hover_text("Which file axis points up in the view");
             ui.checkbox(&mut s.grid, "Grid").on_hover_text("The ground plane's grid");
+            ui.checkbox(&mut s.follow, "Follow").on_hover_text("Keep the root in the middle of the view as the take travels (the camera moves with it)");
             ui.separator();
             ui.label("Onion").on_hover_text("Ghost poses before (blue) and after (green) the playhead");
             ui.add(egui::DragValue::new(&mut s.onion).range(0..=10).suffix(" each side")).on_hover_text("How many ghost poses on each side (0: none)");
@@ -323,8 +326,21 @@ impl Panel for PoseView {
         let document = cx.doc.basis().document;
         if self.frame || self.framed_for != Some(document) {
             self.camera.frame(&pose.points, up, rect);
+            self.followed = None;
             self.frame = false;
             self.framed_for = Some(document);
+        }
+        if settings.follow {
+            // The camera keeps its offset from the first root as it travels.
+            if let Some(root) = pose.points.first() {
+                let now = y_up(*root, up);
+                if let Some(last) = self.followed {
+                    self.camera.target = [0, 1, 2].map(|a| self.camera.target[a] + now[a] - last[a]);
+                }
+                self.followed = Some(now);
+            }
+        } else {
+            self.followed = None;
         }
         self.navigate(&response, ui);
         if settings.grid {
@@ -459,6 +475,6 @@ fn nearest(at: &[Pos2], p: Pos2) -> Option<usize> {
 
 impl Default for PoseSettings {
     fn default() -> Self {
-        Self { up: UpAxis::Y, grid: true, onion: 0, onion_step: 5, trail_seconds: 0.0 }
+        Self { up: UpAxis::Y, grid: true, follow: true, onion: 0, onion_step: 5, trail_seconds: 0.0 }
     }
 }

@@ -55,6 +55,8 @@ pub enum UpAxis {
 pub struct PoseSettings {
     pub up: UpAxis,
     pub grid: bool,
+    /// The camera moves with the root as the take travels.
+    pub follow: bool,
     /// Ghost poses on each side of the playhead (0: none).
     pub onion: usize,
     /// Frames between ghost poses.
