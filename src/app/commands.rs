@@ -89,6 +89,8 @@ pub enum AppCommand {
     ToggleSelected(KeyRef),
     AddToSelection(Vec<KeyRef>),
     SetActiveTrack(usize),
+    /// What View > Problems found (`None` when it closes): the graph marks the jumps.
+    SetProblems(Option<Arc<super::payload::FoundProblems>>),
     /// Joints picked in the pose view: their tracks become the shown ones, the primary one
     /// active.
     SelectJoints(super::payload::JointSelection),
@@ -237,6 +239,12 @@ pub enum Command {
     /// Edit > Euler filter: each key's angles the equivalent nearest the key before, on the
     /// selected Euler tracks.
     EulerFilter,
+    /// Edit > Fix jumps: each spike (a jump out and back within a few frames) of the selected
+    /// keys' tracks (or every track) replaced by the interpolation across it; lasting steps
+    /// reported, not changed (`crate::problems`).
+    FixJumps,
+    /// View > Problems: the take's jumps, each a row that goes there.
+    ToggleProblems,
     /// Track > Convert rotation…: Quat tracks to Euler angles, Euler tracks to quaternions.
     ConvertRotation,
     /// Edit > Smooth…: Butterworth, Gaussian or median on the selected keys (or the active
@@ -275,7 +283,7 @@ pub enum Command {
 impl Command {
     pub const FILE: [Command; 8] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Import, Self::Export, Self::Quit];
     /// Simplify is in the Edit menu (where the issue and Blender users look for it) and in Key.
-    pub const EDIT: [Command; 10] = [
+    pub const EDIT: [Command; 11] = [
         Self::Undo,
         Self::Redo,
         Self::SelectAll,
@@ -286,6 +294,7 @@ impl Command {
         Self::Simplify,
         Self::Smooth,
         Self::EulerFilter,
+        Self::FixJumps,
     ];
     pub const KEY: [Command; 12] = [
         Self::InsertKey,
@@ -338,7 +347,7 @@ impl Command {
     /// The entries of the easing menu.
     pub const EASINGS: [Command; 4] =
         [Self::SetEasing(Easing::Auto), Self::SetEasing(Easing::In), Self::SetEasing(Easing::Out), Self::SetEasing(Easing::InOut)];
-    pub const VIEW: [Command; 9] = [
+    pub const VIEW: [Command; 10] = [
         Self::FrameAll,
         Self::FrameSelected,
         Self::ToggleNormalize,
@@ -348,6 +357,7 @@ impl Command {
         Self::ToggleSnap,
         Self::ClearGhost,
         Self::ToggleFrameStats,
+        Self::ToggleProblems,
     ];
     /// The entries of View > Preview runtime ▸.
     pub const PREVIEW_RUNTIMES: [Command; 5] = [
@@ -383,6 +393,8 @@ impl Command {
             Self::EasingMenu => "Easing…",
             Self::Simplify => "Simplify…",
             Self::EulerFilter => "Euler filter",
+            Self::FixJumps => "Fix jumps",
+            Self::ToggleProblems => "Problems",
             Self::ConvertRotation => "Convert rotation…",
             Self::Smooth => "Smooth…",
             Self::ScaleTime => "Scale time…",
@@ -450,6 +462,10 @@ impl Command {
             }
             Self::EasingMenu => "Set which end of the selected keys' easing segments eases: in, out, both, or the equation's usual one (Blender's Ctrl+E menu)",
             Self::Simplify => "Replace the keys of the selected tracks (or the active track) by the fewest Bézier keys within a tolerance, previewed over the original",
+            Self::FixJumps => {
+                "Replace each spike (a joint turning or moving far more in a frame than around it, and back within 5 frames: a marker swap) by the interpolation across it, on the tracks of the selected keys or, with none selected, every track; a flip that lasts is reported, not changed; one undo step (docs/problems.md)"
+            }
+            Self::ToggleProblems => "List the take's jumps (spikes and lasting flips), most severe first; click one to go there",
             Self::EulerFilter => {
                 "On the Euler tracks of the selected keys (or the active track): give each key the angles of the same rotation nearest the key before, removing 360° jumps and gimbal flips (Blender's Euler Filter); one undo step"
             }
@@ -535,6 +551,8 @@ impl Command {
             Self::Blend(BlendTool::ToNeighbor) => k(Modifiers::SHIFT.plus(Modifiers::ALT), Key::D),
             Self::Smooth => k(Modifiers::ALT, Key::O),
             Self::EulerFilter => k(cmd.plus(Modifiers::SHIFT), Key::F),
+            Self::FixJumps => k(cmd.plus(Modifiers::SHIFT), Key::J),
+            Self::ToggleProblems => k(cmd.plus(Modifiers::SHIFT), Key::P),
             Self::HandleTypeMenu => k(Modifiers::NONE, Key::V),
             Self::InterpolationMenu => k(Modifiers::NONE, Key::T),
             Self::EasingMenu => k(cmd, Key::E),

@@ -104,6 +104,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             true
         }
         AppCommand::SetActiveTrack(t) => t < state.project().tracks.len() && replace(&mut state.doc.active_track, Some(t)),
+        AppCommand::SetProblems(found) => replace(&mut state.ui.problems, found),
         AppCommand::SelectJoints(joints) => {
             let tracks = state.project().tracks.len();
             if let Some(t) = joints.primary.filter(|&t| t < tracks) {
@@ -409,6 +410,18 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::ClearGhost => state.ui.ghost = None,
         Command::PreviewRuntime(runtime) => preview_runtime(state, runtime),
         Command::EulerFilter => euler_filter(ctx, state),
+        Command::FixJumps => {
+            end_gesture(state);
+            match planner::plan_fix_jumps(&state.doc) {
+                Ok(plan) => _ = carry_out(ctx, state, plan, "Fix jumps", false),
+                Err(s) => state.set_status(s),
+            }
+        }
+        Command::ToggleProblems => {
+            if !state.ui.windows.close(Window::Problems) {
+                state.ui.windows.open(Window::Problems);
+            }
+        }
         Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
         Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {
             super::segment_commands::segment_command(ctx, state, command, change_keys)
@@ -458,6 +471,7 @@ pub fn waits_for_change(command: &AppCommand) -> bool {
             | AppCommand::Finished(_)
             | AppCommand::RuntimePlayed(_)
             | AppCommand::SetExportSettings(_)
+            | AppCommand::SetProblems(_)
     )
 }
 

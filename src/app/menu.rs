@@ -71,6 +71,7 @@ fn view_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>
             Command::ToggleSpeedGraph => Some(cx.view.show_speed),
             Command::ToggleAllCurves => Some(cx.view.show_all_curves),
             Command::ToggleFrameStats => Some(cx.ui.windows.is_open(super::payload::Window::FrameStats)),
+            Command::ToggleProblems => Some(cx.ui.windows.is_open(super::payload::Window::Problems)),
             Command::ToggleSnap => Some(cx.view.snap),
             _ => None,
         };

@@ -40,6 +40,7 @@ mod menu;
 mod panel;
 mod path_view;
 mod pose_view;
+mod problems_window;
 mod payload;
 pub mod planner;
 mod playback;
@@ -80,6 +81,8 @@ mod euler_tests;
 mod key_job_tests;
 #[cfg(test)]
 mod pose_tests;
+#[cfg(test)]
+mod problems_tests;
 #[cfg(test)]
 mod runtime_preview_tests;
 #[cfg(test)]
@@ -122,6 +125,7 @@ pub struct Panels {
     pub path: path_view::PathView,
     pub rotation: rotation_view::RotationView,
     pub pose: pose_view::PoseView,
+    pub problems: problems_window::ProblemsWindow,
     pub dialogs: dialogs::Dialogs,
     pub export: export_window::ExportWindow,
     pub pointer_menus: bezier_windows::PointerMenus,
@@ -271,6 +275,7 @@ impl TangentApp {
         p.ripple.ui(ui, &cx, &mut out);
         p.blend.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
+        p.problems.ui(ui, &cx, &mut out);
         if cx.ui.windows.is_open(Window::FrameStats) {
             let mut open = true;
             frame_stats::window(&ctx, &cx.ui.frame_stats, &mut open);

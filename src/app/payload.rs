@@ -54,6 +54,13 @@ impl BodyChange {
     }
 }
 
+/// What View > Problems found for one revision of one document (document id, revision).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FoundProblems {
+    pub made_for: (u64, u64),
+    pub jumps: Vec<crate::problems::Jump>,
+}
+
 /// The joints picked in the pose view: their indices in the skeleton, every track they are
 /// bound to (the graph draws them as it draws the active track), and the track that becomes
 /// active (the last picked joint's rotation, else its translation).
@@ -500,6 +507,8 @@ pub enum Window {
     RemoveTime,
     /// View > Frame statistics.
     FrameStats,
+    /// View > Problems.
+    Problems,
 }
 
 /// Which windows are open.

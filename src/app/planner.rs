@@ -362,3 +362,61 @@ mod tests {
         assert_eq!(p.compiled.ranges.all(0), (0.0, 9.0), "key ranges of the new keys");
     }
 }
+
+/// Edit > Fix jumps: the spikes of the selected keys' tracks (every track with no key
+/// selected; locked tracks left) replaced by the interpolation across them
+/// ([`crate::problems::fix_spikes`]), as one change of whole tracks made now (finding jumps
+/// costs a pass over the keys); the status says what was fixed, what was left, and how far
+/// the body moved.
+pub fn plan_fix_jumps(doc: &DocState) -> Result<Plan, Status> {
+    use crate::problems::{find_jumps, fix_spikes, JumpRule, JumpShape};
+    let project = doc.project();
+    let mut tracks: Vec<usize> = doc.selection.iter().map(|k| k.track).collect();
+    tracks.dedup();
+    if tracks.is_empty() {
+        tracks = (0..project.tracks.len()).collect();
+    }
+    tracks.retain(|&t| !project.tracks[t].locked);
+    let jumps = find_jumps(project, &tracks, &JumpRule::default());
+    if jumps.is_empty() {
+        return Err(Status::message("Fix jumps: no jump found (View > Problems lists them; docs/problems.md says the rule)"));
+    }
+    let (mut wide, mut fixed, mut keys, mut replaced) = (Vec::new(), 0, 0, Vec::new());
+    let mut touched: Vec<usize> = jumps.iter().map(|j| j.track).collect();
+    touched.sort_unstable();
+    touched.dedup();
+    for t in touched {
+        let mine: Vec<_> = jumps.iter().filter(|j| j.track == t).collect();
+        let (track, n) = fix_spikes(&project.tracks[t], &mine);
+        if n > 0 {
+            fixed += mine.iter().filter(|j| j.shape != JumpShape::Step).count();
+            keys += n;
+            if let Ok(c) = crate::TrackCurve::new(&track) {
+                replaced.push((t, c));
+            }
+            wide.push(KeyEdit { track: t, edit: Edit::SetKeys { track: t, keys: track.keys }, selected: doc.selection.of_track(t).copied().collect() });
+        }
+    }
+    let steps: Vec<String> = jumps.iter().filter(|j| j.shape == JumpShape::Step).map(|j| format!("{} at {:.3} s", j.name, j.time)).collect();
+    let mut message = format!("Fix jumps: {fixed} spike{} replaced by the interpolation across ({keys} keys)", if fixed == 1 { "" } else { "s" });
+    if !steps.is_empty() {
+        message += &format!(
+            "; {} lasting flip{} left as {} (not a spike): {}",
+            steps.len(),
+            if steps.len() == 1 { "" } else { "s" },
+            if steps.len() == 1 { "it is" } else { "they are" },
+            steps.join(", ")
+        );
+    }
+    let curves: Vec<(usize, &crate::TrackCurve)> = replaced.iter().map(|(t, c)| (*t, c)).collect();
+    if let Ok(Some(d)) = crate::body::replaced_difference(project, &curves) {
+        message += &format!(
+            ". Body: largest joint displacement {:.4} file units at {}, {:.3} s ({:.2}% of the skeleton's size)",
+            d.distance, d.point, d.time, d.percent
+        );
+    }
+    if wide.is_empty() {
+        return Err(Status::message(message));
+    }
+    Ok(Plan::Edits { local: Vec::new(), wide, message: Some(message) })
+}

@@ -159,6 +159,7 @@ fn report_table(ui: &mut egui::Ui, smoothing: &Smoothing, fresh: bool) {
         None => ui.label(format!("Changes every key of {ok} track{} (no key is selected).", plural(ok))),
     };
     super::style::body_line(ui, &smoothing.body);
+    super::style::jumps_warning(ui, &smoothing.crossed);
     super::style::track_table(ui, "smooth report", |ui| {
         egui::Grid::new("smooth report").num_columns(3).striped(true).show(ui, |ui| {
             ui.strong("track");

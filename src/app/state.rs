@@ -68,6 +68,8 @@ pub struct UiState {
     /// View > Preview runtime: the export as a runtime plays it, and the Export window's
     /// settings it is made with.
     pub runtime_preview: super::runtime_preview::RuntimePreview,
+    /// What View > Problems found, marked on the graph's time axis.
+    pub problems: Option<std::sync::Arc<super::payload::FoundProblems>>,
     /// The joints picked in the pose view and their tracks (shown in the graph).
     pub joints: super::payload::JointSelection,
 }
@@ -121,6 +123,7 @@ impl AppState {
             frame_stats: super::frame_stats::FrameStats::default(),
             runtime_preview: super::runtime_preview::RuntimePreview::default(),
             joints: super::payload::JointSelection::default(),
+            problems: None,
         };
         Self { doc, view: ViewSettings::default(), ui }
     }

@@ -21,6 +21,9 @@ pub fn track_table<R>(ui: &mut eframe::egui::Ui, id: &str, add: impl FnOnce(&mut
 pub const AXIS_WIDTH: f32 = 44.0;
 /// The playhead line in every plot.
 pub const PLAYHEAD: Color32 = Color32::from_rgb(240, 80, 60);
+/// View > Problems' marks on the graph's time axis: a spike, a lasting flip.
+pub const PROBLEM_SPIKE: Color32 = Color32::from_rgb(255, 200, 0);
+pub const PROBLEM_STEP: Color32 = Color32::from_rgb(255, 60, 200);
 
 const PALETTE: [Color32; 8] = [
     Color32::from_rgb(86, 156, 214),
@@ -101,4 +104,16 @@ pub fn body_line(ui: &mut eframe::egui::Ui, body: &super::payload::BodyChange) {
         let r = ui.label(eframe::egui::RichText::new(text).strong());
         r.on_hover_text("Measured on the skeleton by forward kinematics at every key time and frame: the largest distance any joint or end site moves from where it was");
     }
+}
+
+/// A tool's warning that its range crosses jumps (`problems::find_jumps`): smoothing or
+/// blending across a one-frame flip smears it; Edit > Fix jumps first is the fix.
+pub fn jumps_warning(ui: &mut eframe::egui::Ui, crossed: &[crate::problems::Jump]) {
+    let Some(first) = crossed.first() else { return };
+    let more = if crossed.len() > 1 { format!(" and {} more", crossed.len() - 1) } else { String::new() };
+    let text = format!(
+        "Warning: the keys cross a jump: {}{more}. A filter smears it over many frames: run Edit > Fix jumps (tangent filter --jumps) first (View > Problems lists them).",
+        first
+    );
+    ui.colored_label(ui.visuals().warn_fg_color, text);
 }

@@ -60,6 +60,8 @@ pub struct BlendSession {
     /// the current factor, measured over the curve ([`crate::smooth::max_difference`]:
     /// Euclidean over components, degrees for rotations).
     pub differences: Vec<(usize, f64)>,
+    /// The jumps among the selected keys when the slider opened (`cleanup::jumps_crossed`).
+    pub crossed: Vec<crate::problems::Jump>,
 }
 
 /// The original keys blended at one factor on a worker ([`blend_on_worker`]), made for one
@@ -192,6 +194,8 @@ impl DocState {
             return Err(Status::error(format!("{label}: {}", refused.join("; "))));
         }
         let indices: Vec<usize> = origins.iter().map(|o| o.index).collect();
+        let targets: super::cleanup::Targets = origins.iter().map(|o| (o.index, Some(o.keys.clone()))).collect();
+        let crossed = super::cleanup::jumps_crossed(self.project(), &targets);
         Ok(BlendSession {
             id: SESSIONS.fetch_add(1, Ordering::Relaxed),
             tool,
@@ -204,6 +208,7 @@ impl DocState {
             started: false,
             ghost: self.ghost_of(label, &indices),
             differences: Vec::new(),
+            crossed,
         })
     }
 

@@ -36,6 +36,8 @@ pub struct Smoothing {
     pub tracks: Vec<(usize, String, Result<SmoothedTrack, String>)>,
     /// How far the smoothing moves the body.
     pub body: BodyChange,
+    /// The jumps inside the smoothed keys ([`jumps_crossed`]): a filter smears them.
+    pub crossed: Vec<crate::problems::Jump>,
 }
 
 /// Two smoothings are the same if made with the same filter for the same basis.
@@ -68,7 +70,30 @@ pub fn smooth_targets(project: &Project, targets: &Targets, filter: Filter, made
         })
         .collect::<Vec<_>>();
     let body = BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled))));
-    (!cancelled()).then_some(Smoothing { filter, made_for, tracks, body })
+    let crossed = jumps_crossed(project, targets);
+    (!cancelled()).then_some(Smoothing { filter, made_for, tracks, body, crossed })
+}
+
+/// The jumps ([`crate::problems::find_jumps`]) of `targets`' tracks that lie among the keys
+/// they act on (between the first and last selected key, or anywhere on a whole track): a
+/// smoothing or blend across one smears a one-frame flip over many frames, so the window
+/// warns and says that fixing the jumps first is the fix.
+#[must_use]
+pub fn jumps_crossed(project: &Project, targets: &Targets) -> Vec<crate::problems::Jump> {
+    let tracks: Vec<usize> = targets.iter().map(|(t, _)| *t).collect();
+    if tracks.is_empty() {
+        return Vec::new();
+    }
+    let jumps = crate::problems::find_jumps(project, &tracks, &crate::problems::JumpRule::default());
+    jumps
+        .into_iter()
+        .filter(|j| {
+            targets.iter().any(|(t, keys)| {
+                *t == j.track
+                    && keys.as_ref().is_none_or(|k| k.first().is_some_and(|&a| k.last().is_some_and(|&b| a < j.first && j.first <= b)))
+            })
+        })
+        .collect()
 }
 
 fn smooth_one(track: &Track, keys: Option<&[usize]>, filter: &Filter) -> Result<SmoothedTrack, String> {

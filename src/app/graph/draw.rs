@@ -12,7 +12,7 @@ use super::lod::{columns, envelope_series, CURVE_COLUMNS};
 use super::markers::MarkerSet;
 use super::view::{Graph, GraphDrag};
 use crate::app::panel::PanelContext;
-use crate::app::style::{component_color, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD};
+use crate::app::style::{component_color, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD, PROBLEM_SPIKE, PROBLEM_STEP};
 use crate::app::units::{fmt_shown, shown, unit};
 use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
@@ -65,6 +65,16 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
         super::ghost::draw_over_ghost(plot_ui, cx, retiming.tracks.iter().filter_map(|(ti, _, r)| Some((*ti, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))));
     }
     draw_drag_feedback(plot_ui, graph);
+    // View > Problems: each jump of the document as it is, a dashed line at its time.
+    if let Some(found) = &cx.ui.problems {
+        let basis = cx.doc.basis();
+        if found.made_for == (basis.document, basis.revision) {
+            for jump in &found.jumps {
+                let color = if jump.shape == crate::problems::JumpShape::Step { PROBLEM_STEP } else { PROBLEM_SPIKE };
+                plot_ui.vline(VLine::new("", jump.time).color(color).width(1.0).style(LineStyle::dashed_loose()));
+            }
+        }
+    }
     plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD).width(1.5));
     most
 }

@@ -1,0 +1,66 @@
+//! View > Problems and Edit > Fix jumps driven as a user drives them (egui_kittest), on a
+//! take written by `tools/problem_takes.py` with a two-frame spike on LeftForeArm at frame
+//! 100 and a lasting flip of Hips at frame 200: the list, a row that goes there, Fix spikes
+//! as one undo step, and Smooth's warning when its keys cross a jump.
+
+use egui_kittest::kittest::Queryable;
+
+use super::test_steps::{menu, step_until};
+use super::tests::{app, harness};
+use crate::Project;
+
+fn spiked() -> Project {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/problems/spiked.bvh");
+    match crate::open::open_any(&path).unwrap() {
+        crate::open::Opened::Imported(i) => i.project,
+        crate::open::Opened::Project(p) => p,
+    }
+}
+
+fn track(p: &Project, name: &str) -> usize {
+    p.tracks.iter().position(|t| t.name == name).unwrap()
+}
+
+#[test]
+fn the_problems_list_goes_there_and_fix_spikes_is_one_undo_step() {
+    let project = spiked();
+    let arm = track(&project, "LeftForeArm.rotation");
+    let mut h = harness(project.clone());
+    menu(&mut h, "View", "Problems");
+    step_until(&mut h, |h| h.query_by_label_contains("2 jumps: 1 spike, 1 lasting flip").is_some());
+    assert!(app(&h).ui.problems.as_ref().is_some_and(|f| f.jumps.len() == 2), "the graph has the jumps to mark");
+    h.get_by_label_contains("jump LeftForeArm.rotation at 0.8333 s (frame 100)").click();
+    h.run();
+    let s = app(&h);
+    assert!((s.ui.playhead - 0.8333).abs() < 1e-3, "the playhead went there: {}", s.ui.playhead);
+    assert_eq!(s.doc.active_track, Some(arm));
+    let keys: Vec<usize> = s.doc.selection.iter().map(|k| k.key).collect();
+    assert_eq!(keys, vec![99, 100, 101, 102], "the key before, the spike, the key it comes back on");
+    // Fix spikes: the arm's spike replaced, the flip left, one undo step.
+    h.get_by_label("Fix spikes").click();
+    h.run();
+    let s = app(&h);
+    assert!(
+        s.ui.status.text.starts_with("Fix jumps: 1 spike replaced by the interpolation across (2 keys); 1 lasting flip left as it is"),
+        "{}",
+        s.ui.status.text
+    );
+    assert!(s.ui.status.text.contains("Body: largest joint displacement"), "{}", s.ui.status.text);
+    assert_ne!(s.project().tracks[arm].keys[100], project.tracks[arm].keys[100]);
+    assert_eq!(s.project().tracks[arm].keys[90], project.tracks[arm].keys[90]);
+    step_until(&mut h, |h| h.query_by_label_contains("1 jump: 0 spikes, 1 lasting flip").is_some());
+    h.key_press_modifiers(eframe::egui::Modifiers::COMMAND, eframe::egui::Key::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &project, "one undo puts every key back");
+}
+
+#[test]
+fn smooth_warns_when_its_keys_cross_a_jump() {
+    let project = spiked();
+    let arm = track(&project, "LeftForeArm.rotation");
+    let mut h = harness(project);
+    h.state_mut().state.doc.active_track = Some(arm);
+    menu(&mut h, "Edit", "Smooth…");
+    step_until(&mut h, |h| h.query_by_label_contains("the keys cross a jump: jump LeftForeArm.rotation at 0.8333 s (frame 100)").is_some());
+    assert!(h.query_by_label_contains("Edit > Fix jumps (tangent filter --jumps) first").is_some());
+}
