@@ -399,6 +399,11 @@ pub struct Simplified {
     pub tracks: Vec<(usize, Track, CompiledTrack)>,
     /// How far the reduction moves the body ([`Simplified::measured_on`]).
     pub body: BodyChange,
+    /// `Some(E)`: reduced bounded on the body within E file units (`reduce::body`), every
+    /// joint track of the skeleton; `None`: by the tolerance, the selected tracks.
+    pub body_bound: Option<f64>,
+    /// What the reduction says beyond its tracks (why a bound on the body failed).
+    pub note: Option<String>,
 }
 
 impl Simplified {
@@ -412,7 +417,7 @@ impl Simplified {
             .map(|(i, t)| (i, t.clone(), CompiledTrack::of(t)))
             .filter(|(_, _, c)| c.curve.is_ok())
             .collect();
-        Self { tolerance, angle, made_for, reports, tracks, body: BodyChange::default() }
+        Self { tolerance, angle, made_for, reports, tracks, body: BodyChange::default(), body_bound: None, note: None }
     }
 
     /// With the body measured: `project` is the one reduced.
@@ -437,7 +442,7 @@ impl std::fmt::Debug for Simplified {
 
 impl PartialEq for Simplified {
     fn eq(&self, other: &Self) -> bool {
-        (self.tolerance, self.angle, self.made_for) == (other.tolerance, other.angle, other.made_for)
+        (self.tolerance, self.angle, self.body_bound, self.made_for) == (other.tolerance, other.angle, other.body_bound, other.made_for)
             && self.tracks.iter().map(|t| (t.0, &t.1)).eq(other.tracks.iter().map(|t| (t.0, &t.1)))
     }
 }

@@ -1,7 +1,8 @@
 //! View > Problems and Edit > Fix jumps driven as a user drives them (egui_kittest), on a
 //! take written by `tools/problem_takes.py` with a two-frame spike on LeftForeArm at frame
 //! 100 and a lasting flip of Hips at frame 200: the list, a row that goes there, Fix spikes
-//! as one undo step, and Smooth's warning when its keys cross a jump.
+//! as one undo step, Smooth's warning when its keys cross a jump, and Simplify bounded on
+//! the body.
 
 use egui_kittest::kittest::Queryable;
 
@@ -63,4 +64,26 @@ fn smooth_warns_when_its_keys_cross_a_jump() {
     menu(&mut h, "Edit", "Smooth…");
     step_until(&mut h, |h| h.query_by_label_contains("the keys cross a jump: jump LeftForeArm.rotation at 0.8333 s (frame 100)").is_some());
     assert!(h.query_by_label_contains("Edit > Fix jumps (tangent filter --jumps) first").is_some());
+}
+
+/// Simplify's "Bound on the body": every joint track reduced, the body within E (the
+/// reduced take measured again here), Apply one undo step.
+#[test]
+fn simplify_bounded_on_the_body() {
+    let project = spiked();
+    let size = crate::body::Rig::new(&project).unwrap().size();
+    let mut h = harness(project.clone());
+    menu(&mut h, "Key", "Simplify…");
+    h.get_by_label("Bound on the body").click();
+    let _ = h.try_run();
+    step_until(&mut h, |h| h.query_by_label_contains("keys of the skeleton's tracks, within").is_some());
+    assert!(h.query_by_label_contains("Body: largest joint displacement").is_some());
+    let _ = h.try_run();
+    h.get_by_label("Apply").click();
+    let _ = h.try_run();
+    let after = app(&h).project().clone();
+    let keys = |p: &Project| p.tracks.iter().map(|t| t.keys.len()).sum::<usize>();
+    assert!(keys(&after) < keys(&project) / 3, "{} -> {} keys; {}", keys(&project), keys(&after), app(&h).ui.status.text);
+    let d = crate::body::project_difference(&project, &after).unwrap().unwrap();
+    assert!(d.distance <= 1e-3 * size * (1.0 + 1e-9), "{d}");
 }

@@ -16,25 +16,51 @@ use super::preview_job::Previewed;
 use crate::reduce::project::{reduce_tracks, TrackReport};
 use crate::reduce::{Tolerance, DEFAULT_ANGLE_DEG};
 
-/// What a reduction is made for: tolerance, angle, and the document, revision and selection
-/// (the tracks reduced are the selection's).
-type Asked = (f64, f64, Basis);
+/// What a reduction is made for: tolerance, angle, the bound on the body (if that mode is
+/// on), and the document, revision and selection (the tracks reduced are the selection's, or
+/// on the body every joint track).
+type Asked = (f64, f64, Option<f64>, Basis);
 
 pub struct SimplifyWindow {
     tolerance: f64,
     angle: f64,
+    /// Bound on the body (issue 43): on, and E in file units.
+    on_body: bool,
+    body_bound: f64,
     /// The last result made and the one in flight.
     preview: Previewed<Asked, Simplified>,
 }
 
 impl Default for SimplifyWindow {
     fn default() -> Self {
-        Self { tolerance: 1e-3, angle: DEFAULT_ANGLE_DEG * 10.0, preview: Previewed::default() }
+        Self { tolerance: 1e-3, angle: DEFAULT_ANGLE_DEG * 10.0, on_body: false, body_bound: 0.0, preview: Previewed::default() }
     }
 }
 
 fn asked_of(s: &Simplified) -> Asked {
-    (s.tolerance, s.angle, s.made_for)
+    (s.tolerance, s.angle, s.body_bound, s.made_for)
+}
+
+/// A reduction bounded on the body, as Simplify shows and applies it.
+fn on_body(project: &crate::Project, bound: f64, asked: Asked) -> Simplified {
+    match crate::reduce::body::reduce_on_body(project, bound, &|_| {}) {
+        Ok(r) => {
+            let reports = r.tracks.into_iter().map(|(index, result)| TrackReport { index, name: project.tracks[index].name.clone(), result }).collect();
+            let mut s = Simplified::new(asked.0, asked.1, asked.3, reports).measured_on(project);
+            s.body_bound = Some(bound);
+            s.note = Some(format!(
+                "{} -> {} keys of the skeleton's tracks, within {bound:.4} file units on the body (the budget at {:.2}x its guaranteed share)",
+                r.keys_before, r.keys_after, r.scale
+            ));
+            s
+        }
+        Err(e) => {
+            let mut s = Simplified::new(asked.0, asked.1, asked.3, Vec::new());
+            s.body_bound = Some(bound);
+            s.note = Some(format!("Bound on the body: {e}"));
+            s
+        }
+    }
 }
 
 impl SimplifyWindow {
@@ -48,10 +74,13 @@ impl SimplifyWindow {
         let project = cx.doc.document.shared_project();
         let which: Vec<usize> = cx.doc.convert_targets().into_iter().collect();
         let job = Job::spawn("Simplify", Some(ctx), move |w| {
+            if let Some(bound) = asked.2 {
+                return (!w.cancelled()).then(|| on_body(&project, bound, asked));
+            }
             let reports = reduce_tracks(&project, &which, tol, &|_, _| {});
-            (!w.cancelled()).then(|| Simplified::new(asked.0, asked.1, asked.2, reports).measured_on(&project))
+            (!w.cancelled()).then(|| Simplified::new(asked.0, asked.1, asked.3, reports).measured_on(&project))
         });
-        self.preview.run(asked, job.made_for(asked.2));
+        self.preview.run(asked, job.made_for(asked.3));
     }
 }
 
@@ -63,7 +92,12 @@ impl Panel for SimplifyWindow {
             }
             return;
         }
-        let asked = (self.tolerance, self.angle, cx.doc.basis());
+        let size = cx.project().skeleton.as_ref().and_then(|_| crate::body::Rig::new(cx.project()).ok()).map(|r| r.size());
+        if self.body_bound <= 0.0 {
+            self.body_bound = size.map_or(0.0, |s| 1e-3 * s);
+        }
+        let body = (self.on_body && size.is_some() && self.body_bound > 0.0).then_some(self.body_bound);
+        let asked = (self.tolerance, self.angle, body, cx.doc.basis());
         if self.preview.poll() {
             out.push(AppCommand::SetPreview(self.preview.computed.clone()));
         }
@@ -79,6 +113,14 @@ impl Panel for SimplifyWindow {
                     .on_hover_text("Largest distance from the original curve, in value units (Euclidean over a vector's components; radians for Euler angles, as the file keeps them)")
                     .accessible_name("simplify tolerance");
             });
+            if let Some(size) = size {
+                ui.horizontal(|ui| {
+                    ui.checkbox(&mut self.on_body, "Bound on the body").on_hover_text("Reduce every joint track of the skeleton so that no joint or end site moves more than E from the original at any time (the error shared down the hierarchy: docs/problems.md); the tolerance fields are then not used");
+                    ui.add_enabled(self.on_body, egui::DragValue::new(&mut self.body_bound).range(1e-9..=size.max(1e-9)).speed(size * 1e-4).suffix(" file units"))
+                        .on_hover_text(format!("E: the largest displacement of any joint, in file units (the skeleton's size is {size:.4}; {:.3}% of it now)", 100.0 * self.body_bound / size))
+                        .accessible_name("body bound");
+                });
+            }
             ui.horizontal(|ui| {
                 ui.label("rotations");
                 ui.add(egui::Slider::new(&mut self.angle, 0.001..=10.0).logarithmic(true).suffix("°"))
@@ -94,6 +136,9 @@ impl Panel for SimplifyWindow {
                     });
                 }
                 Some(c) => {
+                    if let Some(note) = &c.note {
+                        ui.label(note);
+                    }
                     super::style::body_line(ui, &c.body);
                     report_table(ui, &c.reports, fresh);
                 }

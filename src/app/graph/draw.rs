@@ -342,7 +342,9 @@ fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate
             }
             let e = preview.tolerance * displays[c].scale;
             let band = Color32::from_rgba_unmultiplied(255, 255, 255, 90);
-            for sign in [1.0, -1.0] {
+            // Bounded on the body, a curve has no band of its own: its bound is the body's.
+            let signs: &[f64] = if preview.body_bound.is_some() { &[] } else { &[1.0, -1.0] };
+            for &sign in signs {
                 let edge: Vec<[f64; 2]> = orig.iter().map(|p| [p[0], p[1] + sign * e]).collect();
                 plot_ui.line(Line::new("", PlotPoints::from(edge)).color(band).style(LineStyle::dashed_dense()).width(1.0));
             }
