@@ -1,7 +1,11 @@
-"""Tangent project (.ron) import and export for Blender (3.4 and later).
+"""Tangent project (.ron) import and export for Blender (3.4 and later; checked with 3.4.1,
+4.2.23, 4.5.15 and 5.0.1).
 
-Install it as an add-on (Edit > Preferences > Add-ons > Install..., this file), or import it
-as a module (`tools/blender/tangent_roundtrip.py` does). Menus:
+Install it as an add-on (Edit > Preferences > Add-ons > Install..., this file), in Blender 4.2
+and later also as an extension (tools/blender/build_extension.py packs this file), or import
+it as a module (`tools/blender/tangent_roundtrip.py` does). F-curves are read and made in the
+channel bag of the object's action slot where Blender has slotted actions (4.4 and later),
+in the action's `fcurves` before. Menus:
 
 - File > Export > Tangent project (.ron): the actions of the selected objects, one Scalar
   Bezier track per F-curve named `OBJECT:DATA_PATH[INDEX]`, with keys, handles and handle
@@ -1003,7 +1007,7 @@ def _infinity_to_blender(track, label, warnings):
 
 def _write_fcurve(fc, track, component, fps, extrapolation, cycle_modes):
     """The track's keys for one component, then Blender's handle recalculation."""
-    # The curve's settings first: since Blender 3.5 setting them runs the F-curve's update,
+    # The curve's settings first: since Blender 3.6 setting them runs the F-curve's update,
     # which merges keys closer than 0.01 frames (see below).
     fc.auto_smoothing = SMOOTHING_TO_BLENDER[track.smoothing]
     fc.extrapolation = extrapolation
@@ -1032,9 +1036,9 @@ def _write_fcurve(fc, track, component, fps, extrapolation, cycle_modes):
         point.amplitude = key.amplitude
         point.period = key.period * fps
     if hasattr(points, "handles_recalc"):
-        # Blender 3.5 and later: `fcurve.update()` also merges keys closer than 0.01 frames
-        # (the last one wins), which would remove a jump's first key; sort and recompute the
-        # handles as update() does, without the merge (Blender 3.4 never merged).
+        # Blender 3.6 and later (4.2.23 does, 3.4.1 does not): `fcurve.update()` also merges
+        # keys closer than 0.01 frames (the last one wins), which would remove a jump's first
+        # key; sort and recompute the handles as update() does, without the merge.
         points.sort()
         points.handles_recalc()
     else:
