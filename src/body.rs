@@ -305,7 +305,18 @@ impl Animated<'_> {
             };
             let translation = vec3(tc, 0, joint.offset);
             let scale = vec3(sc, 2, joint.rest_scale());
-            let rotation = rc.and_then(|c| c.rotation_at(&mut cursors[j * 3 + 1], t, &mut scratch[..c.dim()])).unwrap_or_else(|| joint.rest_rotation());
+            // A rotation track (Euler or Quat), or four components a runtime plays as a
+            // quaternion it normalises (`export::preview` gives Vec4 curves for those).
+            let rotation = rc
+                .and_then(|c| match c.rotation_at(&mut cursors[j * 3 + 1], t, &mut scratch[..c.dim()]) {
+                    Some(q) => Some(q),
+                    None if c.dim() == 4 => {
+                        let q = [scratch[0], scratch[1], scratch[2], scratch[3]];
+                        (q.iter().map(|x| x * x).sum::<f64>() > 0.0).then(|| quat::normalize(&q))
+                    }
+                    None => None,
+                })
+                .unwrap_or_else(|| joint.rest_rotation());
             Affine::trs(translation, &rotation, scale)
         });
         if let Some(i) = pose.points.iter().position(|p| !p.iter().all(|x| x.is_finite())) {

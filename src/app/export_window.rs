@@ -15,6 +15,7 @@ use eframe::egui;
 use super::commands::{AppCommand, Command};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
+use super::payload::BodyChange;
 use super::payload::{Status, Window};
 use super::runtime_preview::ExportSettings;
 use crate::export::{export_to_file, ExportError, Form, Format, Target, TrackReport};
@@ -27,7 +28,9 @@ pub struct ExportWindow {
     /// What the export writes (and View > Preview runtime plays: sent on each change).
     pub settings: ExportSettings,
     pub path: String,
-    running: Option<Job<Result<Vec<TrackReport>, ExportError>>>,
+    running: Option<Job<(Result<Vec<TrackReport>, ExportError>, BodyChange)>>,
+    /// How far the body of the last export, as its runtime plays it, is from the document's.
+    pub body: BodyChange,
     /// The last export's warnings, `track: text`.
     pub warnings: Vec<String>,
     /// The last export's notes per track (what `tangent bake` prints after a track's line:
@@ -92,6 +95,9 @@ impl Panel for ExportWindow {
             }
             for w in &self.warnings {
                 ui.colored_label(ui.visuals().warn_fg_color, format!("⚠ {w}"));
+            }
+            if self.running.is_none() {
+                super::style::body_line(ui, &self.body);
             }
             if !self.notes.is_empty() {
                 egui::CollapsingHeader::new(format!("Notes of the last export ({})", self.notes.len())).id_salt("export notes").show(ui, |ui| {
@@ -214,10 +220,26 @@ impl ExportWindow {
             let project = crate::io::released(project);
             w.progress().set("Exporting", 0, total);
             // A cancelled export says so (`ExportError::Cancelled`): the result is kept.
-            Some(export_to_file(&path, &project, format, &options, &|n, _| {
+            let written = export_to_file(&path, &project, format, &options, &|n, _| {
                 w.progress().advance(n);
                 !w.cancelled()
-            }))
+            });
+            // With a skeleton, the body as the export's runtime plays it (the export's tracks
+            // played as the runtime would, in place of the document's).
+            let body = match (&written, project.skeleton.is_some()) {
+                (Ok(_), true) => {
+                    w.progress().set("Measuring the body as it plays", 0, 1);
+                    match crate::export::preview(&project, format, &options, options.runtime, &|_, _| !w.cancelled()) {
+                        Ok(tracks) => {
+                            let curves: Vec<(usize, &crate::TrackCurve)> = tracks.iter().map(|p| (p.track, &p.played)).collect();
+                            BodyChange(crate::body::replaced_difference(&project, &curves).map_err(|e| e.to_string()).transpose())
+                        }
+                        Err(e) => BodyChange(Some(Err(e.to_string()))),
+                    }
+                }
+                _ => BodyChange::default(),
+            };
+            Some((written, body))
         });
         self.running = Some(job);
         self.warnings.clear();
@@ -228,7 +250,10 @@ impl ExportWindow {
     /// A finished export's result, for the status line.
     fn poll(&mut self) -> Option<Status> {
         let (_, made) = Job::finished(&mut self.running)?;
-        Some(match made.unwrap_or(Err(ExportError::Cancelled)) {
+        let (made, body) = made.unwrap_or((Err(ExportError::Cancelled), BodyChange::default()));
+        self.body = body;
+        let body = self.body.text().map(|t| format!("; {t} as it plays")).unwrap_or_default();
+        Some(match made {
             Ok(report) => {
                 let baked = report.iter().filter(|r| r.form == Form::Baked).count();
                 let worst = report.iter().map(|r| r.max_error).fold(0.0, f64::max);
@@ -242,7 +267,7 @@ impl ExportWindow {
                     n => format!("; {n} warning{} (Export window)", if n == 1 { "" } else { "s" }),
                 };
                 Status::message(format!(
-                    "Exported {} tracks ({keys} keys, {baked} baked, largest error{played} {worst:.2e}) to {}{warned}",
+                    "Exported {} tracks ({keys} keys, {baked} baked, largest error{played} {worst:.2e}) to {}{warned}{body}",
                     report.len(),
                     self.path
                 ))
@@ -261,6 +286,7 @@ fn preview_list(ui: &mut egui::Ui, cx: &PanelContext<'_>) {
     ui.separator();
     let made = if preview.is_current(cx.doc.basis()) { "" } else { " (being made again)" };
     ui.label(format!("{runtime} plays each track within (largest distance from its curve){made}"));
+    super::style::body_line(ui, &shown.body);
     let bound = shown.asked.settings.bound();
     egui::Grid::new("runtime preview").num_columns(2).show(ui, |ui| {
         for (&i, &d) in &shown.deviation {

@@ -90,6 +90,8 @@ pub struct Played {
     pub ghost: Arc<Ghost>,
     /// By track index: the largest distance (radians for rotations).
     pub deviation: BTreeMap<usize, f64>,
+    /// How far the body as the runtime plays the export is from the document's.
+    pub body: super::payload::BodyChange,
 }
 
 /// What `export::preview` gives: each exported track as the runtime plays it.
@@ -100,6 +102,8 @@ pub type PlayedTracks = Result<Vec<PreviewTrack>, ExportError>;
 pub struct RuntimeMade {
     pub asked: Asked,
     pub made: Option<PlayedTracks>,
+    /// The body as the runtime plays the export, measured on the worker.
+    pub body: super::payload::BodyChange,
 }
 
 /// The runtime preview's state (in `UiState`).
@@ -109,7 +113,7 @@ pub struct RuntimePreview {
     pub runtime: Option<Runtime>,
     /// The Export window's settings (it sends them when they change).
     pub settings: ExportSettings,
-    running: Option<(Asked, Job<PlayedTracks>)>,
+    running: Option<(Asked, Job<(PlayedTracks, super::payload::BodyChange)>)>,
     /// The last preview put in place (drawn while the next is made).
     pub shown: Option<Played>,
     /// What the last failed preview was asked (not asked again until something changes) and
@@ -198,7 +202,11 @@ impl RuntimePreview {
     pub fn finished(&mut self) -> Option<RuntimeMade> {
         let made = self.running.as_mut()?.1.poll()?;
         let (asked, _) = self.running.take()?;
-        Some(RuntimeMade { asked, made })
+        let (made, body) = match made {
+            Some((made, body)) => (Some(made), body),
+            None => (None, super::payload::BodyChange::default()),
+        };
+        Some(RuntimeMade { asked, made, body })
     }
 
     /// Puts `made` in place if what it was made for still holds (the document at `basis`, the
@@ -206,7 +214,7 @@ impl RuntimePreview {
     /// failure (once per asked preview); a stale result is dropped quietly, as the next one
     /// is already due.
     pub fn install(&mut self, made: RuntimeMade, basis: Basis) -> Option<Status> {
-        let RuntimeMade { asked, made } = made;
+        let RuntimeMade { asked, made, body } = made;
         if !self.holds(&asked, basis) {
             return None;
         }
@@ -215,7 +223,7 @@ impl RuntimePreview {
                 let label = format!("{} playback", asked.runtime);
                 let deviation = tracks.iter().map(|p| (p.track, p.deviation)).collect();
                 let ghost = Arc::new(Ghost { label, tracks: tracks.into_iter().map(|p| (p.track, p.played)).collect() });
-                self.shown = Some(Played { asked, ghost, deviation });
+                self.shown = Some(Played { asked, ghost, deviation, body });
                 self.failed = None;
                 None
             }
@@ -248,10 +256,19 @@ impl RuntimePreview {
         let job = Job::spawn(format!("Preview: {runtime} playback"), Some(repaint), move |w| {
             let project = crate::io::released(project);
             w.progress().set("Playing the export", 0, project.tracks.len());
-            Some(preview(&project, format, &options, runtime, &|done, total| {
+            let played = preview(&project, format, &options, runtime, &|done, total| {
                 w.progress().advance_of(done, total);
                 !w.cancelled()
-            }))
+            });
+            // The body as the runtime plays it: each played track in place of the document's.
+            let body = match &played {
+                Ok(tracks) if project.skeleton.is_some() => {
+                    let curves: Vec<(usize, &crate::TrackCurve)> = tracks.iter().map(|p| (p.track, &p.played)).collect();
+                    super::payload::BodyChange(crate::body::replaced_difference(&project, &curves).map_err(|e| e.to_string()).transpose())
+                }
+                _ => super::payload::BodyChange::default(),
+            };
+            Some((played, body))
         });
         self.running = Some((asked.clone(), job.made_for(asked.basis)));
     }

@@ -154,8 +154,8 @@ fn a_preview_made_for_another_revision_is_not_put_in_place() {
     let now = state.doc.basis();
     assert_ne!(now.revision, made_for.revision);
     let tracks = made.made.as_ref().expect("made").as_ref().expect("played").clone();
-    let again = RuntimeMade { asked: made.asked.clone(), made: Some(Ok(tracks)) };
-    let cancelled = RuntimeMade { asked: made.asked.clone(), made: None };
+    let again = RuntimeMade { asked: made.asked.clone(), made: Some(Ok(tracks)), body: Default::default() };
+    let cancelled = RuntimeMade { asked: made.asked.clone(), made: None, body: Default::default() };
     assert!(rp.install(made, now).is_none());
     assert!(rp.shown.is_none() && rp.ghost().is_none(), "made for the revision before");
     // A cancelled job's (nothing made) changes nothing at its own revision either.
@@ -185,4 +185,26 @@ fn the_godot_preview_lists_what_its_resampling_plays() {
     let camera = expected_camera(&h, &ExportSettings::default(), Runtime::Godot);
     assert!(camera > 1e-3, "15 fps resampling of the camera: {camera}");
     assert!(lists_camera(&h, &format!("Δ {camera:.1e}")), "{camera}");
+}
+
+/// A take with a skeleton: the preview measures the body as the runtime plays the export
+/// (its played tracks in place of the document's), the same figure as computed here from
+/// `export::preview` and `body::replaced_difference`, and the Export window shows it.
+#[test]
+fn the_preview_measures_the_body_as_the_runtime_plays_it() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/problems/clean.bvh");
+    let crate::open::Opened::Imported(take) = crate::open::open_any(&path).unwrap() else { panic!("a BVH take") };
+    let project = take.project;
+    let mut h = harness(project.clone());
+    preview_menu(&mut h, "Blender 3.4");
+    preview_current(&mut h);
+    let shown = app(&h).ui.runtime_preview.shown.as_ref().expect("a preview");
+    let Some(Ok(d)) = &shown.body.0 else { panic!("the body measured: {:?}", shown.body) };
+    let settings = app(&h).ui.runtime_preview.settings.clone();
+    let options = settings.options().unwrap();
+    let played = preview(&project, settings.format, &options, Runtime::Blender, &|_, _| true).unwrap();
+    let curves: Vec<(usize, &crate::TrackCurve)> = played.iter().map(|p| (p.track, &p.played)).collect();
+    let want = crate::body::replaced_difference(&project, &curves).unwrap().unwrap();
+    assert_eq!(d, &want);
+    assert!(d.distance > 0.0 && d.distance < 0.01 * crate::body::Rig::new(&project).unwrap().size(), "{d}");
 }
