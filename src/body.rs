@@ -455,6 +455,43 @@ pub fn replaced_difference(project: &Project, replaced: &[(usize, &TrackCurve)])
     difference(&mut before, &mut after, &times).map(Some)
 }
 
+/// What [`replaced_difference`] needs of `project` to measure a change of `changed`: a copy
+/// with the skeleton and the tracks of the joints the change can move or that carry them (the
+/// changed joints, those below and those above), every other track's keys left out; `None`
+/// without a skeleton or when no changed track animates a joint. What a slider keeps while it
+/// is open, instead of sharing the whole take.
+#[must_use]
+pub fn needed_for(project: &Project, changed: &[usize]) -> Option<Project> {
+    let rig = Rig::new(project).ok()?;
+    let joints = &rig.skeleton.joints;
+    let mut needed = vec![false; joints.len()];
+    for &ti in changed {
+        if let Some(j) = rig.joint_of_track(ti) {
+            needed[j] = true;
+        }
+    }
+    if !needed.contains(&true) {
+        return None;
+    }
+    let changed_joints = needed.clone();
+    for j in 0..joints.len() {
+        if let Some(p) = joints[j].parent {
+            needed[j] |= needed[p];
+        }
+    }
+    for j in (0..joints.len()).filter(|&j| changed_joints[j]) {
+        let mut up = joints[j].parent;
+        while let Some(p) = up {
+            needed[p] = true;
+            up = joints[p].parent;
+        }
+    }
+    let keep: std::collections::HashSet<usize> = (0..joints.len()).filter(|&j| needed[j]).flat_map(|j| rig.tracks[j].iter()).collect();
+    let tracks =
+        project.tracks.iter().enumerate().map(|(i, t)| if keep.contains(&i) { t.clone() } else { crate::Track { keys: Vec::new(), ..t.clone() } }).collect();
+    Some(Project { version: project.version, fps: project.fps, tracks, skeleton: project.skeleton.clone() })
+}
+
 /// The tracks `rig` binds compiled (or why not); the others left out.
 fn compile_bound(project: &Project, rig: &Rig) -> Vec<Result<TrackCurve, String>> {
     let used: std::collections::HashSet<usize> = rig.bound_tracks().collect();

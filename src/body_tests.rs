@@ -133,3 +133,24 @@ fn difference_finds_the_largest_displacement() {
     assert_eq!(measure_times(&[(&rig, &refs)], 10.0).len(), 21);
     assert_eq!(project_difference(&Project::default(), &after).unwrap(), None);
 }
+
+#[test]
+fn needed_for_keeps_the_changed_joints_those_below_and_above() {
+    // Hips (tracks 0) with Arm (1) and a second arm Other (2), each rotated.
+    let mut project = arm();
+    project.skeleton.as_mut().unwrap().joints.push(Joint::new("Other", Some(0), [-1.0, 0.0, 0.0], None));
+    for name in ["Hips.rotation", "Arm.rotation", "Other.rotation"] {
+        project.tracks.push(track(name, TrackKind::Euler, &[(0.0, vec![0.0; 3]), (1.0, vec![0.0, 0.0, 0.5])]));
+    }
+    // A change of Arm: Arm and the Hips above it; Other's keys left out.
+    let light = needed_for(&project, &[1]).unwrap();
+    let kept: Vec<usize> = light.tracks.iter().map(|t| t.keys.len()).collect();
+    assert_eq!(kept, vec![2, 2, 0]);
+    // Measured on the light copy, a change of Arm moves the body exactly as on the whole take.
+    let new = TrackCurve::new(&track("Arm.rotation", TrackKind::Euler, &[(0.0, vec![0.0; 3]), (1.0, vec![0.0, 0.0, 1.0])])).unwrap();
+    assert_eq!(replaced_difference(&light, &[(1, &new)]).unwrap(), replaced_difference(&project, &[(1, &new)]).unwrap());
+    // A change of the Hips needs everything; a track of no joint, nothing.
+    assert_eq!(needed_for(&project, &[0]).unwrap().tracks.iter().map(|t| t.keys.len()).collect::<Vec<_>>(), vec![2, 2, 2]);
+    project.tracks.push(track("camera.translation", TrackKind::Vec3, &[(0.0, vec![0.0; 3])]));
+    assert_eq!(needed_for(&project, &[3]), None);
+}

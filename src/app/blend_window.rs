@@ -120,6 +120,7 @@ impl Panel for BlendWindow {
                 });
             }
             differences(ui, session);
+            super::style::body_line(ui, &session.body);
             super::style::jumps_warning(ui, &session.crossed);
             for refused in &session.refused {
                 ui.colored_label(ui.visuals().error_fg_color, format!("left out: {refused}"));

@@ -62,6 +62,12 @@ pub struct BlendSession {
     pub differences: Vec<(usize, f64)>,
     /// The jumps among the selected keys when the slider opened (`cleanup::jumps_crossed`).
     pub crossed: Vec<crate::problems::Jump>,
+    /// What measuring the body needs of the project as the slider found it
+    /// (`body::needed_for`: the tracks the change can move or that carry them); `None`
+    /// without a skeleton.
+    pub original: Option<Arc<crate::Project>>,
+    /// How far the current factor moves the body from where it was.
+    pub body: crate::app::payload::BodyChange,
 }
 
 /// The original keys blended at one factor on a worker ([`blend_on_worker`]), made for one
@@ -75,6 +81,8 @@ pub struct Blended {
     pub tracks: Vec<ChangedKeys>,
     pub moved: usize,
     pub differences: Vec<(usize, f64)>,
+    /// How far this factor moves the body from the original.
+    pub body: crate::app::payload::BodyChange,
     /// The engine's refusal, if any (then nothing is put in place).
     pub error: Option<String>,
 }
@@ -86,13 +94,14 @@ pub struct BlendWork {
     pub tool: BlendTool,
     pub origins: Arc<Vec<BlendOrigin>>,
     pub ghost: Option<Arc<Ghost>>,
+    pub original: Option<Arc<crate::Project>>,
 }
 
 impl BlendSession {
     /// What its worker needs.
     #[must_use]
     pub fn work(&self) -> BlendWork {
-        BlendWork { session: self.id, tool: self.tool, origins: self.origins.clone(), ghost: self.ghost.clone() }
+        BlendWork { session: self.id, tool: self.tool, origins: self.origins.clone(), ghost: self.ghost.clone(), original: self.original.clone() }
     }
 }
 
@@ -124,7 +133,8 @@ pub fn blend_on_worker(work: &BlendWork, factor: f64, made_for: Basis, cancelled
     if cancelled() {
         return None;
     }
-    let mut blended = Blended { session: work.session, factor, made_for, tracks: Vec::new(), moved: 0, differences: Vec::new(), error: None };
+    let mut blended =
+        Blended { session: work.session, factor, made_for, tracks: Vec::new(), moved: 0, differences: Vec::new(), body: Default::default(), error: None };
     for m in made {
         match m {
             Ok((changed, moved, difference)) => {
@@ -134,6 +144,9 @@ pub fn blend_on_worker(work: &BlendWork, factor: f64, made_for: Basis, cancelled
             }
             Err(e) => _ = blended.error.get_or_insert(format!("{}: {e}", work.tool.label())),
         }
+    }
+    if let Some(original) = &work.original {
+        blended.body = crate::app::payload::BodyChange::measure(original, blended.tracks.iter().map(|c| (c.track, &c.compiled)));
     }
     Some(blended)
 }
@@ -209,6 +222,8 @@ impl DocState {
             ghost: self.ghost_of(label, &indices),
             differences: Vec::new(),
             crossed,
+            original: crate::body::needed_for(self.project(), &indices).map(Arc::new),
+            body: Default::default(),
         })
     }
 
@@ -226,7 +241,7 @@ impl DocState {
     /// curve compiled there; the session takes its factor, count and differences. Returns what
     /// the status bar says.
     pub fn install_blend(&mut self, session: &mut BlendSession, blended: Blended) -> Status {
-        let Blended { factor, tracks, moved, differences, error, .. } = blended;
+        let Blended { factor, tracks, moved, differences, body, error, .. } = blended;
         if let Some(e) = error {
             return Status::error(e);
         }
@@ -236,6 +251,7 @@ impl DocState {
         session.revision = self.document.revision();
         session.started = true;
         session.differences = differences;
+        session.body = body;
         result.err().unwrap_or_else(|| Status::message(session.status_text()))
     }
 }
