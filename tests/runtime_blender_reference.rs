@@ -7,7 +7,8 @@
 //! `--adaptive 1e-4` (CUBICSPLINE keys fitted for the specification, LINEAR, STEP and a LINEAR
 //! rotation) imported at 24 and at 30 fps, and the shared sample `bezier_mover.glb` (CUBICSPLINE
 //! translation, rotation and scale), as Blender's exporter wrote it and as Tangent exports it
-//! back.
+//! back. The same files imported by Blender 5.0.1 (`blender_gltf_import/5.0.1`) are measured
+//! against the 3.4 model: how far today's Blender plays them from it.
 
 mod common;
 
@@ -61,17 +62,26 @@ fn is_weights(fc: &Value) -> bool {
     fc["data_path"].as_str().unwrap().starts_with("key_blocks[")
 }
 
-#[test]
-fn the_blender_model_plays_what_blender_imports() {
-    let dir = reference_dir().join("blender_gltf_import");
-    let names = json_names(&dir);
+/// What comparing the model with one directory of Blender imports found.
+struct Compared {
+    fcurves: usize,
+    samples: usize,
+    worst: (f64, String),
+    failures: Vec<String>,
+    /// The largest difference per file.
+    per_file: Vec<(String, f64)>,
+}
+
+/// The model against every F-curve Blender made in `dir` (each file's samplers are the keys
+/// the GLB held), samples beyond `BOUND` listed.
+fn compare(dir: &std::path::Path) -> Compared {
+    let names = json_names(dir);
     assert_eq!(names, ["demo_adaptive.json", "demo_adaptive_30fps.json", "hemispheres.json", "mover_blender.json", "mover_exported.json"]);
-    let (mut fcurves, mut samples, mut worst) = (0usize, 0usize, (0.0f64, String::new()));
-    let mut failures = Vec::new();
+    let mut out = Compared { fcurves: 0, samples: 0, worst: (0.0, String::new()), failures: Vec::new(), per_file: Vec::new() };
     for name in &names {
         let case: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
         let fps = case["fps"].as_f64().unwrap();
-        let mut matched = 0;
+        let (mut matched, mut file_worst) = (0, 0.0f64);
         for s in case["samplers"].as_array().unwrap() {
             let t = target(s["path"].as_str().unwrap());
             let w = written(s);
@@ -88,22 +98,60 @@ fn the_blender_model_plays_what_blender_imports() {
                     let (frame, want) = (pair[0].as_f64().unwrap(), pair[1].as_f64().unwrap());
                     let got = sign * ev.value_at(frame / fps)[c];
                     let d = (got - want).abs();
-                    if d > worst.0 {
-                        worst = (d, format!("{name} {node} {}[{}] frame {frame}", fc["data_path"], fc["array_index"]));
+                    file_worst = file_worst.max(d);
+                    if d > out.worst.0 {
+                        out.worst = (d, format!("{name} {node} {}[{}] frame {frame}", fc["data_path"], fc["array_index"]));
                     }
                     if d > BOUND {
-                        failures.push(format!("{name} {node} {}[{}] frame {frame}: model {got}, Blender {want}", fc["data_path"], fc["array_index"]));
+                        out.failures.push(format!("{name} {node} {}[{}] frame {frame}: model {got}, Blender {want}", fc["data_path"], fc["array_index"]));
                     }
-                    samples += 1;
+                    out.samples += 1;
                 }
-                fcurves += 1;
+                out.fcurves += 1;
                 matched += 1;
             }
         }
         assert_eq!(matched, case["fcurves"].as_array().unwrap().len(), "{name}: every F-curve Blender made comes from a channel");
+        out.per_file.push((name.clone(), file_worst));
     }
-    println!("{fcurves} F-curves, {samples} samples: largest difference {:.3e} ({})", worst.0, worst.1);
-    assert!(failures.is_empty(), "{} of {samples} samples beyond {BOUND}; first: {:#?}", failures.len(), &failures[..failures.len().min(10)]);
-    assert_eq!(fcurves, 18 + 18 + 11 + 10 + 10);
-    assert!(samples > 30_000, "{samples}");
+    out
+}
+
+#[test]
+fn the_blender_model_plays_what_blender_imports() {
+    let c = compare(&reference_dir().join("blender_gltf_import"));
+    println!("{} F-curves, {} samples: largest difference {:.3e} ({})", c.fcurves, c.samples, c.worst.0, c.worst.1);
+    assert!(c.failures.is_empty(), "{} of {} samples beyond {BOUND}; first: {:#?}", c.failures.len(), c.samples, &c.failures[..c.failures.len().min(10)]);
+    assert_eq!(c.fcurves, 18 + 18 + 11 + 10 + 10);
+    assert!(c.samples > 30_000, "{}", c.samples);
+}
+
+/// The same GLBs imported by Blender 5.0.1 (`blender_gltf_import/5.0.1`, the `bpy` module;
+/// 4.2.23 and 4.5.15 import them the same way): the model is Blender 3.4's, and 5.0.1 makes
+/// the Bezier keys Auto, not Auto Clamped, and merges keys closer than 0.01 frames
+/// (docs/blender.md), so it plays these files this far from the model. When `runtime::blender`
+/// models 4.2+, this test is where it shows (and the bounds below become `BOUND`).
+#[test]
+fn blender_5_imports_differ_from_the_3_4_model_by_this_much() {
+    let c = compare(&reference_dir().join("blender_gltf_import").join("5.0.1"));
+    println!("Blender 5.0.1 against the 3.4 model: {} F-curves, {} samples, {} beyond {BOUND}; largest difference {:.3e} ({})", c.fcurves, c.samples, c.failures.len(), c.worst.0, c.worst.1);
+    for (name, worst) in &c.per_file {
+        println!("  {name}: largest difference {worst:.6e}");
+    }
+    assert_eq!(c.fcurves, 18 + 18 + 11 + 10 + 10);
+    // Measured: (file, largest difference from the 3.4 model). The demo's CUBICSPLINE keys were
+    // fitted for the specification (`--adaptive 1e-4`, no runtime): few keys, far apart, where
+    // Auto handles overshoot and Auto Clamped ones do not (its `path` weights, 2.98 at frame
+    // 33.7); the mover's are Blender's own exporter's.
+    let measured = [
+        ("demo_adaptive.json", 2.975786),
+        ("demo_adaptive_30fps.json", 2.975763),
+        ("hemispheres.json", 0.1344089),
+        ("mover_blender.json", 0.6753131),
+        ("mover_exported.json", 0.6753131),
+    ];
+    for ((name, worst), (want_name, want)) in c.per_file.iter().zip(measured) {
+        assert_eq!(name, want_name);
+        assert!((worst - want).abs() <= 1e-6 * (1.0 + want), "{name}: Blender 5.0.1 is {worst:.6e} from the 3.4 model, measured {want:.6e}");
+    }
 }

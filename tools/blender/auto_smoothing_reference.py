@@ -37,6 +37,10 @@ import random
 import sys
 
 import bpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (F-curves and arguments in every Blender version)
 import numpy as np
 
 F32 = np.float32
@@ -253,7 +257,7 @@ def sample_frames(frames, cycles):
 
 
 def build(action, idx, case, smoothing):
-    fc = action.fcurves.new("location", index=idx, action_group="ref")
+    fc = tangent_io.action_fcurves(action).new("location", index=idx)
     fc.auto_smoothing = smoothing
     fc.extrapolation = case.get("extrapolation", "CONSTANT")
     cycles = case.get("cycles")
@@ -298,7 +302,7 @@ def key_record(kp, k, fps):
 
 
 def main():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    argv = tangent_io.script_args()
     out_dir = argv[0] if argv else os.path.join("tests", "reference", "blender_auto_smoothing")
     os.makedirs(out_dir, exist_ok=True)
     action = bpy.data.actions.new("tangent_auto_smoothing_reference")

@@ -26,6 +26,10 @@ import os
 import sys
 
 import bpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (F-curves and arguments in every Blender version)
 import numpy as np
 
 F32 = np.float32
@@ -436,7 +440,7 @@ def sample_times(case_keys):
 
 
 def build_case(action, idx, case):
-    fc = action.fcurves.new("location", index=idx, action_group="ref")
+    fc = tangent_io.action_fcurves(action).new("location", index=idx)
     fc.auto_smoothing = "NONE"
     fc.extrapolation = case.get("extrapolation", "CONSTANT")
     keys = case["keys"]
@@ -507,7 +511,7 @@ def snapshot(fc):
 
 
 def main():
-    argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+    argv = tangent_io.script_args()
     out_dir = argv[0] if argv else os.path.join("tests", "reference", "blender_bezier")
     os.makedirs(out_dir, exist_ok=True)
 

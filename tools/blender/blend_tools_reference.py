@@ -8,11 +8,16 @@ Blender does not have is recorded as missing.
 Run: blender -b --factory-startup --python tools/blender/blend_tools_reference.py -- OUT.json
 """
 import json
+import os
 import sys
 
 import bpy
 
-out = sys.argv[sys.argv.index("--") + 1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (F-curves and arguments in every Blender version)
+
+out = tangent_io.script_args()[0]
 
 VALUES = [0.0, 1.0, 3.5, 2.0, -1.0, 0.5, 4.0, 2.5, 1.0]
 FRAMES = [1, 5, 9, 14, 20, 24, 30, 33, 40]
@@ -39,7 +44,7 @@ def run(op, selected, factor):
     for f, v in zip(FRAMES, VALUES):
         cube.location[0] = v
         cube.keyframe_insert("location", index=0, frame=f)
-    fc = cube.animation_data.action.fcurves.find("location", index=0)
+    fc = tangent_io.fcurve_collection(cube).find("location", index=0)
     for i, kp in enumerate(fc.keyframe_points):
         kp.select_control_point = i in selected
         kp.select_left_handle = False

@@ -17,7 +17,11 @@ import sys
 
 import bpy
 
-out_dir = sys.argv[sys.argv.index("--") + 1]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (F-curves and arguments in every Blender version)
+
+out_dir = tangent_io.script_args()[0]
 os.makedirs(out_dir, exist_ok=True)
 random.seed(7)
 
@@ -60,7 +64,7 @@ def decimate(samples, e):
     for t, x in samples:
         cube.location[0] = x
         cube.keyframe_insert("location", index=0, frame=t * 24.0)
-    fc = cube.animation_data.action.fcurves.find("location", index=0)
+    fc = tangent_io.fcurve_collection(cube).find("location", index=0)
     for kp in fc.keyframe_points:
         kp.select_control_point = True
     ctx = graph_context()

@@ -34,7 +34,11 @@ import sys
 
 import bpy
 
-argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (F-curves and arguments in every Blender version)
+
+argv = tangent_io.script_args()
 here = os.path.dirname(os.path.abspath(__file__))
 out_path = argv[0] if argv else os.path.join(here, "..", "..", "tests", "reference", "blender_easing.json")
 
@@ -79,7 +83,7 @@ def build(name, fps, frames, values, segments):
     """segments: per segment (mode, easing, back, amplitude, period in frames)."""
     scene.render.fps = fps
     scene.render.fps_base = 1.0
-    fc = action.fcurves.new(f'["{name}"]', index=0)  # a path of its own: curves never clash
+    fc = tangent_io.action_fcurves(action).new(f'["{name}"]', index=0)  # a path of its own: curves never clash
     fc.keyframe_points.add(len(frames))
     for kp, frame, value in zip(fc.keyframe_points, frames, values):
         kp.co = (frame, value)

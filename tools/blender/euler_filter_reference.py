@@ -30,9 +30,13 @@ import random
 import sys
 
 import bpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (F-curves and arguments in every Blender version)
 from mathutils import Euler, Quaternion, Vector
 
-argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
+argv = tangent_io.script_args()
 here = os.path.dirname(os.path.abspath(__file__))
 out_path = argv[0] if argv else os.path.join(here, "..", "..", "tests", "reference", "blender_euler_filter.json")
 
@@ -115,7 +119,7 @@ def graph_context():
 
 
 def read_keys(cube):
-    fcs = [cube.animation_data.action.fcurves.find("rotation_euler", index=i) for i in range(3)]
+    fcs = [tangent_io.fcurve_collection(cube).find("rotation_euler", index=i) for i in range(3)]
     n = len(fcs[0].keyframe_points)
     assert all(len(fc.keyframe_points) == n for fc in fcs)
     frames = [kp.co[0] for kp in fcs[0].keyframe_points]
@@ -134,7 +138,7 @@ def run_curve(cube, order, name, quats, fps, step):
     for f, q in zip(frames, quats):
         cube.rotation_euler = q.to_euler(order)
         cube.keyframe_insert("rotation_euler", frame=f)
-    for fc in cube.animation_data.action.fcurves:
+    for fc in tangent_io.id_fcurves(cube)[0]:
         fc.select = True
         for kp in fc.keyframe_points:
             kp.select_control_point = True

@@ -32,6 +32,10 @@ import sys
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (F-curves and arguments in every Blender version)
+
 # Blender 3.4's glTF add-on uses numpy.bool, which numpy 1.24 removed.
 import numpy
 
@@ -195,15 +199,17 @@ def fcurve_record(owner, fc):
 
 
 def actions_by_owner():
-    """(node name, action) for every object's action and its shape keys' action."""
+    """(node name, F-curves) for every object's action and its shape keys' action (the
+    channel bag of their slots where Blender has slotted actions)."""
     out = []
     for obj in bpy.data.objects:
-        ad = obj.animation_data
-        if ad and ad.action:
-            out.append((obj.name, ad.action))
+        fcurves = tangent_io.id_fcurves(obj)[0]
+        if fcurves:
+            out.append((obj.name, fcurves))
         keys = getattr(obj.data, "shape_keys", None) if obj.data else None
-        if keys and keys.animation_data and keys.animation_data.action:
-            out.append((obj.name, keys.animation_data.action))
+        weights = tangent_io.id_fcurves(keys)[0] if keys else []
+        if weights:
+            out.append((obj.name, weights))
     return out
 
 
@@ -214,7 +220,7 @@ def one(out_dir, name, glb, fps):
     scene.render.fps_base = 1.0
     doc, binary = read_glb(glb)
     bpy.ops.import_scene.gltf(filepath=glb)
-    fcurves = [fcurve_record(owner, fc) for owner, action in actions_by_owner() for fc in action.fcurves]
+    fcurves = [fcurve_record(owner, fc) for owner, curves in actions_by_owner() for fc in curves]
     record = {
         "name": name,
         "file": os.path.basename(glb),
@@ -232,7 +238,7 @@ def one(out_dir, name, glb, fps):
 
 
 def main():
-    argv = sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else []
+    argv = tangent_io.script_args()
     if len(argv) < 2:
         print(__doc__)
         sys.exit(2)

@@ -7,9 +7,14 @@ inserts one key at the curve's own value, and records every key before and after
 fcurve.evaluate at a few frames after. Frames are seconds here (fps 1 in the test).
 """
 import json
+import os
 import sys
 
 import bpy
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (F-curves and arguments in every Blender version)
 
 POINTS = [(1.0, 0.0), (11.0, 10.0), (31.0, 2.0)]
 # Handles set explicitly (absolute positions) on sides that are not automatic.
@@ -37,7 +42,7 @@ def make(types):
     ob.animation_data_create()
     act = bpy.data.actions.new("a")
     ob.animation_data.action = act
-    fc = act.fcurves.new("location", index=0)
+    fc = tangent_io.fcurve_collection(ob).new("location", index=0)
     fc.auto_smoothing = "NONE"
     fc.keyframe_points.add(len(POINTS))
     for i, (kp, (x, y), t) in enumerate(zip(fc.keyframe_points, POINTS, types)):
@@ -83,7 +88,7 @@ for name, types, frame in CASES:
     })
     print(name, "inserted", frame, value)
 
-path = sys.argv[sys.argv.index("--") + 1]
+path = tangent_io.script_args()[0]
 with open(path, "w") as f:
     json.dump({"blender": bpy.app.version_string, "cases": out}, f, indent=1)
 print("wrote", path)

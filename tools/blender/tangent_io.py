@@ -701,6 +701,17 @@ def id_fcurves(id_data):
     return (list(bag.fcurves) if bag is not None else []), None
 
 
+def action_fcurves(action, id_type="OBJECT"):
+    """The F-curve collection of an action not (yet) assigned to anything, for scripts that
+    build curves to evaluate them: the action's `fcurves` before 4.4, else the channel bag of
+    its first slot (a slot for `id_type` made if it has none). New F-curves there take no
+    group argument that works in every version: `new(data_path, index=...)`."""
+    if not slotted_actions():
+        return action.fcurves
+    slot = action.slots[0] if len(action.slots) else action.slots.new(id_type=id_type, name=action.name)
+    return _channelbag(action, slot, ensure=True).fcurves
+
+
 def script_args(argv=None):
     """A script's own arguments, both when Blender runs it (`blender -b --python SCRIPT -- ARGS`:
     what follows `--`) and under the `bpy` module from PyPI (`python SCRIPT [--] ARGS`)."""
