@@ -29,18 +29,24 @@ and positions are compared as Blender shows them, with no conversion in this scr
 
 import argparse
 import math
+import os
 import sys
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+import tangent_io  # noqa: E402  (arguments under blender and the bpy module)
+
 # Blender 3.4's glTF add-on uses numpy.bool, which numpy 1.24 removed.
 import numpy
 
-numpy.bool = bool
+if "bool" not in vars(numpy):  # (numpy 1.26 warns on a hasattr)
+    numpy.bool = bool
 
 
 def parse_args():
-    argv = sys.argv[sys.argv.index("--") + 1 :] if "--" in sys.argv else []
+    argv = tangent_io.script_args()
     p = argparse.ArgumentParser(prog="bvh_gltf_check.py")
     p.add_argument("bvh")
     p.add_argument("glb")
@@ -166,8 +172,17 @@ def main():
     )
     if not worst <= bound:
         print("FAIL")
-        sys.exit(1)
+        tangent_io.script_exit(1)
     print("OK")
+    tangent_io.script_exit(0)
 
 
-main()
+try:
+    main()
+except SystemExit as e:
+    tangent_io.script_exit(0 if e.code is None else e.code if isinstance(e.code, int) else 1)
+except BaseException:  # noqa: BLE001 (any error fails the check, with its trace)
+    import traceback
+
+    traceback.print_exc()
+    tangent_io.script_exit(1)
