@@ -190,7 +190,10 @@ pub fn plan_euler_filter(doc: &DocState, background_keys: usize) -> Result<Plan,
     let keys: usize = targets.iter().map(|&t| project.tracks[t].keys.len()).sum();
     if keys < background_keys {
         let (wide, changed) = filter_edits(project, with_selection);
-        let message = euler_filter_text(changed, wide.len(), of, locked);
+        let mut message = euler_filter_text(changed, wide.len(), of, locked);
+        if let Some(body) = body_of_edits(project, &wide).text() {
+            message = format!("{message}. {body}");
+        }
         return Ok(Plan::Edits { local: Vec::new(), wide, message: Some(message) });
     }
     // How many keys the worker's filter changed, for the status bar once they are in place.
@@ -221,6 +224,26 @@ fn filter_edits(project: &Project, tracks: Vec<(usize, Vec<KeyRef>)>) -> (Vec<Ke
         .collect();
     let n = filtered.iter().map(|(_, n)| n).sum();
     (filtered.into_iter().map(|(e, _)| e).collect(), n)
+}
+
+/// How far edits that set whole tracks' keys move the body (a project without a skeleton:
+/// nothing to say). The Euler filter keeps every key's rotation, so this is what its new
+/// interpolation between keys moves.
+fn body_of_edits(project: &Project, edits: &[KeyEdit]) -> super::payload::BodyChange {
+    if project.skeleton.is_none() {
+        return super::payload::BodyChange::default();
+    }
+    let compiled: Vec<(usize, CompiledTrack)> = edits
+        .iter()
+        .filter_map(|e| match &e.edit {
+            Edit::SetKeys { track, keys } => {
+                let t = crate::Track { keys: keys.clone(), ..project.tracks.get(*track)?.clone() };
+                Some((*track, CompiledTrack::of(&t)))
+            }
+            _ => None,
+        })
+        .collect();
+    super::payload::BodyChange::measure(project, compiled.iter().map(|(i, c)| (*i, c)))
 }
 
 /// Whether `edit` would leave the project as it is.

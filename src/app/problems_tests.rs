@@ -87,3 +87,17 @@ fn simplify_bounded_on_the_body() {
     let d = crate::body::project_difference(&project, &after).unwrap().unwrap();
     assert!(d.distance <= 1e-3 * size * (1.0 + 1e-9), "{d}");
 }
+
+/// The Euler filter on a take whose Spine angles wrap at ±180°: the status says how far the
+/// body moved (between keys only: every key keeps its rotation).
+#[test]
+fn the_euler_filter_says_how_far_the_body_moved() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/problems/wrap.bvh");
+    let crate::open::Opened::Imported(take) = crate::open::open_any(&path).unwrap() else { panic!("a BVH take") };
+    let spine = track(&take.project, "Spine.rotation");
+    let mut h = harness(take.project);
+    h.state_mut().state.doc.active_track = Some(spine);
+    menu(&mut h, "Edit", "Euler filter");
+    let text = app(&h).ui.status.text.clone();
+    assert!(text.contains("Body: largest joint displacement") && text.contains("% of the skeleton's size)"), "{text}");
+}
