@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{three_node_name, Form, Format, Prepared, Target};
 use crate::curve::TrackCurve;
-use crate::model::{Binding, Element, GltfProperty, Interpolation, Project, ThreeValueType, Track, TrackKind};
+use crate::model::{Binding, Element, GltfProperty, Interpolation, Project, Skeleton, ThreeValueType, Track, TrackKind};
 
 /// A node of the exported glTF scene.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -94,14 +94,38 @@ pub fn bound_target(track: &Track, format: Format) -> Option<Target> {
 }
 
 /// Where a track with `target` goes; `mapped` when the user chose the target (then the
-/// binding is not used).
-pub(super) fn dest(track: &Track, target: Target, format: Format, mapped: bool) -> Dest {
+/// binding is not used, nor the joint its name gives). In glTF, a track that animates a joint
+/// of `skeleton` with `target` goes to the joint's node (`skeleton.rs`).
+pub(super) fn dest(track: &Track, target: Target, format: Format, mapped: bool, skeleton: Option<&Skeleton>) -> Dest {
     let bound = if mapped || bound_target(track, format) != Some(target) { None } else { track.binding.as_ref() };
     match format {
         Format::Csv => Dest::Csv,
-        Format::Gltf | Format::Glb => gltf_dest(track, target, bound),
+        Format::Gltf | Format::Glb => {
+            skeleton.filter(|_| !mapped).and_then(|s| joint_dest(s, track, target)).unwrap_or_else(|| gltf_dest(track, target, bound))
+        }
         Format::ThreeJson => three_dest(track, target, bound),
     }
+}
+
+/// The node of the joint `track` animates with `target` ([`super::skeleton::joint_of`]), in
+/// the animation it was imported from (else the default one).
+fn joint_dest(skeleton: &Skeleton, track: &Track, target: Target) -> Option<Dest> {
+    let (joint, property) = super::skeleton::joint_of(skeleton, track)?;
+    let on = match property {
+        GltfProperty::Translation => Target::Translation,
+        GltfProperty::Rotation => Target::Rotation,
+        GltfProperty::Scale => Target::Scale,
+        GltfProperty::Weights => Target::Weights,
+    };
+    if on != target {
+        return None;
+    }
+    let animation = match &track.binding {
+        Some(Binding::Gltf { animation, .. } | Binding::Node { animation, .. }) => Some(animation.clone()),
+        _ => None,
+    };
+    let element = track.binding.as_ref().and_then(Binding::element).filter(|_| target == Target::Weights);
+    Some(Dest::Gltf { animation, node: NodeKey::Named(joint.to_owned()), element })
 }
 
 fn gltf_dest(track: &Track, target: Target, bound: Option<&Binding>) -> Dest {

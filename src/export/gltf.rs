@@ -124,11 +124,14 @@ pub(super) fn node_key(p: &Prepared) -> NodeKey {
 }
 
 /// Writes the scene's nodes (node `i` of the scene is node `i` of the document): names, rest
-/// translations (a zero one left out), children, and a morph mesh where weights animate.
+/// translations, rotations and scales (each left out where it is the identity),
+/// children, and a morph mesh where weights animate.
 fn write_nodes(root: &mut gj::Root, bin: &mut Vec<u8>, scene: &Scene) {
     for n in &scene.nodes {
         let mut node = gj::Node { name: n.name.clone(), ..Default::default() };
         node.translation = n.translation.filter(|t| t.iter().any(|&v| v != 0.0)).map(|t| t.map(|v| v as f32));
+        node.rotation = n.rotation.filter(|q| *q != [0.0, 0.0, 0.0, 1.0]).map(|q| gj::scene::UnitQuaternion(q.map(|v| v as f32)));
+        node.scale = n.scale.filter(|s| *s != [1.0; 3]).map(|s| s.map(|v| v as f32));
         if !n.children.is_empty() {
             node.children = Some(n.children.iter().map(|&c| gj::Index::new(c as u32)).collect());
         }

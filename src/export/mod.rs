@@ -13,9 +13,10 @@
 //! | anything else, or constant-speed motion | baked | baked, LINEAR |
 //! | Euler (to Rotation) | quaternions: Step exact, else baked with every turn kept (`rotation.rs`) | the same |
 //!
-//! A project with a skeleton (a BVH take) is written to glTF as a node hierarchy of its joints
-//! with their offsets as rest translations and end sites as leaf nodes, the take's tracks on
-//! those nodes (`skeleton.rs`).
+//! A project with a skeleton (a BVH take, a glTF or FBX import's nodes) is written to glTF as a
+//! node hierarchy of its joints with their offsets, rest rotations and scales as the nodes'
+//! rest transforms and end sites as leaf nodes, the joints' tracks on those nodes, each joint
+//! once (`skeleton.rs`).
 //!
 //! glTF stores FLOAT (f32): times that f32 rounding would make equal (a jump) are nudged
 //! one f32 step apart so they stay strictly increasing, as glTF requires.
@@ -43,7 +44,7 @@ use crate::bake::{bake_range, Baked, Bound, Fps, Motion, Rate};
 use crate::curve::modes::Written;
 use crate::curve::{PathCurve, TrackCurve};
 use crate::error::TrackError;
-use crate::model::{Binding, Ending, Infinity, Interpolation, Project, ThreeValueType, Track, TrackKind};
+use crate::model::{Binding, Ending, Infinity, Interpolation, Project, Skeleton, ThreeValueType, Track, TrackKind};
 use crate::runtime::Runtime;
 use binding::Dest;
 
@@ -301,12 +302,12 @@ fn target_of(options: &ExportOptions, track: &Track, format: Format) -> Target {
     options.targets.get(&track.name).copied().unwrap_or_else(|| Target::for_track(track, format))
 }
 
-/// Where `track` will be written in `format` with `options`, for the Export window: the
-/// same text as [`TrackReport::destination`].
+/// Where `track` of `project` will be written in `format` with `options`, for the Export
+/// window: the same text as [`TrackReport::destination`].
 #[must_use]
-pub fn destination(track: &Track, format: Format, options: &ExportOptions) -> String {
+pub fn destination(project: &Project, track: &Track, format: Format, options: &ExportOptions) -> String {
     let target = target_of(options, track, format);
-    binding::describe(&Prepared::empty(track, target, format, options))
+    binding::describe(&Prepared::empty(track, target, format, options, project.skeleton.as_ref()))
 }
 
 /// A track in a form the output plays as is.
@@ -404,8 +405,8 @@ fn cubic_spline_values(curve: &TrackCurve) -> Vec<f64> {
 }
 
 impl Prepared {
-    /// `track` bound for `target`, with no keys yet.
-    fn empty(track: &Track, target: Target, format: Format, options: &ExportOptions) -> Self {
+    /// `track` bound for `target`, with no keys yet; a joint's track of `skeleton` on its joint.
+    fn empty(track: &Track, target: Target, format: Format, options: &ExportOptions, skeleton: Option<&Skeleton>) -> Self {
         Self {
             name: track.name.clone(),
             kind: track.kind,
@@ -415,7 +416,7 @@ impl Prepared {
             values: Vec::new(),
             tangents: None,
             max_error: 0.0,
-            dest: binding::dest(track, target, format, options.targets.contains_key(&track.name)),
+            dest: binding::dest(track, target, format, options.targets.contains_key(&track.name), skeleton),
             width: track.kind.dim(),
             note: None,
             warning: None,
@@ -423,11 +424,19 @@ impl Prepared {
     }
 }
 
-/// Glues what the bake produced, or the keys, into a [`Prepared`] track. `take`: the track
-/// animates a joint of the project's skeleton ([`skeleton::joint_track`]).
-fn prepare(track: &Track, target: Target, format: Format, options: &ExportOptions, range: (f64, f64), take: bool) -> Result<Prepared, ExportError> {
+/// Glues what the bake produced, or the keys, into a [`Prepared`] track of a project with
+/// `skeleton`. `take`: the track animates a joint of the skeleton ([`skeleton::joint_track`]).
+fn prepare(
+    track: &Track,
+    target: Target,
+    format: Format,
+    options: &ExportOptions,
+    range: (f64, f64),
+    skeleton: Option<&Skeleton>,
+    take: bool,
+) -> Result<Prepared, ExportError> {
     let curve = TrackCurve::new(track)?;
-    let mut p = Prepared::empty(track, target, format, options);
+    let mut p = Prepared::empty(track, target, format, options, skeleton);
     // Pre/post infinity other than Constant is baked over the whole clip, so engines play
     // what the editor shows beyond the keys.
     let (k0, k1) = curve.domain();
@@ -500,7 +509,7 @@ fn prepare_all(
             if cancelled.load(Ordering::Relaxed) {
                 return Err(ExportError::Cancelled);
             }
-            let p = prepare(t, *g, format, options, range, skeleton::joint_track(project, t))
+            let p = prepare(t, *g, format, options, range, project.skeleton.as_ref(), skeleton::joint_track(project, t))
                 .and_then(|mut p| runtime::for_runtime(&mut p, t, format, options).map(|()| p));
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;
             if !progress(n, total) {

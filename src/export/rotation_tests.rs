@@ -72,7 +72,7 @@ fn assert_turns(label: &str, times: &[f64], values: &[f64], total: f64, toleranc
 
 fn prepared(track: &Track, format: Format, options: &ExportOptions) -> Prepared {
     let range = TrackCurve::new(track).unwrap().domain();
-    prepare(track, Target::Rotation, format, options, range, false).unwrap()
+    prepare(track, Target::Rotation, format, options, range, None, false).unwrap()
 }
 
 /// The one glTF channel's sampler, as stored: interpolation, f32 times and values widened.
@@ -308,7 +308,7 @@ fn cycles_beyond_the_keys_keep_turning() {
     let mut quarter = euler("quarter", EulerOrder::XYZ, Interpolation::Linear, &[(0.0, [0.0; 3]), (1.0, [0.0, 0.0, 0.5 * PI])]);
     quarter.post_infinity = Infinity::CycleOffset;
     for (label, options) in [("30 fps", at_fps(30.0)), ("adaptive", adaptive(30.0, 1e-3))] {
-        let p = prepare(&quarter, Target::Rotation, Format::ThreeJson, &options, (0.0, 3.0), false).unwrap();
+        let p = prepare(&quarter, Target::Rotation, Format::ThreeJson, &options, (0.0, 3.0), None, false).unwrap();
         assert_eq!(*p.times.last().unwrap(), 3.0, "{label}");
         assert!(p.max_error < 1e-3, "{label}: {}", p.max_error);
         assert_turns(label, &p.times, &p.values, 270.0, 1e-9);

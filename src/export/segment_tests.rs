@@ -47,7 +47,7 @@ fn largest_difference(track: &Track, p: &Prepared) -> f64 {
 fn linear_segments_export_exactly_as_cubics() {
     use KeyInterpolation::{Bezier, Linear};
     let t = keys(&[Linear, Bezier, Linear, Bezier]);
-    let p = prepare(&t, Target::Weights, Format::Gltf, &ExportOptions::default(), (0.0, 1.75), false).unwrap();
+    let p = prepare(&t, Target::Weights, Format::Gltf, &ExportOptions::default(), (0.0, 1.75), None, false).unwrap();
     assert_eq!(p.form, Form::CubicSpline);
     assert_eq!(p.times.len(), 5, "no keys added");
     assert_eq!(p.max_error, 0.0);
@@ -61,7 +61,7 @@ fn eased_segments_export_fitted_within_the_bound_with_the_measured_error() {
     let t = keys(&[Back, Bezier, Bounce, Sine]);
     for bound in [1e-3, 1e-4] {
         let options = ExportOptions { adaptive: Some(Bound::new(bound).unwrap()), ..ExportOptions::default() };
-        let p = prepare(&t, Target::Weights, Format::Gltf, &options, (0.0, 1.75), false).unwrap();
+        let p = prepare(&t, Target::Weights, Format::Gltf, &options, (0.0, 1.75), None, false).unwrap();
         assert_eq!(p.form, Form::CubicSpline);
         assert!(p.times.len() > 5, "keys added inside the eased segments: {}", p.times.len());
         let d = largest_difference(&t, &p);
@@ -70,7 +70,7 @@ fn eased_segments_export_fitted_within_the_bound_with_the_measured_error() {
         // The report is what was measured: within a tenth of what glTF plays.
         assert!((p.max_error - d).abs() <= 0.1 * d, "reported {} against {d} played", p.max_error);
         // three.js' InterpolateBezier gets the same pieces.
-        let three = prepare(&t, Target::Property, Format::ThreeJson, &options, (0.0, 1.75), false).unwrap();
+        let three = prepare(&t, Target::Property, Format::ThreeJson, &options, (0.0, 1.75), None, false).unwrap();
         assert_eq!((three.form, three.times.len()), (Form::Bezier, p.times.len()));
     }
 }

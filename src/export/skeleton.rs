@@ -1,26 +1,37 @@
-//! A BVH take to glTF (issue 30): a project with a [`Skeleton`] is written as a node
-//! hierarchy with the take's animation on it.
+//! A project with a [`Skeleton`] (a BVH take, or a glTF or FBX import's node hierarchy) is
+//! written to glTF as a node hierarchy with the take's animation on it.
 //!
 //! - Every joint is a node named after it (node `i` is joint `i`), its rest `translation` its
-//!   `OFFSET`, its `children` its child joints; the skeleton's roots are roots of the scene. A
-//!   joint no track animates is written all the same, so its children hang from it.
+//!   offset, its rest `rotation` and `scale` the joint's where it has them (glTF and FBX
+//!   imports; the rotation normalised, as the body uses it; an identity left out), its
+//!   `children` its child joints; the skeleton's roots are roots of the scene. A joint no track
+//!   animates is written all the same, so its children hang from it and it keeps its rest pose.
 //! - An end site is a leaf node under its joint, right after the joints, named `JOINT_end`
 //!   (`JOINT_end2`, … where that name is taken), with the end site's offset: where the last
 //!   bone ends.
-//! - The take's tracks (bound to a joint by name, `Binding::Node`) animate those nodes:
-//!   `JOINT.translation` replaces the offset while it plays (BVH position channels hold the
+//! - A track goes to the joint it animates as [`crate::body::Rig::new`] binds it
+//!   ([`joint_of`]): a node binding to the joint (`Binding::Node`: BVH, FBX), else its name
+//!   `JOINT.translation`, `.rotation` or `.scale` (a glTF import's `Binding::Gltf` tracks, whose
+//!   node labels are the joints' names), when the track's target is that property; a glTF
+//!   track's morph weights (`JOINT.weights[i]`) go to the joint too. It stays in the animation
+//!   it was imported from. So each node of the source appears once, as its joint.
+//! - `JOINT.translation` replaces the offset while it plays (BVH position channels hold the
 //!   translation from the parent, as Blender's BVH importer reads them: a root's channels are
-//!   its position); a joint without one keeps its offset. `JOINT.rotation` (Euler) goes as
-//!   quaternions that keep every turn (`rotation.rs`), sampled by default at the take's own
-//!   frames, its key times, rather than at `--fps` ([`take_frames`]), so every frame's pose
-//!   is a key: a BVH's `Frame Time: 0.033333` is not 1/30 s, and frames at 30 fps would drift
-//!   from the file's by up to a thousandth of a frame over three seconds.
+//!   its position); a joint without one keeps its offset, and likewise its rest rotation and
+//!   scale. `JOINT.rotation` (Euler) goes as quaternions that keep every turn (`rotation.rs`),
+//!   sampled by default at the take's own frames, its key times, rather than at `--fps`
+//!   ([`take_frames`]), so every frame's pose is a key: a BVH's `Frame Time: 0.033333` is not
+//!   1/30 s, and frames at 30 fps would drift from the file's by up to a thousandth of a frame
+//!   over three seconds.
 //! - Other tracks get a node each as before, roots of the scene after the skeleton's.
 //!
-//! A joint's world transform is then its parent's times `T(translation) · R(rotation)`: BVH's
-//! forward kinematics. `skeleton_tests.rs` holds it to matrices built from the file's channel
-//! lists; `conformance/bvh_check.mjs` plays the GLB in three.js r187 and
-//! `tools/blender/bvh_gltf_check.py` compares it with Blender 3.4's own BVH importer.
+//! A joint's world transform is then its parent's times `T(translation) · R(rotation) ·
+//! S(scale)`: the body's forward kinematics (`body.rs`). `skeleton_tests.rs` holds it to
+//! matrices built from the BVH file's channel lists and to a hand-worked rest rotation and
+//! scale; `conformance/bvh_check.mjs` plays a BVH take's GLB in three.js r187 and
+//! `tools/blender/bvh_gltf_check.py` compares it with Blender 3.4's own BVH importer;
+//! `conformance/pose_check.mjs` plays the GLB of glTF and FBX imports in three.js r187 against
+//! `tangent pose`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -28,15 +39,33 @@ use super::binding::NodeKey;
 use super::gltf::node_key;
 use super::{Prepared, Target};
 use crate::bake::Fps;
-use crate::model::{Binding, Project, Skeleton, Track};
+use crate::model::{Binding, GltfProperty, Project, Skeleton, Track};
 
-/// Whether `track` animates a joint of the project's skeleton: bound to a node by a name
-/// the skeleton has.
-pub(super) fn joint_track(project: &Project, track: &Track) -> bool {
-    match (&project.skeleton, &track.binding) {
-        (Some(skeleton), Some(Binding::Node { node, .. })) => skeleton.joint(node).is_some(),
-        _ => false,
+/// The joint `track` animates in `skeleton` and the property, as [`crate::body::Rig::new`]
+/// binds it: a node binding (`Binding::Node`) naming a joint, whatever its property (a morph
+/// weights track included); else the track's name `JOINT.translation`, `JOINT.rotation` or
+/// `JOINT.scale`, or for a track imported from glTF `JOINT.weights[i]` (its element `i`).
+pub(super) fn joint_of<'s>(skeleton: &'s Skeleton, track: &Track) -> Option<(&'s str, GltfProperty)> {
+    let found = |name: &str| skeleton.joint(name).map(|j| skeleton.joints[j].name.as_str());
+    if let Some(Binding::Node { node, property, .. }) = &track.binding {
+        return found(node).map(|j| (j, *property));
     }
+    let (joint, suffix) = track.name.rsplit_once('.')?;
+    let property = match (suffix, &track.binding) {
+        ("translation", _) => GltfProperty::Translation,
+        ("rotation", _) => GltfProperty::Rotation,
+        ("scale", _) => GltfProperty::Scale,
+        (_, Some(Binding::Gltf { property: GltfProperty::Weights, element: Some(e), .. })) if suffix == format!("weights[{}]", e.index) => {
+            GltfProperty::Weights
+        }
+        _ => return None,
+    };
+    found(joint).map(|j| (j, property))
+}
+
+/// Whether `track` animates a joint of the project's skeleton ([`joint_of`]).
+pub(super) fn joint_track(project: &Project, track: &Track) -> bool {
+    project.skeleton.as_ref().is_some_and(|s| joint_of(s, track).is_some())
 }
 
 /// The times a take's rotation is baked at over `span`: the key times (the take's frames)
@@ -63,6 +92,10 @@ pub(super) struct SceneNode {
     pub name: Option<String>,
     /// The rest translation (a joint's offset, an end site's); `None` is none.
     pub translation: Option<[f64; 3]>,
+    /// The rest rotation `[x, y, z, w]`, unit length (a joint's); `None` is none.
+    pub rotation: Option<[f64; 4]>,
+    /// The rest scale (a joint's); `None` is none.
+    pub scale: Option<[f64; 3]>,
     pub children: Vec<usize>,
     /// Morph targets of the node's one-triangle mesh (0: no mesh), for weights channels.
     pub morph: usize,
@@ -81,7 +114,7 @@ pub(super) struct Scene {
 
 impl SceneNode {
     fn new(name: Option<String>, translation: Option<[f64; 3]>) -> Self {
-        Self { name, translation, children: Vec::new(), morph: 0 }
+        Self { name, translation, rotation: None, scale: None, children: Vec::new(), morph: 0 }
     }
 }
 
@@ -97,7 +130,10 @@ fn unique(base: String, taken: &mut HashSet<String>) -> String {
 /// morph mesh with as many targets as its widest weights channel.
 pub(super) fn scene(tracks: &[Prepared], skeleton: Option<&Skeleton>) -> Scene {
     let joints = skeleton.map_or(&[][..], |s| &s.joints[..]);
-    let mut nodes: Vec<SceneNode> = joints.iter().map(|j| SceneNode::new(Some(j.name.clone()), Some(j.offset))).collect();
+    let mut nodes: Vec<SceneNode> = joints
+        .iter()
+        .map(|j| SceneNode { rotation: j.rotation.map(|_| j.rest_rotation()), scale: j.scale, ..SceneNode::new(Some(j.name.clone()), Some(j.offset)) })
+        .collect();
     let mut index: HashMap<NodeKey, usize> = joints.iter().enumerate().map(|(i, j)| (NodeKey::Named(j.name.clone()), i)).collect();
     let mut roots = Vec::new();
     for (i, j) in joints.iter().enumerate() {

@@ -408,3 +408,140 @@ fn end_site_names_are_unique() {
     let by_name: HashMap<&str, Option<[f64; 3]>> = names.iter().zip(&s.nodes).map(|(n, node)| (*n, node.translation)).collect();
     assert_eq!(by_name["A_end2"], Some([0.0, 1.0, 0.0]));
 }
+
+/// A glTF import's skeleton, worked by hand: `Root` at (1, 0, 0) turned 90° about z and
+/// scaled (2, 1, 1) at rest, `Tip` 1 along its x with a rest rotation of 90° about y, `End` 1
+/// along Tip's y. The tracks are bound as the glTF import binds them (`Binding::Gltf`, named
+/// `NODE.property`): Root's translation (0 s: (1, 0, 0), 1 s: (1, 0, 4), linear), Tip's
+/// rotation (identity, then 90° about x, slerped; it replaces Tip's rest rotation) and Tip's
+/// one morph weight. Root's rotation and scale are not animated: it keeps them.
+///
+/// Root's local matrix R·S takes (x, y, z) to (−y, 2x, z). Tip's world position is Root's
+/// translation plus R·S·(1, 0, 0) = (0, 2, 0); End's is Root's translation plus R·S·(1 +
+/// Rx(θ)·(0, 1, 0)): θ = 0: (1, 1, 0) → (−1, 2, 0); 45°: (1, cos 45°, sin 45°) → (−cos 45°, 2,
+/// sin 45°); 90°: (1, 0, 1) → (0, 2, 1). So at 0, ½ and 1 s (Root at z 0, 2, 4):
+/// Tip (1, 2, 0), (1, 2, 2), (1, 2, 4); End (0, 2, 0), (1 − cos 45°, 2, 2 + sin 45°), (1, 2, 5).
+#[test]
+fn rest_rotation_and_scale_by_hand() {
+    use crate::body::{Affine, Pose, Rig};
+    use crate::model::{Binding, Element, GltfProperty, Interpolation, Key, Track, TrackKind};
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let mut root = Joint::new("Root", None, [1.0, 0.0, 0.0], None);
+    (root.rotation, root.scale) = (Some([0.0, 0.0, h, h]), Some([2.0, 1.0, 1.0]));
+    let mut tip = Joint::new("Tip", Some(0), [1.0, 0.0, 0.0], None);
+    tip.rotation = Some([0.0, h, 0.0, h]);
+    let end = Joint::new("End", Some(1), [0.0, 1.0, 0.0], None);
+    let bound = |node: usize, name: &str, property, element| Binding::Gltf { animation: "Walk".into(), node, node_name: Some(name.into()), property, element };
+    let mut translation = Track::new("Root.translation", TrackKind::Vec3, Interpolation::Linear)
+        .with_keys(vec![Key::new(0.0, vec![1.0, 0.0, 0.0]), Key::new(1.0, vec![1.0, 0.0, 4.0])]);
+    translation.binding = Some(bound(0, "Root", GltfProperty::Translation, None));
+    let mut rotation = Track::new("Tip.rotation", TrackKind::Quat, Interpolation::Slerp)
+        .with_keys(vec![Key::new(0.0, vec![0.0, 0.0, 0.0, 1.0]), Key::new(1.0, vec![h, 0.0, 0.0, h])]);
+    rotation.binding = Some(bound(1, "Tip", GltfProperty::Rotation, None));
+    let mut weight = Track::new("Tip.weights[0]", TrackKind::Scalar, Interpolation::Linear).with_keys(vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0])]);
+    weight.binding = Some(bound(1, "Tip", GltfProperty::Weights, Some(Element { index: 0, count: 1 })));
+    let project = Project { tracks: vec![translation, rotation, weight], skeleton: Some(Skeleton { joints: vec![root, tip, end] }), ..Project::default() };
+    let c45 = h;
+    let truth = [
+        (0.0, [[1.0, 0.0, 0.0], [1.0, 2.0, 0.0], [0.0, 2.0, 0.0]]),
+        (0.5, [[1.0, 0.0, 2.0], [1.0, 2.0, 2.0], [1.0 - c45, 2.0, 2.0 + c45]]),
+        (1.0, [[1.0, 0.0, 4.0], [1.0, 2.0, 4.0], [1.0, 2.0, 5.0]]),
+    ];
+
+    // The GLB: one node per joint (no node of the source beside it), the rest rotation and
+    // scale on Root and Tip, every channel on the joints in the animation "Walk".
+    let (bytes, report) = export(&project, Format::Glb, &ExportOptions::new(Fps::new(24.0).unwrap()), &no_progress).unwrap();
+    let g = gltf::Gltf::from_slice(&bytes).unwrap();
+    let json = g.document.as_json();
+    let names: Vec<&str> = json.nodes.iter().map(|n| n.name.as_deref().unwrap()).collect();
+    assert_eq!(names, ["Root", "Tip", "End"]);
+    let f = |v: f64| v as f32;
+    assert_eq!(json.nodes[0].rotation.map(|q| q.0), Some([0.0, 0.0, f(h), f(h)]));
+    assert_eq!(json.nodes[0].scale, Some([2.0, 1.0, 1.0]));
+    assert_eq!(json.nodes[1].rotation.map(|q| q.0), Some([0.0, f(h), 0.0, f(h)]));
+    assert_eq!((json.nodes[1].scale, json.nodes[2].rotation.map(|q| q.0), json.nodes[2].scale), (None, None, None));
+    assert_eq!(json.nodes[1].mesh.map(|m| m.value()), Some(0), "Tip's morph weight on Tip");
+    let animations: Vec<gltf::Animation> = g.animations().collect();
+    assert_eq!(animations.len(), 1);
+    assert_eq!(animations[0].name(), Some("Walk"));
+    let on: Vec<(usize, gltf::animation::Property)> = animations[0].channels().map(|c| (c.target().node().index(), c.target().property())).collect();
+    use gltf::animation::Property as P;
+    assert_eq!(on, [(0, P::Translation), (1, P::Rotation), (1, P::MorphTargetWeights)]);
+    let destinations: Vec<&str> = report.iter().map(|r| r.destination.as_str()).collect();
+    assert_eq!(
+        destinations,
+        ["node \"Root\" translation in animation \"Walk\"", "node \"Tip\" rotation in animation \"Walk\"", "node \"Tip\" weights[0] in animation \"Walk\""]
+    );
+
+    // Played as glTF plays it: each node T·R·S from its rest values, its channels replacing
+    // them (both channels here are linear with keys at 0 and 1 s).
+    let blob = g.blob.clone().unwrap();
+    let rest: Vec<([f64; 3], [f64; 4], [f64; 3])> =
+        g.nodes().map(|n| n.transform().decomposed()).map(|(t, r, s)| (t.map(f64::from), r.map(f64::from), s.map(f64::from))).collect();
+    let played = |t: f64| -> Vec<[f64; 3]> {
+        let mut local = rest.clone();
+        for c in animations[0].channels() {
+            let reader = c.reader(|_| Some(&blob[..]));
+            let node = c.target().node().index();
+            match reader.read_outputs().unwrap() {
+                gltf::animation::util::ReadOutputs::Translations(v) => {
+                    let v: Vec<[f64; 3]> = v.map(|x| x.map(f64::from)).collect();
+                    local[node].0 = [0, 1, 2].map(|k| v[0][k] + (v[1][k] - v[0][k]) * t);
+                }
+                gltf::animation::util::ReadOutputs::Rotations(r) => {
+                    let q: Vec<[f64; 4]> = r.into_f32().map(|x| x.map(f64::from)).collect();
+                    local[node].1 = quat::slerp(&q[0], &q[1], t);
+                }
+                _ => {}
+            }
+        }
+        let mut world: Vec<Affine> = Vec::new();
+        for (i, (t, r, s)) in local.iter().enumerate() {
+            let l = Affine::trs(*t, &quat::normalize(r), *s);
+            let parent = (0..i).find(|&p| json.nodes[p].children.iter().flatten().any(|c| c.value() == i));
+            world.push(parent.map_or(l, |p| world[p].then(&l)));
+        }
+        world.iter().map(|w| w.p).collect()
+    };
+    let mut rig_pose = Pose::default();
+    let rig = Rig::new(&project).unwrap();
+    let curves: Vec<crate::TrackCurve> = project.tracks.iter().map(|t| crate::TrackCurve::new(t).unwrap()).collect();
+    let mut body = rig.animate(|i| Ok(&curves[i])).unwrap();
+    for (t, points) in truth {
+        let glb = played(t);
+        body.pose_at(t, &mut rig_pose).unwrap();
+        for (j, p) in points.iter().enumerate() {
+            assert!(farthest(&[*p], &[glb[j]]) < 1e-6, "{} at {t} s: the GLB plays {:?}, by hand {p:?}", names[j], glb[j]);
+            assert!(farthest(&[*p], &[rig_pose.points[j]]) < 1e-12, "{} at {t} s: the body is at {:?}, by hand {p:?}", names[j], rig_pose.points[j]);
+        }
+    }
+}
+
+/// A track goes to the joint the body binds it to: by node binding (BVH, FBX) or by name
+/// (`JOINT.translation`, `.rotation`, `.scale`; a glTF import's `JOINT.weights[i]`), and only
+/// for the property it animates; other tracks keep their own nodes.
+#[test]
+fn tracks_go_to_their_joints() {
+    use super::joint_of;
+    use crate::model::{Binding, Element, GltfProperty, Interpolation, Track, TrackKind};
+    let skeleton = Skeleton { joints: vec![Joint::new("Hips", None, [0.0; 3], None), Joint::new("Arm.L", Some(0), [1.0, 0.0, 0.0], None)] };
+    let track = |name: &str, binding: Option<Binding>| Track { binding, ..Track::new(name, TrackKind::Vec3, Interpolation::Linear) };
+    let gltf = |node_name: &str, property, element| Binding::Gltf { animation: "A".into(), node: 7, node_name: Some(node_name.into()), property, element };
+    let node = |node: &str, property| Binding::Node { animation: "A".into(), node: node.into(), property, element: None };
+    let one = Some(Element { index: 1, count: 2 });
+    let cases = [
+        (track("Hips.translation", Some(gltf("Hips", GltfProperty::Translation, None))), Some(("Hips", GltfProperty::Translation))),
+        (track("Arm.L.scale", Some(gltf("Arm.L", GltfProperty::Scale, None))), Some(("Arm.L", GltfProperty::Scale))),
+        (track("Arm.L.rotation", None), Some(("Arm.L", GltfProperty::Rotation))),
+        (track("Hips.weights[1]", Some(gltf("Hips", GltfProperty::Weights, one))), Some(("Hips", GltfProperty::Weights))),
+        (track("Hips.weights[0]", Some(gltf("Hips", GltfProperty::Weights, one))), None),
+        (track("Hips.weights[1]", None), None),
+        (track("anything", Some(node("Hips", GltfProperty::Rotation))), Some(("Hips", GltfProperty::Rotation))),
+        (track("Hips.translation", Some(node("Elsewhere", GltfProperty::Translation))), None),
+        (track("Head.translation", None), None),
+        (track("Hips.position", None), None),
+    ];
+    for (t, want) in cases {
+        assert_eq!(joint_of(&skeleton, &t), want, "{}", t.name);
+    }
+}

@@ -34,7 +34,7 @@ fn mapping_rules() {
 fn cubicspline_tangents_are_rescaled_by_segment_duration() {
     let t =
         Track::new("s", TrackKind::Scalar, Interpolation::Tcb).with_keys(vec![Key::new(0.0, vec![0.0]), Key::new(2.0, vec![4.0]), Key::new(3.0, vec![4.0])]);
-    let p = prepare(&t, Target::Weights, Format::Gltf, &ExportOptions::default(), (0.0, 3.0), false).unwrap();
+    let p = prepare(&t, Target::Weights, Format::Gltf, &ExportOptions::default(), (0.0, 3.0), None, false).unwrap();
     assert_eq!(p.form, Form::CubicSpline);
     // key 0: [in, value, out] = [0, 0, 2.5]; key 1: in = ra₁/2 = 1, out = rb₁/1 = 2.
     assert_eq!(&p.values[0..3], &[0.0, 0.0, 2.5]);
