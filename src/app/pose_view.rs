@@ -360,11 +360,23 @@ impl Panel for PoseView {
         }
         let selected: Vec<usize> = cx.ui.joints.joints.iter().copied().filter(|&j| j < rig.skeleton.joints.len()).collect();
         for trail in self.trail(&rig, cx, &selected, t) {
-            let at: Vec<Pos2> = trail.iter().map(|&p| self.camera.project(p, up, rect).0).collect();
-            painter.add(egui::Shape::line(at.clone(), Stroke::new(1.5, TRAIL.gamma_multiply(0.7))));
-            for p in at {
-                painter.circle_filled(p, 1.8, TRAIL);
+            // Thinned on screen: a point of the line at least a point from the last, a frame's
+            // dot at least 3 points from the last dot (denser frames read as the line; 10
+            // trails of 1,200 frames would otherwise be 12,000 dots a frame).
+            let (mut line, mut dots): (Vec<Pos2>, Vec<egui::Shape>) = (Vec::with_capacity(trail.len()), Vec::new());
+            let mut last_dot: Option<Pos2> = None;
+            for &p in &trail {
+                let q = self.camera.project(p, up, rect).0;
+                if line.last().is_none_or(|l: &Pos2| l.distance(q) >= 1.0) {
+                    line.push(q);
+                }
+                if last_dot.is_none_or(|l| l.distance(q) >= 3.0) {
+                    dots.push(egui::Shape::rect_filled(Rect::from_center_size(q, Vec2::splat(3.0)), 0.0, TRAIL));
+                    last_dot = Some(q);
+                }
             }
+            painter.add(egui::Shape::line(line, Stroke::new(1.5, TRAIL.gamma_multiply(0.7))));
+            painter.extend(dots);
         }
         // A tool's preview: the document's pose as a ghost under the previewed one.
         if !replaced.is_empty() {
