@@ -301,11 +301,13 @@ fn pose_view(c: &mut Criterion) {
     let take = mocap::mocap_take(100, 36_000);
     let mut g = c.benchmark_group("pose view, 100 joints x 36,000 frames");
     g.sample_size(30);
-    for view in [CentralView::Graph, CentralView::Pose] {
+    for (view, extras) in [(CentralView::Graph, true), (CentralView::Pose, true), (CentralView::Pose, false)] {
         let mut state = AppState::new(take.clone(), None);
         state.view.central = view;
-        state.view.pose.onion = 2;
-        state.view.pose.trail_seconds = 10.0;
+        if extras {
+            state.view.pose.onion = 2;
+            state.view.pose.trail_seconds = 10.0;
+        }
         let rig = tangent::body::Rig::new(&take).unwrap();
         state.ui.joints.joints = (0..100).step_by(10).collect();
         state.ui.joints.tracks = state.ui.joints.joints.iter().flat_map(|&j| rig.tracks[j].iter()).collect();
@@ -313,7 +315,8 @@ fn pose_view(c: &mut Criterion) {
         let mut h = harness(state);
         h.run();
         let start = h.state().state.ui.playhead;
-        g.bench_function(format!("{view:?} view, playing"), |b| {
+        let name = if extras { format!("{view:?} view, playing") } else { format!("{view:?} view, playing, no onion skin or trails") };
+        g.bench_function(name, |b| {
             b.iter(|| {
                 h.state_mut().state.ui.playhead += 1.0 / 120.0;
                 h.step()

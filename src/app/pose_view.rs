@@ -13,10 +13,10 @@
 //! frame, not the whole window). While Smooth, Scale time or Simplify previews, the figure is
 //! the previewed body and the document's pose is drawn under it as a wide dim ghost.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use eframe::egui::{self, Color32, Pos2, Rect, Sense, Stroke, Vec2};
+use eframe::egui::{self, Color32, Pos2, Rect, Sense, Vec2};
 
 use super::commands::AppCommand;
 use super::panel::{Panel, PanelContext};
@@ -75,15 +75,11 @@ impl Camera {
         [right, up, eye]
     }
 
-    /// Where the world point `p` (file axes, `up` saying which is up) lands in `rect`, and
-    /// its depth towards the eye.
-    fn project(&self, p: [f64; 3], up: UpAxis, rect: Rect) -> (Pos2, f64) {
-        let q = y_up(p, up);
-        let d = [q[0] - self.target[0], q[1] - self.target[1], q[2] - self.target[2]];
-        let [r, u, e] = self.basis();
-        let dot = |a: [f64; 3]| a[0] * d[0] + a[1] * d[1] + a[2] * d[2];
-        let c = rect.center();
-        (Pos2::new(c.x + (self.zoom * dot(r)) as f32, c.y - (self.zoom * dot(u)) as f32), dot(e))
+    /// The projection of world points (file axes, `up` saying which is up) into `rect` for one
+    /// frame: the basis worked out once (a trail projects thousands of
+    /// points a frame).
+    fn projector(&self, up: UpAxis, rect: Rect) -> Projector {
+        Projector { basis: self.basis(), target: self.target, zoom: self.zoom, center: rect.center(), up }
     }
 
     /// Fits `points` (file axes) in `rect` with a margin.
@@ -97,6 +93,26 @@ impl Camera {
         self.target = [0, 1, 2].map(|a| (lo[a] + hi[a]) / 2.0);
         let extent = (0..3).map(|a| hi[a] - lo[a]).fold(0.0, f64::max).max(1e-9);
         self.zoom = 0.75 * f64::from(rect.width().min(rect.height())) / extent;
+    }
+}
+
+/// [`Camera::project`] with the camera's basis computed once.
+struct Projector {
+    basis: [[f64; 3]; 3],
+    target: [f64; 3],
+    zoom: f64,
+    center: Pos2,
+    up: UpAxis,
+}
+
+impl Projector {
+    /// The screen position and depth (towards the eye) of the world point `p`.
+    fn at(&self, p: [f64; 3]) -> (Pos2, f64) {
+        let q = y_up(p, self.up);
+        let d = [q[0] - self.target[0], q[1] - self.target[1], q[2] - self.target[2]];
+        let [r, u, e] = self.basis;
+        let dot = |a: [f64; 3]| a[0] * d[0] + a[1] * d[1] + a[2] * d[2];
+        (Pos2::new(self.center.x + (self.zoom * dot(r)) as f32, self.center.y - (self.zoom * dot(u)) as f32), dot(e))
     }
 }
 
@@ -119,7 +135,10 @@ struct Bound {
 #[derive(Default)]
 struct Trail {
     key: Option<((u64, u64), Vec<usize>, u64)>,
-    frames: BTreeMap<i64, Vec<[f64; 3]>>,
+    /// The first frame held, and per frame from it on the joints' positions in order (one
+    /// contiguous run: the window slides by a frame or two while playing).
+    first: i64,
+    points: std::collections::VecDeque<[f64; 3]>,
 }
 
 /// The pose view and its caches.
@@ -222,48 +241,108 @@ impl PoseView {
         }
     }
 
-    /// The trail's positions for `joints` over the window around `t`, one per frame.
-    fn trail(&mut self, rig: &Rig, cx: &PanelContext<'_>, joints: &[usize], t: f64) -> Vec<Vec<[f64; 3]>> {
+    /// Brings the trail of `joints` to the window around `t` (one position per frame), keeping
+    /// what it already holds; returns the frames it holds (positions per frame, `joints.len()`
+    /// at a time, frame-major).
+    fn trail(&mut self, rig: &Rig, cx: &PanelContext<'_>, joints: &[usize], t: f64) -> &[[f64; 3]] {
         let fps = cx.project().fps;
         let half = cx.view.pose.trail_seconds / 2.0;
         if joints.is_empty() || half <= 0.0 || !(fps > 0.0) {
-            return Vec::new();
+            return &[];
         }
+        let n = joints.len();
         let basis = cx.doc.basis();
         let key = ((basis.document, basis.revision), joints.to_vec(), fps.to_bits());
-        if self.trail.key.as_ref() != Some(&key) {
-            self.trail = Trail { key: Some(key), frames: BTreeMap::new() };
-        }
         let first = ((t - half) * fps).ceil() as i64;
-        let last = ((t + half) * fps).floor() as i64;
-        self.trail.frames.retain(|&f, _| f >= first && f <= last);
-        let Ok(mut animated) = animate(rig, cx, &[]) else { return Vec::new() };
-        let mut pose = Pose::default();
-        for f in first..=last.min(first + 100_000) {
-            if self.trail.frames.contains_key(&f) {
-                continue;
+        let last = (((t + half) * fps).floor() as i64).min(first + 100_000);
+        let held = self.trail.points.len() as i64 / n as i64;
+        let (old_first, old_last) = (self.trail.first, self.trail.first + held - 1);
+        if self.trail.key.as_ref() != Some(&key) || held == 0 || last < old_first || first > old_last {
+            self.trail = Trail { key: Some(key), first, points: std::collections::VecDeque::new() };
+        } else {
+            // Drop what left the window, on both sides.
+            for _ in 0..((first - old_first).max(0) * n as i64) {
+                self.trail.points.pop_front();
             }
-            if animated.pose_at(f as f64 / fps, &mut pose).is_ok() {
-                self.trail.frames.insert(f, joints.iter().map(|&j| pose.world[j].p).collect());
+            for _ in 0..((old_last - last).max(0) * n as i64) {
+                self.trail.points.pop_back();
             }
+            self.trail.first = self.trail.first.max(first);
         }
-        (0..joints.len()).map(|k| self.trail.frames.values().map(|p| p[k]).collect()).collect()
+        let Ok(mut animated) = animate(rig, cx, &[]) else { return &[] };
+        let mut pose = Pose::default();
+        // Frames before what is held (the window moved back), newest first, then after it.
+        let held = self.trail.points.len() as i64 / n as i64;
+        let (have_first, have_last) = if held == 0 { (first, first - 1) } else { (self.trail.first, self.trail.first + held - 1) };
+        for f in (first..have_first).rev() {
+            if animated.pose_at(f as f64 / fps, &mut pose).is_err() {
+                break;
+            }
+            for &j in joints.iter().rev() {
+                self.trail.points.push_front(pose.world[j].p);
+            }
+            self.trail.first = f;
+        }
+        if held == 0 {
+            self.trail.first = first;
+        }
+        for f in (have_last + 1)..=last {
+            if animated.pose_at(f as f64 / fps, &mut pose).is_err() {
+                break;
+            }
+            self.trail.points.extend(joints.iter().map(|&j| pose.world[j].p));
+        }
+        self.trail.points.make_contiguous()
     }
 }
 
-/// Draws one pose's bones (and, if `dots`, its joints and end sites), returning each point's
-/// place on screen.
-fn draw_pose(painter: &egui::Painter, rig: &Rig, pose: &Pose, camera: &Camera, up: UpAxis, rect: Rect, color: Color32, width: f32) -> Vec<Pos2> {
-    let at: Vec<Pos2> = pose.points.iter().map(|&p| camera.project(p, up, rect).0).collect();
+/// Straight strokes and squares gathered into one mesh, drawn as one shape: a frame with onion
+/// skin and ten trails has thousands of them, and one line shape each (tessellated and
+/// feathered one by one) cost more than the graph's whole frame.
+#[derive(Default)]
+struct Strokes(egui::Mesh);
+
+impl Strokes {
+    /// A segment from `a` to `b`, `width` points wide.
+    fn segment(&mut self, a: Pos2, b: Pos2, width: f32, color: Color32) {
+        let d = b - a;
+        let len = d.length();
+        if !(len > 1e-3) {
+            return;
+        }
+        let n = Vec2::new(-d.y, d.x) * (width / 2.0 / len);
+        let i = self.0.vertices.len() as u32;
+        for p in [a + n, a - n, b - n, b + n] {
+            self.0.colored_vertex(p, color);
+        }
+        self.0.add_triangle(i, i + 1, i + 2);
+        self.0.add_triangle(i, i + 2, i + 3);
+    }
+
+    /// A square of side `side` centred on `p`.
+    fn square(&mut self, p: Pos2, side: f32, color: Color32) {
+        self.0.add_colored_rect(Rect::from_center_size(p, Vec2::splat(side)), color);
+    }
+
+    fn paint(self, painter: &egui::Painter) {
+        if !self.0.is_empty() {
+            painter.add(egui::Shape::mesh(self.0));
+        }
+    }
+}
+
+/// Adds one pose's bones to `strokes`, returning each point's place on screen.
+fn draw_pose(strokes: &mut Strokes, rig: &Rig, pose: &Pose, view: &Projector, color: Color32, width: f32) -> Vec<Pos2> {
+    let at: Vec<Pos2> = pose.points.iter().map(|&p| view.at(p).0).collect();
     // The index of each joint's own point among the points.
     let mut joint_point = Vec::with_capacity(rig.skeleton.joints.len());
     for (i, point) in rig.points().iter().enumerate() {
         if point.end_site {
-            painter.line_segment([at[joint_point[point.joint]], at[i]], Stroke::new(width, color));
+            strokes.segment(at[joint_point[point.joint]], at[i], width, color);
         } else {
             joint_point.push(i);
             if let Some(parent) = rig.skeleton.joints[point.joint].parent {
-                painter.line_segment([at[joint_point[parent]], at[i]], Stroke::new(width, color));
+                strokes.segment(at[joint_point[parent]], at[i], width, color);
             }
         }
     }
@@ -271,11 +350,12 @@ fn draw_pose(painter: &egui::Painter, rig: &Rig, pose: &Pose, camera: &Camera, u
 }
 
 /// A grid on the ground plane (y = 0 in the Y-up frame) around the body, at a round step.
-fn draw_grid(painter: &egui::Painter, camera: &Camera, up: UpAxis, rect: Rect, size: f64) {
+fn draw_grid(strokes: &mut Strokes, camera: &Camera, up: UpAxis, rect: Rect, size: f64) {
     let size = if size > 0.0 && size.is_finite() { size } else { 1.0 };
     let step = 10f64.powf((size / 4.0).log10().floor());
     let n = ((size * 1.5) / step).ceil().min(40.0) as i64;
     let (cx0, cz0) = ((camera.target[0] / step).round() * step, (camera.target[2] / step).round() * step);
+    let view = camera.projector(up, rect);
     let file = |x: f64, z: f64| match up {
         UpAxis::Y => [x, 0.0, z],
         UpAxis::Z => [x, -z, 0.0],
@@ -283,12 +363,12 @@ fn draw_grid(painter: &egui::Painter, camera: &Camera, up: UpAxis, rect: Rect, s
     for k in -n..=n {
         let o = k as f64 * step;
         let w = if k == 0 { 1.5 } else { 1.0 };
-        let a = camera.project(file(cx0 + o, cz0 - n as f64 * step), up, rect).0;
-        let b = camera.project(file(cx0 + o, cz0 + n as f64 * step), up, rect).0;
-        painter.line_segment([a, b], Stroke::new(w, GRID));
-        let a = camera.project(file(cx0 - n as f64 * step, cz0 + o), up, rect).0;
-        let b = camera.project(file(cx0 + n as f64 * step, cz0 + o), up, rect).0;
-        painter.line_segment([a, b], Stroke::new(w, GRID));
+        let a = view.at(file(cx0 + o, cz0 - n as f64 * step)).0;
+        let b = view.at(file(cx0 + o, cz0 + n as f64 * step)).0;
+        strokes.segment(a, b, w, GRID);
+        let a = view.at(file(cx0 - n as f64 * step, cz0 + o)).0;
+        let b = view.at(file(cx0 + n as f64 * step, cz0 + o)).0;
+        strokes.segment(a, b, w, GRID);
     }
 }
 
@@ -343,8 +423,11 @@ impl Panel for PoseView {
             self.followed = None;
         }
         self.navigate(&response, ui);
+        let view = self.camera.projector(up, rect);
+        // Everything below the joints' dots is one mesh, in drawing order.
+        let mut strokes = Strokes::default();
         if settings.grid {
-            draw_grid(&painter, &self.camera, up, rect, rig.size());
+            draw_grid(&mut strokes, &self.camera, up, rect, rig.size());
         }
         // Onion skin: ghosts fading with their distance from the playhead.
         let fps = cx.project().fps;
@@ -354,43 +437,46 @@ impl Panel for PoseView {
             let fade = 0.6 * (1.0 - (k - 1) as f32 / settings.onion as f32) + 0.15;
             for (sign, color) in [(-1.0, BEFORE), (1.0, AFTER)] {
                 if animated.pose_at(t + sign * dt, &mut ghost).is_ok() {
-                    draw_pose(&painter, &rig, &ghost, &self.camera, up, rect, color.gamma_multiply(fade), 1.5);
+                    draw_pose(&mut strokes, &rig, &ghost, &view, color.gamma_multiply(fade), 1.5);
                 }
             }
         }
         let selected: Vec<usize> = cx.ui.joints.joints.iter().copied().filter(|&j| j < rig.skeleton.joints.len()).collect();
-        for trail in self.trail(&rig, cx, &selected, t) {
-            // Thinned on screen: a point of the line at least a point from the last, a frame's
-            // dot at least 3 points from the last dot (denser frames read as the line; 10
-            // trails of 1,200 frames would otherwise be 12,000 dots a frame).
-            let (mut line, mut dots): (Vec<Pos2>, Vec<egui::Shape>) = (Vec::with_capacity(trail.len()), Vec::new());
-            let mut last_dot: Option<Pos2> = None;
-            for &p in &trail {
-                let q = self.camera.project(p, up, rect).0;
-                if line.last().is_none_or(|l: &Pos2| l.distance(q) >= 1.0) {
-                    line.push(q);
+        let held = self.trail(&rig, cx, &selected, t);
+        for k in 0..selected.len() {
+            // Thinned on screen: a segment of the line at least 2 points long, a frame's dot at
+            // least 3 points from the last dot (denser frames read as the line).
+            let (mut last, mut last_dot): (Option<Pos2>, Option<Pos2>) = (None, None);
+            for &p in held.iter().skip(k).step_by(selected.len()) {
+                let q = view.at(p).0;
+                match last {
+                    None => last = Some(q),
+                    Some(l) if l.distance(q) >= 2.0 => {
+                        strokes.segment(l, q, 1.5, TRAIL.gamma_multiply(0.7));
+                        last = Some(q);
+                    }
+                    Some(_) => {}
                 }
                 if last_dot.is_none_or(|l| l.distance(q) >= 3.0) {
-                    dots.push(egui::Shape::rect_filled(Rect::from_center_size(q, Vec2::splat(3.0)), 0.0, TRAIL));
+                    strokes.square(q, 3.0, TRAIL);
                     last_dot = Some(q);
                 }
             }
-            painter.add(egui::Shape::line(line, Stroke::new(1.5, TRAIL.gamma_multiply(0.7))));
-            painter.extend(dots);
         }
         // A tool's preview: the document's pose as a ghost under the previewed one.
         if !replaced.is_empty() {
             if let Ok(mut original) = animate(&rig, cx, &[]) {
                 let mut ghost = Pose::default();
                 if original.pose_at(t, &mut ghost).is_ok() {
-                    draw_pose(&painter, &rig, &ghost, &self.camera, up, rect, ORIGINAL, 4.0);
+                    draw_pose(&mut strokes, &rig, &ghost, &view, ORIGINAL, 4.0);
                 }
             }
         }
-        let at = draw_pose(&painter, &rig, &pose, &self.camera, up, rect, BONE, 2.5);
+        let at = draw_pose(&mut strokes, &rig, &pose, &view, BONE, 2.5);
+        strokes.paint(&painter);
         // Joints nearer the eye drawn last.
         let mut order: Vec<usize> = (0..at.len()).collect();
-        let depth: Vec<f64> = pose.points.iter().map(|&p| self.camera.project(p, up, rect).1).collect();
+        let depth: Vec<f64> = pose.points.iter().map(|&p| view.at(p).1).collect();
         order.sort_by(|&a, &b| depth[a].total_cmp(&depth[b]));
         let hovered = response.hover_pos().and_then(|p| nearest(&at, p));
         for i in order {
