@@ -19,7 +19,9 @@
 //      the gltf crate does; the sample's numbers are float32 values, so both start alike);
 //   5. exports the project (`tangent bake --format glb`) and checks the GLB (checkExport):
 //      valid, its nodes exactly the skeleton's joints, each name once (a track imported from
-//      glTF goes to its joint's node, not to a node of its own), and played in three.js
+//      glTF goes to its joint's node, not to a node of its own), besides the helper nodes of a
+//      joint with FBX pivots (`JOINT_pivot`, `JOINT_scaling`: ancestors of the joint's node,
+//      which holds the joint's world transform; not compared themselves), and played in three.js
 //      r187 every node where `tangent pose` puts the joint, within TOLERANCE × the size (the
 //      largest extent over x, y, z of the GLB's rest pose and the poses compared). That holds
 //      the rest rotations and scales of joints no track turns or scales (written as the
@@ -255,12 +257,28 @@ async function checkExport(project, label, size) {
   const nodeNames = (json.nodes ?? []).map((n) => n.name);
   const index = new Map(nodeNames.map((n, i) => [n, i]));
   check(nodeNames.every((n) => typeof n === 'string') && index.size === nodeNames.length, `${label} export: node names not unique: ${nodeNames}`);
+  const parentOf = new Map((json.nodes ?? []).flatMap((n, i) => (n.children ?? []).map((c) => [c, i])));
+  // A helper node of a joint with pivots (src/export/skeleton.rs): `JOINT_pivot` or
+  // `JOINT_scaling` (a number after it where the name was taken), an ancestor of JOINT's node,
+  // with only nodes of JOINT between: the joint's name, else undefined.
+  const helperOf = (name) => {
+    const m = /^(.*)_(pivot|scaling)\d*$/.exec(name ?? '');
+    if (!m || !index.has(m[1]) || !index.has(name)) return undefined;
+    let n = index.get(m[1]);
+    while (parentOf.has(n)) {
+      n = parentOf.get(n);
+      if (n === index.get(name)) return m[1];
+      if ((json.nodes[n].children ?? []).length !== 1) return undefined;
+    }
+    return undefined;
+  };
   // The times (file header) from the channels.
   const channels = (json.animations ?? []).flatMap((a) => a.channels.map((c) => ({ node: nodeNames[c.target.node], path: c.target.path, times: floats(json, bin, a.samplers[c.sampler].input) })))
     .filter((c) => ['translation', 'rotation', 'scale'].includes(c.path));
   const lossyTimes = [...lossy].map((name) => {
     const cut = name.lastIndexOf('.');
-    const c = channels.find((c) => c.node === name.slice(0, cut) && c.path === name.slice(cut + 1));
+    const joint = name.slice(0, cut);
+    const c = channels.find((c) => (c.node === joint || helperOf(c.node) === joint) && c.path === name.slice(cut + 1));
     check(c !== undefined, `${label} export: track ${name} is on no joint's channel`);
     return new Set(c?.times ?? []);
   });
@@ -273,9 +291,11 @@ async function checkExport(project, label, size) {
   const ours = pose(project, times);
   check(ours !== null, `${label} export: tangent pose found no skeleton`);
   if (ours === null) return null;
-  // The GLB's nodes are the joints (and end sites): nothing more, nothing less.
+  // The GLB's nodes are the joints (and end sites) and the helper nodes of joints with pivots:
+  // nothing more, nothing less.
   const points = ours[0].map((p) => p.name);
-  check(points.length === nodeNames.length && points.every((n) => index.has(n)), `${label} export: the GLB's nodes ${nodeNames} are not the body's points ${points}`);
+  const helpers = nodeNames.filter((n) => !points.includes(n));
+  check(points.every((n) => index.has(n)) && helpers.every((n) => helperOf(n) !== undefined), `${label} export: the GLB's nodes ${nodeNames} are not the body's points ${points} and their helper nodes`);
   const gltf = await new Promise((resolve, reject) => new GLTFLoader().parse(input, '', resolve, reject));
   const objects = await Promise.all(nodeNames.map((_, i) => gltf.parser.getDependency('node', i)));
   gltf.scene.updateMatrixWorld(true);

@@ -5,11 +5,16 @@
 //!   (Euler in the track's order, or Quat) and `JOINT.scale` (Vec3), by name or by a node
 //!   binding to the joint. A track of the wrong kind is refused, naming the joint.
 //! - [`Animated::pose_at`] gives every joint's world transform at a time: world = parent
-//!   world · T · R · S, each of T, R, S from its track where the joint has one and the rest
-//!   value elsewhere (the `OFFSET`, the node's rest rotation and scale). A joint's world
-//!   position is its transform's translation; its end site is at world · end-site offset,
-//!   named `JOINT_end`. The points of a pose are the joints in skeleton order, each followed
-//!   by its end site if it has one ([`Rig::points`]).
+//!   world · local, local = T · R · S, each of T, R, S from its track where the joint has one
+//!   and the rest value elsewhere (the `OFFSET`, the node's rest rotation and scale). A joint
+//!   with FBX's pre- or post-rotation, pivots or offsets ([`Pivots`]) has three constant
+//!   transforms around them: local = T · A · R · B · S · C, with A = Roff · Rp · Rpre,
+//!   B = Rpost⁻¹ · Rp⁻¹ · Soff · Sp and C = Sp⁻¹ (FBX's `T · Roff · Rp · Rpre · R · Rpost⁻¹ ·
+//!   Rp⁻¹ · Soff · Sp · S · Sp⁻¹`; Roff, Rp, Soff, Sp translations), so a rotation track
+//!   holds FBX's `Lcl Rotation` alone and turns about the pivot. A joint's world position is
+//!   its transform's translation; its end site is at world · end-site offset, named
+//!   `JOINT_end`. The points of a pose are the joints in skeleton order, each followed by its
+//!   end site if it has one ([`Rig::points`]).
 //! - [`Rig::size`]: the largest extent over x, y and z of the rest pose's points (no track
 //!   applied): what body errors are given as a percentage of.
 //! - [`difference`]: the largest distance between the same point of two takes over the
@@ -50,6 +55,58 @@ impl Affine {
     pub fn then(&self, other: &Self) -> Self {
         let m = [0, 1, 2].map(|r| [0, 1, 2].map(|c| (0..3).map(|k| self.m[r][k] * other.m[k][c]).sum()));
         Self { m, p: self.apply(other.p) }
+    }
+}
+
+/// A joint's pre- and post-rotation, pivots and offsets (`Joint::pre_rotation` …) in the
+/// form forward kinematics and export use: local = `T(t + before) · (pre · R · post⁻¹) ·
+/// T(between) · S · T(after)`, which is `T · A · R · B · S · C` (module docs) because
+/// translations commute with each other.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pivots {
+    /// `Roff + Rp`.
+    pub before: [f64; 3],
+    /// `Rpre`, normalised.
+    pub pre: Quat,
+    /// `Rpost⁻¹`, normalised.
+    pub post_inverse: Quat,
+    /// `−Rp + Soff + Sp`.
+    pub between: [f64; 3],
+    /// `−Sp`.
+    pub after: [f64; 3],
+}
+
+impl Pivots {
+    /// The joint's, or `None` when it has none.
+    #[must_use]
+    pub fn of(joint: &crate::model::Joint) -> Option<Self> {
+        if !joint.has_pivots() {
+            return None;
+        }
+        let v = |x: Option<[f64; 3]>| x.unwrap_or([0.0; 3]);
+        let (rp, roff, sp, soff) = (v(joint.rotation_pivot), v(joint.rotation_offset), v(joint.scaling_pivot), v(joint.scaling_offset));
+        let q = |x: Option<[f64; 4]>| x.map_or(quat::IDENTITY, |q| quat::normalize(&q));
+        Some(Self {
+            before: [0, 1, 2].map(|i| roff[i] + rp[i]),
+            pre: q(joint.pre_rotation),
+            post_inverse: quat::conj(&q(joint.post_rotation)),
+            between: [0, 1, 2].map(|i| soff[i] + sp[i] - rp[i]),
+            after: sp.map(|x| -x),
+        })
+    }
+
+    /// `pre · q · post⁻¹`: the rotation of the joint's local transform with rotation `q`.
+    #[must_use]
+    pub fn rotation(&self, q: &Quat) -> Quat {
+        quat::mul(&quat::mul(&self.pre, q), &self.post_inverse)
+    }
+
+    /// The local transform with translation `t`, rotation `q` and scale `s`.
+    #[must_use]
+    pub fn local(&self, t: [f64; 3], q: &Quat, s: [f64; 3]) -> Affine {
+        let turned = Affine::trs([0, 1, 2].map(|i| t[i] + self.before[i]), &self.rotation(q), [1.0; 3]);
+        let scaled = Affine::trs(self.between, &quat::IDENTITY, s);
+        turned.then(&scaled).then(&Affine::trs(self.after, &quat::IDENTITY, [1.0; 3]))
     }
 }
 
@@ -100,6 +157,8 @@ pub struct Rig {
     pub tracks: Vec<JointTracks>,
     /// The names of the bound tracks (for messages).
     names: std::collections::BTreeMap<usize, String>,
+    /// Per joint, its pivots if it has any.
+    pivots: Vec<Option<Pivots>>,
     points: Vec<Point>,
     size: f64,
 }
@@ -156,7 +215,8 @@ impl Rig {
                 points.push(Point { name: format!("{}_end", joint.name), joint: j, end_site: true });
             }
         }
-        let mut rig = Self { skeleton, tracks, names, points, size: 0.0 };
+        let pivots = skeleton.joints.iter().map(Pivots::of).collect();
+        let mut rig = Self { skeleton, tracks, names, pivots, points, size: 0.0 };
         let rest = rig.rest_pose();
         let extent = |axis: usize| {
             let (lo, hi) = rest.points.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), p| (lo.min(p[axis]), hi.max(p[axis])));
@@ -214,7 +274,16 @@ impl Rig {
 
     fn rest_local(&self, j: usize) -> Affine {
         let joint = &self.skeleton.joints[j];
-        Affine::trs(joint.offset, &joint.rest_rotation(), joint.rest_scale())
+        self.local(j, joint.offset, &joint.rest_rotation(), joint.rest_scale())
+    }
+
+    /// Joint `j`'s local transform with translation `t`, rotation `q` and scale `s`:
+    /// `T · R · S`, or `T · A · R · B · S · C` with pivots (module docs).
+    fn local(&self, j: usize, t: [f64; 3], q: &Quat, s: [f64; 3]) -> Affine {
+        match &self.pivots[j] {
+            None => Affine::trs(t, q, s),
+            Some(p) => p.local(t, q, s),
+        }
     }
 
     /// World transforms from each joint's local transform, parents first, and the points.
@@ -317,7 +386,7 @@ impl Animated<'_> {
                     None => None,
                 })
                 .unwrap_or_else(|| joint.rest_rotation());
-            Affine::trs(translation, &rotation, scale)
+            rig.local(j, translation, &rotation, scale)
         });
         if let Some(i) = pose.points.iter().position(|p| !p.iter().all(|x| x.is_finite())) {
             let joint = rig.skeleton.joints[rig.points[i].joint].name.clone();

@@ -154,3 +154,55 @@ fn needed_for_keeps_the_changed_joints_those_below_and_above() {
     project.tracks.push(track("camera.translation", TrackKind::Vec3, &[(0.0, vec![0.0; 3])]));
     assert_eq!(needed_for(&project, &[3]), None);
 }
+
+#[test]
+fn pivots_pre_and_post_rotation_wrap_the_rotation_and_scale() {
+    // The arm with FBX's parts: Rpre = Rpost = 90° about z, Rp = (1,0,0), Roff = (0,0,1),
+    // Sp = (0,1,0), Soff = (0,0,2), rest scale (2,3,1). Local = T·Roff·Rp·Rpre·R·Rpost⁻¹·Rp⁻¹·
+    // Soff·Sp·S·Sp⁻¹, applied right to left to the arm's origin: Sp⁻¹ (0,−1,0), S (0,−3,0),
+    // Sp (0,−2,0), Soff (0,−2,2), Rp⁻¹ (−1,−2,2), Rpost⁻¹ = Rz(−90°) (−2,1,2), R = 1,
+    // Rpre = Rz(90°) (−1,−2,2), Rp (0,−2,2), Roff (0,−2,3), T (1,−2,3); the hips at (0,1,0):
+    // (1,−1,3). The end site (2,0,0): (2,−1,0), (4,−3,0), (4,−2,0), (4,−2,2), (3,−2,2),
+    // (−2,−3,2), (3,−2,2), (4,−2,2), (4,−2,3), (5,−2,3): (5,−1,3).
+    let mut project = arm();
+    let h = std::f64::consts::FRAC_1_SQRT_2;
+    let joint = &mut project.skeleton.as_mut().unwrap().joints[1];
+    joint.pre_rotation = Some([0.0, 0.0, h, h]);
+    joint.post_rotation = Some([0.0, 0.0, h, h]);
+    joint.rotation_pivot = Some([1.0, 0.0, 0.0]);
+    joint.rotation_offset = Some([0.0, 0.0, 1.0]);
+    joint.scaling_pivot = Some([0.0, 1.0, 0.0]);
+    joint.scaling_offset = Some([0.0, 0.0, 2.0]);
+    joint.scale = Some([2.0, 3.0, 1.0]);
+    assert!(close(&pose(&project, 0.0).unwrap(), &[[0.0, 1.0, 0.0], [1.0, -1.0, 3.0], [5.0, -1.0, 3.0]]));
+    assert_eq!(project.required_version(), 5);
+    // A rotation track turns between Rpre and Rpost⁻¹, about the pivot: Rx(90°) takes
+    // (x,y,z) to (x,−z,y). The origin after Rpost⁻¹ (−2,1,2), Rx (−2,−2,1), Rpre (2,−2,1), Rp
+    // (3,−2,1), Roff (3,−2,2), T (4,−2,2): (4,−1,2). The end site after Rpost⁻¹ (−2,−3,2), Rx
+    // (−2,−2,−3), Rpre (2,−2,−3), Rp (3,−2,−3), Roff (3,−2,−2), T (4,−2,−2): (4,−1,−2).
+    let q = std::f64::consts::FRAC_PI_2;
+    project.tracks.push(track("Arm.rotation", TrackKind::Euler, &[(0.0, vec![q, 0.0, 0.0])]));
+    assert!(close(&pose(&project, 0.0).unwrap(), &[[0.0, 1.0, 0.0], [4.0, -1.0, 2.0], [4.0, -1.0, -2.0]]));
+    // The same as T · A · R · B · S · C from the eleven factors, at other values.
+    let joint = &mut project.skeleton.as_mut().unwrap().joints[1];
+    joint.pre_rotation = Some(crate::euler::to_quat(&[0.3, -0.2, 0.7], EulerOrder::XYZ));
+    joint.post_rotation = Some(crate::euler::to_quat(&[-0.5, 0.4, 0.1], EulerOrder::ZXY));
+    joint.rotation_pivot = Some([0.2, -0.7, 0.4]);
+    joint.scaling_pivot = Some([-0.3, 0.5, 0.9]);
+    let (j, r, s, t) = (joint.clone(), crate::euler::to_quat(&[0.9, 0.1, -0.4], EulerOrder::XYZ), [0.5, 2.0, 1.5], [0.1, 0.2, -0.3]);
+    let at = |v: Option<[f64; 3]>| Affine::trs(v.unwrap(), &crate::quat::IDENTITY, [1.0; 3]);
+    let minus = |v: Option<[f64; 3]>| Affine::trs(v.unwrap().map(|x| -x), &crate::quat::IDENTITY, [1.0; 3]);
+    let turn = |q: &crate::quat::Quat| Affine::trs([0.0; 3], q, [1.0; 3]);
+    let a = at(j.rotation_offset).then(&at(j.rotation_pivot)).then(&turn(&j.pre_rotation.unwrap()));
+    let b = turn(&crate::quat::conj(&j.post_rotation.unwrap())).then(&minus(j.rotation_pivot)).then(&at(j.scaling_offset)).then(&at(j.scaling_pivot));
+    let c = minus(j.scaling_pivot);
+    let want = at(Some(t)).then(&a).then(&turn(&r)).then(&b).then(&Affine::trs([0.0; 3], &crate::quat::IDENTITY, s)).then(&c);
+    let got = Pivots::of(&j).unwrap().local(t, &r, s);
+    for row in 0..3 {
+        for col in 0..3 {
+            assert!((got.m[row][col] - want.m[row][col]).abs() < 1e-14, "{got:?} vs {want:?}");
+        }
+        assert!((got.p[row] - want.p[row]).abs() < 1e-14, "{got:?} vs {want:?}");
+    }
+    assert_eq!(Pivots::of(&Joint::new("Plain", None, [0.0; 3], None)), None);
+}

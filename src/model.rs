@@ -23,7 +23,7 @@ pub use crate::skeleton::{Joint, Skeleton};
 /// The newest project file version this program reads. Saving writes the lowest version that
 /// holds the project ([`Project::required_version`]): 1, 2 with Bezier tracks (SPEC §10), 3
 /// with Euler tracks (SPEC §13), 4 with per-key interpolation or auto smoothing, 5 with a
-/// skeleton joint's rest rotation or scale (SPEC §14).
+/// skeleton joint's rest rotation or scale, pre- or post-rotation, pivot or offset (SPEC §14).
 pub const FILE_VERSION: u32 = 5;
 
 /// What a key's value is: how many components, and how they combine.
@@ -520,7 +520,7 @@ impl Project {
             t.interpolation == Interpolation::Bezier || t.keys.iter().any(|k| k.handles != default_handles || !k.left.is_empty() || !k.right.is_empty())
         });
         let segments = self.tracks.iter().any(|t| t.auto_smoothing != AutoSmoothing::None || t.keys.iter().any(|k| !k.has_default_segment()));
-        let rest = self.skeleton.as_ref().is_some_and(|s| s.joints.iter().any(|j| j.rotation.is_some() || j.scale.is_some()));
+        let rest = self.skeleton.as_ref().is_some_and(|s| s.joints.iter().any(crate::skeleton::Joint::has_rest_transform));
         if rest {
             5
         } else if segments {

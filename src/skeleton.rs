@@ -10,6 +10,12 @@ use serde::{Deserialize, Serialize};
 /// its rest rotation (a unit quaternion `[x, y, z, w]`) and scale where the file has them
 /// (glTF and FBX nodes; none is the identity), and the offset of its end site if it has one
 /// (BVH `End Site`: where the last bone ends).
+///
+/// An FBX node also has a pre- and post-rotation, a rotation pivot and offset and a scaling
+/// pivot and offset (FBX's `PreRotation`, `PostRotation`, `RotationPivot`, `RotationOffset`,
+/// `ScalingPivot`, `ScalingOffset`; none is the identity): constant parts of the joint's local
+/// transform around its (animated) translation `T`, rotation `R` and scale `S`, FBX's
+/// `T · Roff · Rp · Rpre · R · Rpost⁻¹ · Rp⁻¹ · Soff · Sp · S · Sp⁻¹` (`crate::body`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Joint {
@@ -23,13 +29,62 @@ pub struct Joint {
     pub scale: Option<[f64; 3]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end_site: Option<[f64; 3]>,
+    /// `Rpre`: a unit quaternion `[x, y, z, w]` applied before the rotation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pre_rotation: Option<[f64; 4]>,
+    /// `Rpost`: a unit quaternion whose inverse is applied after the rotation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub post_rotation: Option<[f64; 4]>,
+    /// `Rp`: the point the rotation turns about, in the joint's frame before rotation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_pivot: Option<[f64; 3]>,
+    /// `Roff`: a translation after the rotation pivot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rotation_offset: Option<[f64; 3]>,
+    /// `Sp`: the point the scale scales about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scaling_pivot: Option<[f64; 3]>,
+    /// `Soff`: a translation after the scaling pivot.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scaling_offset: Option<[f64; 3]>,
 }
 
 impl Joint {
     /// A joint with no rest rotation or scale.
     #[must_use]
     pub fn new(name: impl Into<String>, parent: Option<usize>, offset: [f64; 3], end_site: Option<[f64; 3]>) -> Self {
-        Self { name: name.into(), parent, offset, rotation: None, scale: None, end_site }
+        Self {
+            name: name.into(),
+            parent,
+            offset,
+            rotation: None,
+            scale: None,
+            end_site,
+            pre_rotation: None,
+            post_rotation: None,
+            rotation_pivot: None,
+            rotation_offset: None,
+            scaling_pivot: None,
+            scaling_offset: None,
+        }
+    }
+
+    /// Whether the joint has a pre- or post-rotation, a pivot or an offset (FBX's).
+    #[must_use]
+    pub fn has_pivots(&self) -> bool {
+        self.pre_rotation.is_some()
+            || self.post_rotation.is_some()
+            || self.rotation_pivot.is_some()
+            || self.rotation_offset.is_some()
+            || self.scaling_pivot.is_some()
+            || self.scaling_offset.is_some()
+    }
+
+    /// Whether the joint has a value of file version 5: a rest rotation or scale, a pre- or
+    /// post-rotation, a pivot or an offset.
+    #[must_use]
+    pub fn has_rest_transform(&self) -> bool {
+        self.rotation.is_some() || self.scale.is_some() || self.has_pivots()
     }
 
     /// The rest rotation, normalised (the identity when there is none).
@@ -59,7 +114,9 @@ pub enum SkeletonError {
     Parent { index: usize, name: String, parent: usize },
     #[error("joint {index}: the name \"{name}\" is used twice")]
     Duplicate { index: usize, name: String },
-    #[error("joint {index} (\"{name}\"): its offset, rest rotation, scale or end site is not finite")]
+    #[error(
+        "joint {index} (\"{name}\"): its offset, rest rotation, scale, end site, pre- or post-rotation, pivot or offset is not finite (or a rotation is zero)"
+    )]
     NotFinite { index: usize, name: String },
     #[error("the two takes' skeletons have different joints or end sites")]
     Differs,
@@ -79,8 +136,10 @@ impl Skeleton {
             if !seen.insert(j.name.as_str()) {
                 return Err(SkeletonError::Duplicate { index, name: j.name.clone() });
             }
-            let numbers = j.offset.iter().chain(j.rotation.iter().flatten()).chain(j.scale.iter().flatten()).chain(j.end_site.iter().flatten());
-            if !numbers.copied().all(f64::is_finite) || j.rotation.is_some_and(|q| q.iter().all(|&x| x == 0.0)) {
+            let quats = [j.rotation, j.pre_rotation, j.post_rotation];
+            let vectors = [Some(j.offset), j.scale, j.end_site, j.rotation_pivot, j.rotation_offset, j.scaling_pivot, j.scaling_offset];
+            let finite = quats.iter().flatten().flatten().chain(vectors.iter().flatten().flatten()).all(|x| x.is_finite());
+            if !finite || quats.iter().flatten().any(|q| q.iter().all(|&x| x == 0.0)) {
                 return Err(SkeletonError::NotFinite { index, name: j.name.clone() });
             }
         }
@@ -120,5 +179,14 @@ mod tests {
         let mut nan = ok.clone();
         nan.joints[2].end_site = Some([0.0, f64::NAN, 0.0]);
         assert!(matches!(nan.check(), Err(SkeletonError::NotFinite { index: 2, .. })));
+        let mut pivot = ok.clone();
+        pivot.joints[1].scaling_pivot = Some([f64::INFINITY, 0.0, 0.0]);
+        assert!(matches!(pivot.check(), Err(SkeletonError::NotFinite { index: 1, .. })));
+        let mut zero = ok.clone();
+        zero.joints[0].post_rotation = Some([0.0; 4]);
+        assert!(matches!(zero.check(), Err(SkeletonError::NotFinite { index: 0, .. })));
+        zero.joints[0].post_rotation = Some([0.0, 0.0, 0.0, 2.0]);
+        assert_eq!(zero.check(), Ok(()));
+        assert!(zero.joints[0].has_pivots() && zero.joints[0].has_rest_transform() && !ok.joints[0].has_rest_transform());
     }
 }

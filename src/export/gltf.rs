@@ -1,5 +1,6 @@
 //! glTF 2.0 export: a node per track (or per imported node), the joints of a take's skeleton
-//! as a node hierarchy (`skeleton.rs`), an animation per imported animation (else one), a
+//! as a node hierarchy (`skeleton.rs`: a joint with pivots has its channels on the nodes that
+//! hold those parts of its transform), an animation per imported animation (else one), a
 //! buffer embedded as a data URI (`.gltf`) or in a GLB container (`.glb`).
 
 use std::collections::BTreeMap;
@@ -168,7 +169,15 @@ pub(super) fn gltf_root(tracks: &[Prepared], skeleton: Option<&Skeleton>, embed:
             (_, 3) => (Type::Vec3, 3),
             _ => (Type::Vec4, 4),
         };
-        let output = accessor(&mut root, &mut bin, p.values.iter().map(|v| *v as f32).collect(), ty, comps, false);
+        // A joint with pivots: its channel on the node that holds that part of its transform,
+        // its values changed exactly (`skeleton.rs`).
+        let mut node = scene.index[&node_key(p)];
+        let changed = scene.moved.get(&(node, p.target)).filter(|_| p.target != Target::Weights).map(|m| {
+            node = m.node;
+            m.change.apply(&p.values, p.width, p.form == Form::CubicSpline)
+        });
+        let values = changed.as_deref().unwrap_or(&p.values);
+        let output = accessor(&mut root, &mut bin, values.iter().map(|v| *v as f32).collect(), ty, comps, false);
         let interpolation = match p.form {
             Form::Step => GI::Step,
             Form::CubicSpline => GI::CubicSpline,
@@ -184,7 +193,7 @@ pub(super) fn gltf_root(tracks: &[Prepared], skeleton: Option<&Skeleton>, embed:
             Target::Scale => Property::Scale,
             _ => Property::MorphTargetWeights,
         };
-        let node = gj::Index::new(scene.index[&node_key(p)] as u32);
+        let node = gj::Index::new(node as u32);
         channels.push(Channel {
             sampler,
             target: GT { extensions: None, extras: Default::default(), node, path: Valid(path) },

@@ -24,11 +24,23 @@
 //!   1/30 s, and frames at 30 fps would drift from the file's by up to a thousandth of a frame
 //!   over three seconds.
 //! - Other tracks get a node each as before, roots of the scene after the skeleton's.
+//! - A joint with FBX's pre- or post-rotation, pivots or offsets (`crate::body::Pivots`):
+//!   its local transform `T(t + Roff + Rp) · (Rpre · R · Rpost⁻¹) · T(−Rp + Soff + Sp) · S ·
+//!   T(−Sp)` in glTF's `T · R · S` nodes, exactly: the translation channel's values plus
+//!   `Roff + Rp` and the rotation channel's `Rpre · q · Rpost⁻¹` (both commute with glTF's
+//!   interpolation, tangents included; [`Change`]). Without a pivot or scaling offset
+//!   (`−Rp + Soff + Sp` and `Sp` zero) that is the joint's one node; else a node
+//!   `JOINT_pivot` (after the end sites' nodes) holds the translation and rotation and the
+//!   joint's node below it `T(−Rp + Soff + Sp − S·Sp) · S` — or, when a track scales a joint
+//!   with a scaling pivot, a node `JOINT_scaling` `T(−Rp + Soff + Sp) · S(t)` between them
+//!   and the joint's node `T(−Sp)`. The joint's node always holds the joint's world transform
+//!   (its children and end site hang below it); a helper's name already taken gets a number.
 //!
 //! A joint's world transform is then its parent's times `T(translation) · R(rotation) ·
-//! S(scale)`: the body's forward kinematics (`body.rs`). `skeleton_tests.rs` holds it to
-//! matrices built from the BVH file's channel lists and to a hand-worked rest rotation and
-//! scale; `conformance/bvh_check.mjs` plays a BVH take's GLB in three.js r187 and
+//! S(scale)` (and its helper nodes' between them): the body's forward kinematics
+//! (`body.rs`). `skeleton_tests.rs` holds it to matrices built from the BVH file's channel
+//! lists, to a hand-worked rest rotation and scale and to the body of joints with pivots;
+//! `conformance/bvh_check.mjs` plays a BVH take's GLB in three.js r187 and
 //! `tools/blender/bvh_gltf_check.py` compares it with Blender 3.4's own BVH importer;
 //! `conformance/pose_check.mjs` plays the GLB of glTF and FBX imports in three.js r187 against
 //! `tangent pose`.
@@ -39,7 +51,9 @@ use super::binding::NodeKey;
 use super::gltf::node_key;
 use super::{Prepared, Target};
 use crate::bake::Fps;
-use crate::model::{Binding, GltfProperty, Project, Skeleton, Track};
+use crate::body::Pivots;
+use crate::model::{Binding, GltfProperty, Joint, Project, Skeleton, Track};
+use crate::quat::{self, Quat};
 
 /// The joint `track` animates in `skeleton` and the property, as [`crate::body::Rig::new`]
 /// binds it: a node binding (`Binding::Node`) naming a joint, whatever its property (a morph
@@ -110,6 +124,58 @@ pub(super) struct Scene {
     pub roots: Vec<usize>,
     /// The node of each track's [`NodeKey`].
     pub index: HashMap<NodeKey, usize>,
+    /// A joint's channel that goes elsewhere than to its node, or with its values changed
+    /// (a joint with pivots, module docs): by the joint's node and the channel's target.
+    pub moved: HashMap<(usize, Target), Moved>,
+}
+
+/// Where a joint's channel goes instead of the joint's node, and how its values change.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Moved {
+    pub node: usize,
+    pub change: Change,
+}
+
+/// An exact change of a channel's values, which commutes with glTF's interpolation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Change {
+    None,
+    /// A translation plus a constant (a CUBICSPLINE's tangents unchanged).
+    Add([f64; 3]),
+    /// A rotation `q` as `pre · q · post` (linear in `q` and norm-keeping: slerp, STEP and
+    /// CUBICSPLINE with its tangents alike).
+    Turn {
+        pre: Quat,
+        post: Quat,
+    },
+}
+
+impl Change {
+    /// `values` (`width` per key, `3 · width` for CUBICSPLINE: in-tangent, value,
+    /// out-tangent) changed.
+    pub fn apply(&self, values: &[f64], width: usize, cubic: bool) -> Vec<f64> {
+        let mut out = values.to_vec();
+        let per_key = if cubic { 3 * width } else { width };
+        match *self {
+            Self::None => {}
+            Self::Add(d) if width == 3 => {
+                for key in out.chunks_exact_mut(per_key) {
+                    let value = if cubic { &mut key[3..6] } else { &mut key[..] };
+                    for (v, d) in value.iter_mut().zip(d) {
+                        *v += d;
+                    }
+                }
+            }
+            Self::Turn { pre, post } if width == 4 => {
+                for q in out.chunks_exact_mut(4) {
+                    let turned = quat::mul(&quat::mul(&pre, &[q[0], q[1], q[2], q[3]]), &post);
+                    q.copy_from_slice(&turned);
+                }
+            }
+            Self::Add(_) | Self::Turn { .. } => unreachable!("a translation has 3 values per key, a rotation 4"),
+        }
+        out
+    }
 }
 
 impl SceneNode {
@@ -151,6 +217,20 @@ pub(super) fn scene(tracks: &[Prepared], skeleton: Option<&Skeleton>) -> Scene {
             nodes[i].children.push(end_node);
         }
     }
+    let mut moved = HashMap::new();
+    for (i, j) in joints.iter().enumerate() {
+        let Some(pivots) = Pivots::of(j) else { continue };
+        let scaled = tracks.iter().any(|p| p.target == Target::Scale && node_key(p) == NodeKey::Named(j.name.clone()));
+        let top = pivoted(&mut nodes, &mut moved, &mut taken, i, j, &pivots, scaled);
+        // The joint hangs from its parent (or the scene) by its top node, in the same place.
+        let siblings = match j.parent {
+            Some(parent) => &mut nodes[parent].children,
+            None => &mut roots,
+        };
+        if let Some(slot) = siblings.iter_mut().find(|c| **c == i) {
+            *slot = top;
+        }
+    }
     for p in tracks {
         let key = node_key(p);
         let i = *index.entry(key.clone()).or_insert_with(|| {
@@ -162,7 +242,57 @@ pub(super) fn scene(tracks: &[Prepared], skeleton: Option<&Skeleton>) -> Scene {
             nodes[i].morph = nodes[i].morph.max(p.width);
         }
     }
-    Scene { nodes, roots, index }
+    Scene { nodes, roots, index, moved }
+}
+
+/// Joint `i` (`j`, with `pivots`) as nodes: its local transform `T(t + before) · (pre · R ·
+/// post⁻¹) · T(between) · S · T(after)` (`crate::body::Pivots`) split where glTF's `T · R · S`
+/// cannot hold it. `scaled`: a track animates the joint's scale. Returns the top node; the
+/// joint's own node `i` (named after it, its children and end site below it) is the last.
+fn pivoted(
+    nodes: &mut Vec<SceneNode>,
+    moved: &mut HashMap<(usize, Target), Moved>,
+    taken: &mut HashSet<String>,
+    i: usize,
+    j: &Joint,
+    pivots: &Pivots,
+    scaled: bool,
+) -> usize {
+    let translation = [0, 1, 2].map(|k| j.offset[k] + pivots.before[k]);
+    let rotation = Some(pivots.rotation(&j.rest_rotation()));
+    let turn = Change::Turn { pre: pivots.pre, post: pivots.post_inverse };
+    let add = Change::Add(pivots.before);
+    if pivots.between == [0.0; 3] && pivots.after == [0.0; 3] {
+        // One node: T(t + before) · (pre · R · post⁻¹) · S.
+        nodes[i].translation = Some(translation);
+        nodes[i].rotation = rotation;
+        moved.insert((i, Target::Translation), Moved { node: i, change: add });
+        moved.insert((i, Target::Rotation), Moved { node: i, change: turn });
+        return i;
+    }
+    let mut helper = |nodes: &mut Vec<SceneNode>, suffix: &str, node: SceneNode, child: usize| {
+        let name = unique(format!("{}{suffix}", j.name), taken);
+        nodes.push(SceneNode { name: Some(name), children: vec![child], ..node });
+        nodes.len() - 1
+    };
+    let s = j.rest_scale();
+    let (below, scale_node) = if scaled && pivots.after != [0.0; 3] {
+        // T(between) · S(t) on a node of its own, T(after) on the joint's.
+        nodes[i].translation = Some(pivots.after);
+        nodes[i].scale = None;
+        let mid = helper(nodes, "_scaling", SceneNode { scale: j.scale, ..SceneNode::new(None, Some(pivots.between)) }, i);
+        (mid, mid)
+    } else {
+        // T(between) · S · T(after) = T(between + S · after) · S, S at rest when no track scales it.
+        nodes[i].translation = Some([0, 1, 2].map(|k| pivots.between[k] + s[k] * pivots.after[k]));
+        (i, i)
+    };
+    nodes[i].rotation = None;
+    let top = helper(nodes, "_pivot", SceneNode { rotation, ..SceneNode::new(None, Some(translation)) }, below);
+    moved.insert((i, Target::Translation), Moved { node: top, change: add });
+    moved.insert((i, Target::Rotation), Moved { node: top, change: turn });
+    moved.insert((i, Target::Scale), Moved { node: scale_node, change: Change::None });
+    top
 }
 
 #[cfg(test)]

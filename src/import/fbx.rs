@@ -25,11 +25,13 @@
 //! held from the key on) differ at one instant: the key's own time gives the next value.
 //!
 //! The node hierarchy becomes the project's skeleton when one stack is imported
-//! (`fbx_skeleton.rs`): every node's whole local transform as ufbx evaluates it as its rest
-//! translation, rotation and scale.
+//! (`fbx_skeleton.rs`): every node's `Lcl Translation`, `Lcl Rotation` and `Lcl Scaling` as
+//! its rest translation, rotation and scale, and its pre- and post-rotation, pivots and
+//! offsets as the joint's.
 //!
-//! Only the base layer of a stack is read; other layers, other animated properties, pre- and
-//! post-rotation, pivots and offsets that are not identity, the spheric rotation order and
+//! Only the base layer of a stack is read; other layers, other animated properties, the
+//! pre- and post-rotation, pivots and offsets of an animated node when there is no skeleton
+//! to hold them (several stacks imported at once), the spheric rotation order and
 //! extrapolation Tangent cannot hold are named in warnings. ufbx's reason for a file it cannot
 //! read is the error. The project's frame rate is the file's.
 
@@ -397,21 +399,26 @@ fn reason(e: &ufbx::Error) -> String {
 /// The rotation order a node's `Lcl Rotation` is applied in: its `RotationOrder` when
 /// `RotationActive` (ufbx's `use_rotation_space`), else XYZ, as FBX and Blender read it.
 fn rotation_order(node: &ufbx::Node, warnings: &mut Vec<String>, label: &str) -> EulerOrder {
+    euler_order(node).unwrap_or_else(|| {
+        warnings.push(format!("node \"{label}\": the spheric rotation order, which Tangent does not have; read as XYZ"));
+        EulerOrder::XYZ
+    })
+}
+
+/// [`rotation_order`] without the warning: `None` for the spheric order.
+pub(super) fn euler_order(node: &ufbx::Node) -> Option<EulerOrder> {
     use ufbx::RotationOrder as R;
     if !node.use_rotation_space {
-        return EulerOrder::XYZ;
+        return Some(EulerOrder::XYZ);
     }
     match node.rotation_order {
-        R::Xyz => EulerOrder::XYZ,
-        R::Xzy => EulerOrder::XZY,
-        R::Yzx => EulerOrder::YZX,
-        R::Yxz => EulerOrder::YXZ,
-        R::Zxy => EulerOrder::ZXY,
-        R::Zyx => EulerOrder::ZYX,
-        R::Spheric => {
-            warnings.push(format!("node \"{label}\": the spheric rotation order, which Tangent does not have; read as XYZ"));
-            EulerOrder::XYZ
-        }
+        R::Xyz => Some(EulerOrder::XYZ),
+        R::Xzy => Some(EulerOrder::XZY),
+        R::Yzx => Some(EulerOrder::YZX),
+        R::Yxz => Some(EulerOrder::YXZ),
+        R::Zxy => Some(EulerOrder::ZXY),
+        R::Zyx => Some(EulerOrder::ZYX),
+        R::Spheric => None,
     }
 }
 
@@ -551,14 +558,18 @@ pub(super) fn read(bytes: &[u8], options: &ImportOptions, ctx: &Ctx<'_>) -> Resu
             ));
         }
     }
-    for (i, node) in nodes.iter().enumerate() {
-        if imported[i] {
-            warnings.extend(transform_warning(node, &node_labels[i]));
-        }
-    }
     ctx.progress(total, total)?;
     // One stack's tracks are `NODE.*`, which bind to the joints by name (fbx_skeleton.rs).
     let skeleton = if prefixed { None } else { super::fbx_skeleton::skeleton(&scene, &nodes, &node_labels, &animated, &mut warnings) };
+    // The skeleton's joints hold the pre- and post-rotations, pivots and offsets; without one
+    // the tracks alone lose them.
+    if skeleton.is_none() {
+        for (i, node) in nodes.iter().enumerate() {
+            if imported[i] {
+                warnings.extend(transform_warning(node, &node_labels[i]));
+            }
+        }
+    }
     // The project's rate: the file's own (`FrameRate`, or its time mode's).
     Ok(Read { tracks, warnings, skeleton, fps: Some(scene.settings.frames_per_second) })
 }

@@ -7,24 +7,26 @@
 //! - Which nodes: every node but ufbx's root, depth first from the root's children (each node
 //!   before its children, in the file's order): bones, meshes, cameras, lights and nulls
 //!   alike. Names: the import's node labels (the track names' `NODE`).
-//! - Rest values: ufbx's `local_transform` of the node (the file's property values, not the
-//!   animation's): the translation, rotation (a quaternion) and scale of the node's whole
-//!   local transform, `T · Roff · Rp · Rpre · R · Rpost⁻¹ · Rp⁻¹ · Soff · Sp · S · Sp⁻¹`, so a
-//!   node no track animates sits where ufbx puts it, pre- and post-rotation, pivots and
-//!   offsets included (they only move the translation and turn the rotation).
-//! - A node's tracks replace the rest values they animate, as FBX's `Lcl` properties: the
-//!   body is exactly ufbx's evaluation where every animated node has no pre- or
-//!   post-rotation, pivot or offset (`fbx.rs` warns, naming the node, where one has), and
-//!   inherits its parent's transform as a matrix (ufbx's `UFBX_INHERIT_MODE_NORMAL`, FBX's
-//!   `eInheritRSrs`). A node that inherits its parent's scale otherwise (`eInheritRrSs`
-//!   component-wise, or `eInheritRrs` not at all: ufbx scales its translation by the
-//!   parent's scale but keeps the scale out of its rotation and scale), under a parent that
-//!   is scaled, is named in a warning: the body applies the parent's scale as a matrix there,
-//!   so the node itself is in place but its children are not.
+//! - Rest values: the node's properties (the file's values, not the animation's): `Lcl
+//!   Translation` as the offset, `Lcl Rotation` as the rest rotation (a quaternion, from the
+//!   Euler angles in the node's rotation order, as its track's), `Lcl Scaling` as the scale,
+//!   and `PreRotation` and `PostRotation` (XYZ Euler angles, when `RotationActive`, as FBX and
+//!   ufbx apply them), `RotationPivot`, `RotationOffset`, `ScalingPivot` and `ScalingOffset`
+//!   as the joint's own fields where they are not zero. The body's local transform is then
+//!   FBX's, `T · Roff · Rp · Rpre · R · Rpost⁻¹ · Rp⁻¹ · Soff · Sp · S · Sp⁻¹` (`body.rs`), and
+//!   a node's tracks replace `T`, `R` and `S` alone, as FBX's `Lcl` properties: the body is
+//!   ufbx's evaluation wherever every node inherits its parent's transform as a matrix
+//!   (ufbx's `UFBX_INHERIT_MODE_NORMAL`, FBX's `eInheritRSrs`).
+//! - A node that inherits its parent's scale otherwise (`eInheritRrSs` component-wise, or
+//!   `eInheritRrs` not at all: ufbx scales its translation by the parent's scale but keeps the
+//!   scale out of its rotation and scale), under a parent that is scaled, is named in a
+//!   warning: the body applies the parent's scale as a matrix there, so the node itself is in
+//!   place but its children are not.
 //!
 //! `fbx_body_tests.rs` holds the body to ufbx's own evaluation of the scene
 //! (`ufbx_evaluate_scene`, each node's `node_to_world`).
 
+use crate::euler::EulerOrder;
 use crate::model::{Joint, Skeleton};
 
 /// What the import read of one node.
@@ -66,13 +68,7 @@ pub(super) fn skeleton(scene: &ufbx::Scene, nodes: &[&ufbx::Node], labels: &[Str
         joint_of[i] = j;
         let node = nodes[i];
         let parent = node.parent.as_ref().and_then(|p| of(p)).filter(|&p| seen[p] && joint_of[p] != usize::MAX);
-        let l = &node.local_transform;
-        let offset = [l.translation.x, l.translation.y, l.translation.z];
-        let rotation = [l.rotation.x, l.rotation.y, l.rotation.z, l.rotation.w];
-        let scale = [l.scale.x, l.scale.y, l.scale.z];
-        let mut joint = Joint::new(labels[i].clone(), parent.map(|p| joint_of[p]), offset, None);
-        joint.rotation = (rotation != crate::quat::IDENTITY).then_some(rotation);
-        joint.scale = (scale != [1.0; 3]).then_some(scale);
+        let (joint, scale) = node_joint(node, labels[i].clone(), parent.map(|p| joint_of[p]));
         joints.push(joint);
         let (above, above_uniform) = parent.map_or((false, true), |p| scaled[p]);
         if above {
@@ -101,6 +97,32 @@ pub(super) fn skeleton(scene: &ufbx::Scene, nodes: &[&ufbx::Node], labels: &[Str
         return None;
     }
     Some(skeleton)
+}
+
+/// The joint of `node` (module docs) and its scale (`[1; 3]` for none).
+fn node_joint(node: &ufbx::Node, name: String, parent: Option<usize>) -> (Joint, [f64; 3]) {
+    let vector = |prop: &str, default: f64| node.element.props.find_prop(prop).map_or([default; 3], |p| [p.value_vec4.x, p.value_vec4.y, p.value_vec4.z]);
+    let nonzero = |prop: &str| Some(vector(prop, 0.0)).filter(|v| *v != [0.0; 3]);
+    let degrees = |v: [f64; 3]| v.map(f64::to_radians);
+    let e = node.euler_rotation;
+    let order = super::fbx::euler_order(node).unwrap_or(EulerOrder::XYZ);
+    let rotation = crate::euler::to_quat(&degrees([e.x, e.y, e.z]), order);
+    let scale = vector("Lcl Scaling", 1.0);
+    let mut joint = Joint::new(name, parent, vector("Lcl Translation", 0.0), None);
+    joint.rotation = (rotation != crate::quat::IDENTITY).then_some(rotation);
+    joint.scale = (scale != [1.0; 3]).then_some(scale);
+    // FBX applies the pre- and post-rotation only when RotationActive (ufbx's
+    // `use_rotation_space`), always in XYZ order.
+    if node.use_rotation_space {
+        let turn = |prop: &str| nonzero(prop).map(|v| crate::euler::to_quat(&degrees(v), EulerOrder::XYZ));
+        joint.pre_rotation = turn("PreRotation");
+        joint.post_rotation = turn("PostRotation");
+    }
+    joint.rotation_pivot = nonzero("RotationPivot");
+    joint.rotation_offset = nonzero("RotationOffset");
+    joint.scaling_pivot = nonzero("ScalingPivot");
+    joint.scaling_offset = nonzero("ScalingOffset");
+    (joint, scale)
 }
 
 #[cfg(test)]

@@ -207,9 +207,31 @@ fn made_sample_keys_equal_blenders_import() {
     }
     assert_eq!(track(&imported, "Face.weights[0]").interpolation, Interpolation::Bezier);
     assert_eq!(track(&imported, "Face.weights[1]").interpolation, Interpolation::Linear);
-    // Pre-rotation and a pivot are named, with the node.
-    let offset: Vec<&String> = imported.report.warnings.iter().filter(|w| w.contains("\"Offset\"")).collect();
-    assert!(offset.len() == 1 && offset[0].contains("PreRotation (10, 20, 30)") && offset[0].contains("RotationPivot (1, 2, 3)"), "{offset:?}");
+    // Offset's pre-rotation and pivot are its joint's (one stack: a skeleton), not a warning.
+    assert!(!imported.report.warnings.iter().any(|w| w.contains("\"Offset\"")), "{:?}", imported.report.warnings);
+    let skeleton = imported.project.skeleton.as_ref().unwrap();
+    let offset = &skeleton.joints[skeleton.joint("Offset").unwrap()];
+    let pre = euler::to_quat(&[10f64.to_radians(), 20f64.to_radians(), 30f64.to_radians()], EulerOrder::XYZ);
+    assert!(crate::quat::angle_between(&offset.pre_rotation.unwrap(), &pre) < 1e-12, "{offset:?}");
+    assert_eq!((offset.rotation_pivot, offset.post_rotation, offset.rotation_offset), (Some([1.0, 2.0, 3.0]), None, None), "{offset:?}");
+}
+
+/// Several stacks imported at once get no skeleton: an animated node's pre-rotation (Arm of
+/// the hierarchy, given a second stack) is named in a warning, since its tracks lose it.
+#[test]
+fn pivots_without_a_skeleton_are_named() {
+    let text = String::from_utf8(bytes("hierarchy_ascii.fbx")).unwrap();
+    let text = text
+        .replacen(
+            "\tAnimationLayer: 300,",
+            "\tAnimationStack: 201, \"AnimStack::Take 002\", \"\" {\n\t}\n\tAnimationLayer: 301, \"AnimLayer::Second\", \"\" {\n\t}\n\tAnimationLayer: 300,",
+            1,
+        )
+        .replacen("\tC: \"OO\",300,200\n", "\tC: \"OO\",300,200\n\tC: \"OO\",301,201\n\tC: \"OO\",402,301\n", 1);
+    let imported = import_bytes(text.as_bytes(), ImportFormat::Fbx, "two_stacks.fbx", None, &ImportOptions::default()).unwrap();
+    assert!(imported.project.skeleton.is_none() && imported.project.tracks.iter().any(|t| t.name == "Take 002/Arm.rotation"), "{:?}", imported.report);
+    let arm: Vec<&String> = imported.report.warnings.iter().filter(|w| w.contains("\"Arm\"")).collect();
+    assert!(arm.len() == 1 && arm[0].contains("PreRotation (0, 0, 45)"), "{:?}", imported.report.warnings);
 }
 
 #[path = "fbx_eval_tests.rs"]
