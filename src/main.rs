@@ -84,9 +84,10 @@ enum Command {
         /// Map a track to a target: NAME=translation|rotation|scale|weights|property|skip.
         #[arg(long = "map", value_name = "NAME=TARGET", value_parser = cli::parse_mapping)]
         map: Vec<(String, tangent::export::Target)>,
-        /// Who plays the file: spec (glTF / three.js), three, blender (Blender 3.4's glTF
-        /// importer: keys its automatic handles play within --adaptive's bound), or godot
-        /// (Godot 3.2's glTF importer: linear keys, its 15 fps resampling measured).
+        /// Who plays the file: spec (glTF / three.js), three, blender (the glTF importer of
+        /// Blender 4.2 and later: keys its Auto handles play within --adaptive's bound, none
+        /// it would merge), blender-3.4 (Blender 3.4's: Auto Clamped handles), or godot (Godot
+        /// 3.2's glTF importer: linear keys, its 15 fps resampling measured).
         #[arg(long, value_enum, default_value = "spec")]
         runtime: tangent::runtime::Runtime,
     },

@@ -23,7 +23,7 @@ fn demo() -> String {
 }
 
 /// The default runtime keeps the report's five columns and warns, on stderr, about each
-/// CUBICSPLINE track Blender would play beyond the bound, with the distance.
+/// CUBICSPLINE track the newest Blender would play beyond the bound, with the distance.
 #[test]
 fn the_default_export_warns_about_blender_on_stderr() {
     let out = scratch("spec.glb");
@@ -31,44 +31,48 @@ fn the_default_export_warns_about_blender_on_stderr() {
     assert!(o.status.success(), "{}", text(&o.stderr));
     let (stdout, stderr) = (text(&o.stdout), text(&o.stderr));
     assert!(stdout.lines().all(|l| !l.contains("in Blender") && !l.starts_with("warning")), "{stdout}");
-    let camera = stderr.lines().find(|l| l.starts_with("warning: track \"camera\": Blender 3.4 plays it up to ")).unwrap_or_else(|| panic!("{stderr}"));
+    let camera = stderr.lines().find(|l| l.starts_with("warning: track \"camera\": Blender 4.2+ plays it up to ")).unwrap_or_else(|| panic!("{stderr}"));
     let far: f64 = camera.split("up to ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap();
     assert!(far > 0.1, "{camera}");
     assert!(camera.contains("--runtime blender"), "{camera}");
     assert_eq!(stderr.lines().filter(|l| l.starts_with("warning: ")).count(), 5, "{stderr}");
 }
 
-/// With `--runtime blender` each line names the runtime after the error, no warning is
-/// printed, and every error is within the bound.
+/// With `--runtime blender` (Blender 4.2 and later) and `--runtime blender-3.4` each line names
+/// that Blender after the error, no warning is printed, and every error is within the bound.
 #[test]
 fn a_blender_export_reports_blender_and_stays_within_the_bound() {
-    let out = scratch("blender.glb");
-    let o = tangent(&["bake", &demo(), "--format", "glb", "--adaptive", "1e-3", "--runtime", "blender", "-o", &out]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let stdout = text(&o.stdout);
-    assert_eq!(text(&o.stderr), "");
-    let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 8, "{stdout}");
-    for l in &lines {
-        let cols: Vec<&str> = l.split('\t').collect();
-        assert_eq!(cols[5], "in Blender 3.4", "{l}");
-        let err: f64 = cols[4].trim_start_matches("max error ").parse().unwrap();
-        assert!(err <= 1e-3, "{l}");
+    for (runtime, label) in [("blender", "Blender 4.2+"), ("blender-3.4", "Blender 3.4")] {
+        let out = scratch(&format!("{runtime}.glb"));
+        let o = tangent(&["bake", &demo(), "--format", "glb", "--adaptive", "1e-3", "--runtime", runtime, "-o", &out]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        let stdout = text(&o.stdout);
+        assert_eq!(text(&o.stderr), "");
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 8, "{stdout}");
+        for l in &lines {
+            let cols: Vec<&str> = l.split('\t').collect();
+            assert_eq!(cols[5], format!("in {label}"), "{l}");
+            let err: f64 = cols[4].trim_start_matches("max error ").parse().unwrap();
+            assert!(err <= 1e-3, "{l}");
+        }
+        assert!(lines.iter().any(|l| l.contains(&format!("keys for {label}'s automatic handles"))), "{stdout}");
     }
-    assert!(lines.iter().any(|l| l.contains("keys for Blender 3.4's automatic handles")), "{stdout}");
 }
 
 #[test]
 fn blender_reads_gltf_only_and_an_unknown_runtime_is_refused() {
     let out = scratch("refused.json");
-    let o = tangent(&["bake", &demo(), "--format", "json", "--runtime", "blender", "-o", &out]);
-    assert!(!o.status.success());
-    assert_eq!(text(&o.stdout), "");
-    assert!(text(&o.stderr).contains("Blender 3.4 reads glTF"), "{}", text(&o.stderr));
-    assert!(!std::path::Path::new(&out).exists());
+    for (runtime, label) in [("blender", "Blender 4.2+"), ("blender-3.4", "Blender 3.4")] {
+        let o = tangent(&["bake", &demo(), "--format", "json", "--runtime", runtime, "-o", &out]);
+        assert!(!o.status.success());
+        assert_eq!(text(&o.stdout), "");
+        assert!(text(&o.stderr).contains(&format!("{label} reads glTF")), "{}", text(&o.stderr));
+        assert!(!std::path::Path::new(&out).exists());
+    }
     let o = tangent(&["bake", &demo(), "--format", "glb", "--runtime", "unity", "-o", &scratch("x.glb")]);
     assert!(!o.status.success());
-    assert!(text(&o.stderr).contains("spec") && text(&o.stderr).contains("godot"), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains("spec") && text(&o.stderr).contains("blender-3.4") && text(&o.stderr).contains("godot"), "{}", text(&o.stderr));
     let o = tangent(&["bake", &demo(), "--format", "json", "--runtime", "godot", "-o", &scratch("refused_godot.json")]);
     assert!(!o.status.success());
     assert!(text(&o.stderr).contains("Godot 3.2 reads glTF"), "{}", text(&o.stderr));

@@ -63,7 +63,10 @@ pub fn preview_runtime_tooltip(runtime: Option<Runtime>) -> &'static str {
             "Draw the export the Export window's settings make as three.js r187 plays it, as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
         }
         Some(Runtime::Blender) => {
-            "Draw the export the Export window's settings make as Blender 3.4 imports and plays it (CUBICSPLINE tangents ignored, automatic handles), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+            "Draw the export the Export window's settings make as Blender 4.2 and later (4.5, 5.0) import and play it (CUBICSPLINE tangents ignored, Auto handles, keys within 0.01 frames merged), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
+        }
+        Some(Runtime::Blender34) => {
+            "Draw the export the Export window's settings make as Blender 3.4 imports and plays it (CUBICSPLINE tangents ignored, Auto Clamped handles), as a ghost, with each track's largest distance from its curve in the track list; kept up to date as you edit"
         }
         Some(Runtime::Godot) => {
             "Draw the export the Export window's settings make as Godot 3.2 imports and plays it (resampled at its import's 15 fps, CUBICSPLINE tangents misread, CUBICSPLINE weights dropped), as a ghost, with each track's largest distance in the track list; kept up to date as you edit"

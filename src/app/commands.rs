@@ -360,11 +360,12 @@ impl Command {
         Self::ToggleProblems,
     ];
     /// The entries of View > Preview runtime ▸.
-    pub const PREVIEW_RUNTIMES: [Command; 5] = [
+    pub const PREVIEW_RUNTIMES: [Command; 6] = [
         Self::PreviewRuntime(None),
         Self::PreviewRuntime(Some(Runtime::Spec)),
         Self::PreviewRuntime(Some(Runtime::Three)),
         Self::PreviewRuntime(Some(Runtime::Blender)),
+        Self::PreviewRuntime(Some(Runtime::Blender34)),
         Self::PreviewRuntime(Some(Runtime::Godot)),
     ];
     pub const PLAY: [Command; 2] = [Self::PlayPause, Self::StepFrame];

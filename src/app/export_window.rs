@@ -40,7 +40,7 @@ pub struct ExportWindow {
     pub preview_runtime: PreviewAs,
 }
 
-/// The runtime of the window's "Preview as" (Blender 3.4 unless chosen).
+/// The runtime of the window's "Preview as" (the newest Blender unless chosen).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PreviewAs(pub Runtime);
 
@@ -144,7 +144,11 @@ impl ExportWindow {
                 (Runtime::Three, "three.js r187: plays as the specification does"),
                 (
                     Runtime::Blender,
-                    "Blender 3.4's glTF importer ignores CUBICSPLINE tangents: adaptive keys its automatic handles play within E (glTF and GLB only)",
+                    "Blender 4.2 and later (4.5, 5.0): its glTF importer ignores CUBICSPLINE tangents and merges keys within 0.01 frames: adaptive keys its Auto handles play within E (glTF and GLB only)",
+                ),
+                (
+                    Runtime::Blender34,
+                    "Blender 3.4's glTF importer ignores CUBICSPLINE tangents: adaptive keys its Auto Clamped handles play within E (glTF and GLB only)",
                 ),
                 (
                     Runtime::Godot,
@@ -307,16 +311,16 @@ fn preview_list(ui: &mut egui::Ui, cx: &PanelContext<'_>) {
 mod tests {
     use super::*;
 
-    /// An export for Blender and one for the specification of the same demo: the window's
+    /// Exports for each Blender and one for the specification of the same demo: the window's
     /// settings reach the export, the report's warnings are kept for the window (five
-    /// CUBICSPLINE tracks Blender would play beyond 1e-4 for the specification, none for
-    /// Blender), and the status line says which.
+    /// CUBICSPLINE tracks Blender 4.2+ would play beyond 1e-4 for the specification, none for
+    /// a Blender), and the status line says which.
     #[test]
     fn the_runtime_reaches_the_export_and_its_warnings_are_listed() {
         let dir = std::env::temp_dir().join(format!("tangent-export-runtime-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let project = std::sync::Arc::new(crate::io::demo_project());
-        for (runtime, warnings) in [(Runtime::Spec, 5), (Runtime::Blender, 0)] {
+        for (runtime, warnings) in [(Runtime::Spec, 5), (Runtime::Blender, 0), (Runtime::Blender34, 0)] {
             let settings = ExportSettings { adaptive: true, bound: 1e-4, runtime, ..Default::default() };
             let mut w = ExportWindow { settings, path: dir.join(format!("{runtime:?}.glb")).display().to_string(), ..Default::default() };
             w.begin(project.clone());
@@ -327,12 +331,14 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_millis(5));
             };
             assert_eq!(w.warnings.len(), warnings, "{runtime:?}: {:?}", w.warnings);
-            // For Blender, the notes say which keys were made for its handles (as `tangent bake`
-            // prints them).
-            assert_eq!(w.notes.iter().any(|n| n.contains("keys for Blender 3.4's automatic handles")), runtime == Runtime::Blender, "{:?}", w.notes);
-            assert!(w.warnings.iter().all(|x| x.contains("Blender 3.4 plays it up to")), "{:?}", w.warnings);
+            // For Blender 3.4, the notes say which keys were made for its handles (as `tangent
+            // bake` prints them); at 1e-4 4.2+'s keys are linear ones (docs/export.md).
+            assert_eq!(w.notes.iter().any(|n| n.contains("keys for Blender 3.4's automatic handles")), runtime == Runtime::Blender34, "{:?}", w.notes);
+            assert!(runtime != Runtime::Blender || w.notes.iter().any(|n| n.contains("linear keys")), "{:?}", w.notes);
+            assert!(w.warnings.iter().all(|x| x.contains("Blender 4.2+ plays it up to")), "{:?}", w.warnings);
             assert_eq!(status.text.contains("warnings (Export window)"), warnings > 0, "{}", status.text);
-            assert_eq!(status.text.contains("in Blender 3.4"), runtime == Runtime::Blender, "{}", status.text);
+            let blender = runtime.blender().is_some();
+            assert_eq!(status.text.contains(&format!("in {runtime}")), blender, "{}", status.text);
         }
     }
 }

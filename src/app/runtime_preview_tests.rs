@@ -67,12 +67,12 @@ fn expected_camera(h: &Harness<'static, TangentApp>, settings: &ExportSettings, 
 fn the_view_menu_previews_blender_and_follows_edits_settings_and_off() {
     let mut h = harness(crate::io::demo_project());
     assert!(h.query_all_by_label_contains("Δ").next().is_none(), "no distance listed");
-    preview_menu(&mut h, "[ ] Blender 3.4");
+    preview_menu(&mut h, "[ ] Blender 4.2+");
     preview_current(&mut h);
     let state = app(&h);
     assert_eq!(state.ui.runtime_preview.runtime, Some(Runtime::Blender));
     let ghost = state.ui.runtime_preview.ghost().expect("the ghost");
-    assert_eq!(ghost.label, "Blender 3.4 playback");
+    assert_eq!(ghost.label, "Blender 4.2+ playback");
     let exported = ghost.tracks.len();
     assert!(exported >= 5, "{exported} tracks played");
     // The track list: the camera's distance, as export::preview measures it.
@@ -104,6 +104,16 @@ fn the_view_menu_previews_blender_and_follows_edits_settings_and_off() {
     let camera_now = expected_camera(&h, &adaptive, Runtime::Blender);
     assert!(lists_camera(&h, &format!("Δ {camera_now:.1e}")), "{camera_now}");
 
+    // Blender 3.4 is an entry of its own: the same keys as its model plays them.
+    preview_menu(&mut h, "[ ] Blender 3.4");
+    preview_current(&mut h);
+    let state = app(&h);
+    assert_eq!(state.ui.runtime_preview.runtime, Some(Runtime::Blender34));
+    assert_eq!(state.ui.runtime_preview.ghost().expect("the ghost").label, "Blender 3.4 playback");
+    let camera_34 = expected_camera(&h, &adaptive, Runtime::Blender34);
+    assert!(camera_34 != camera_now, "{camera_34}");
+    assert!(lists_camera(&h, &format!("Δ {camera_34:.1e}")), "{camera_34}");
+
     preview_menu(&mut h, "[ ] Off");
     let state = app(&h);
     assert!(state.ui.runtime_preview.ghost().is_none() && state.ui.runtime_preview.runtime.is_none());
@@ -129,7 +139,7 @@ fn preview_as_in_the_export_window_turns_the_preview_on() {
     assert!(settings.adaptive && settings.runtime == Runtime::Spec, "{settings:?}");
     let camera = expected_camera(&h, &settings, Runtime::Blender);
     assert!(camera > 0.1, "the specification's keys read by Blender: {camera}");
-    assert!(h.query_by_label_contains("Blender 3.4 plays each track within").is_some());
+    assert!(h.query_by_label_contains("Blender 4.2+ plays each track within").is_some());
     assert!(h.query_by_label(&format!("{camera:.2e}")).is_some(), "{camera}");
 }
 
@@ -163,7 +173,7 @@ fn a_preview_made_for_another_revision_is_not_put_in_place() {
     assert!(rp.shown.is_none());
     // The same result at the revision it was made for is put in place.
     assert!(rp.install(again, made_for).is_none());
-    assert!(rp.ghost().is_some_and(|g| g.label == "Blender 3.4 playback"));
+    assert!(rp.ghost().is_some_and(|g| g.label == "Blender 4.2+ playback"));
     assert!(rp.is_current(made_for) && !rp.is_current(now));
     // Another selection at the same revision: still current (the keys are what it plays), so
     // clicking keys does not make it again.
@@ -196,7 +206,7 @@ fn the_preview_measures_the_body_as_the_runtime_plays_it() {
     let crate::open::Opened::Imported(take) = crate::open::open_any(&path).unwrap() else { panic!("a BVH take") };
     let project = take.project;
     let mut h = harness(project.clone());
-    preview_menu(&mut h, "Blender 3.4");
+    preview_menu(&mut h, "Blender 4.2+");
     preview_current(&mut h);
     let shown = app(&h).ui.runtime_preview.shown.as_ref().expect("a preview");
     let Some(Ok(d)) = &shown.body.0 else { panic!("the body measured: {:?}", shown.body) };

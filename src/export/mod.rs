@@ -241,7 +241,7 @@ pub struct TrackReport {
     pub note: Option<String>,
     /// The runtime the keys were chosen for; `max_error` is measured as it plays them.
     pub runtime: Runtime,
-    /// Where the runtime (or, for the specification's glTF, Blender 3.4) plays the track
+    /// Where the runtime (or, for the specification's glTF, Blender 4.2+) plays the track
     /// beyond the bound, how far (`runtime.rs`).
     pub warning: Option<String>,
 }

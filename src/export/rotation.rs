@@ -266,7 +266,7 @@ fn adaptive(
     let deg = bound.get().to_degrees().min(MAX_BOUND_DEG);
     let cubic = matches!(format, Format::Gltf | Format::Glb)
         && !options.adaptive_linear
-        && !matches!(options.runtime, crate::runtime::Runtime::Blender | crate::runtime::Runtime::Godot);
+        && !matches!(options.runtime, crate::runtime::Runtime::Blender | crate::runtime::Runtime::Blender34 | crate::runtime::Runtime::Godot);
     if span == curve.domain() {
         let fitted = euler_to_quat(track, deg).map_err(track_error)?;
         if fitted.max_error_deg <= deg {

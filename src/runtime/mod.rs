@@ -5,15 +5,17 @@
 //! | runtime | STEP | LINEAR | CUBICSPLINE | three.js JSON Bezier / Smooth |
 //! |---|---|---|---|---|
 //! | [`Runtime::Spec`], [`Runtime::Three`] (glTF 2.0, three.js r187) | held | lerp, slerp for rotations | Hermite with the written tangents, rotations normalised | Bézier with the written control points (quaternions not normalised) / `CubicInterpolant` |
-//! | [`Runtime::Blender`] (Blender 3.4's glTF importer) | held (`CONSTANT`) | lerp per component, rotations normalised | **tangents ignored**: AutoClamped keys on a Continuous Acceleration F-curve ([`blender`]) | not read |
+//! | [`Runtime::Blender`] (the glTF importer of Blender 4.2 LTS and later: 4.2, 4.5, 5.0) | held (`CONSTANT`) | lerp per component, rotations normalised | **tangents ignored**: Auto keys on a Continuous Acceleration F-curve, keys within 0.01 frames merged ([`blender`]) | not read |
+//! | [`Runtime::Blender34`] (Blender 3.4's glTF importer) | held (`CONSTANT`) | lerp per component, rotations normalised | **tangents ignored**: AutoClamped keys on a Continuous Acceleration F-curve ([`blender`]) | not read |
 //! | [`Runtime::Godot`] (Godot 3.2's glTF importer) | transforms resampled at 15 fps, then linear / slerp; weights held | transforms resampled; weights as written | **tangents misread** (Bézier with the raw tangents; rotations slerped); **weights dropped** ([`godot`]) | not read |
 //!
 //! The glTF specification and three.js r187 play the same curve (`conformance/check.mjs`
 //! checks three.js against Tangent at 1,000 times), so they share one model, checked against
-//! three.js itself on every form (`tests/runtime_three_reference.rs`). Blender's is in
-//! [`blender`], checked against Blender 3.4's own import (`tests/runtime_blender_reference.rs`).
+//! three.js itself on every form (`tests/runtime_three_reference.rs`). Blender's are in
+//! [`blender`], checked against Blender 5.0.1's and 3.4.1's own imports
+//! (`tests/runtime_blender_reference.rs`).
 //! [`deviation`] measures how far a played curve is from the curve it was exported from;
-//! [`blender_keys`] chooses keys Blender's playback carries within a bound.
+//! [`blender_keys`] chooses keys a Blender's playback carries within a bound.
 
 pub mod blender;
 mod fit;
@@ -21,7 +23,7 @@ pub mod godot;
 #[cfg(test)]
 mod tests;
 
-pub use fit::{blender_keys, model_track, BlenderKeys};
+pub use fit::{blender_keys, model_track, BlenderKeys, MERGE_SLACK, MERGE_SPACING};
 
 use clap::ValueEnum;
 use serde::{Deserialize, Serialize};
@@ -32,7 +34,8 @@ use crate::error::TrackError;
 use crate::export::Form;
 use crate::model::{Ending, HandleType, Interpolation, Key, Track, TrackKind};
 
-/// Who plays the exported file (on the command line `spec`, `three`, `blender`).
+/// Who plays the exported file (on the command line `spec`, `three`, `blender`, `blender-3.4`,
+/// `godot`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, ValueEnum)]
 pub enum Runtime {
     /// The glTF 2.0 specification's interpolation (and Tangent's own).
@@ -40,14 +43,18 @@ pub enum Runtime {
     Spec,
     /// three.js r187 (`GLTFLoader`, `AnimationClip.parse`): plays as the specification does.
     Three,
-    /// Blender 3.4's glTF importer and F-curves.
+    /// The newest Blender's glTF importer and F-curves (Blender 4.2 LTS and later; measured in
+    /// 4.2.23, 4.5.15 and 5.0.1): Auto handles, keys within 0.01 frames merged.
     Blender,
+    /// Blender 3.4's glTF importer and F-curves (the distribution's Blender).
+    #[value(name = "blender-3.4")]
+    Blender34,
     /// Godot 3.2's glTF importer (resampled at its import frame rate, 15 fps by default).
     Godot,
 }
 
 impl Runtime {
-    pub const ALL: [Runtime; 4] = [Self::Spec, Self::Three, Self::Blender, Self::Godot];
+    pub const ALL: [Runtime; 5] = [Self::Spec, Self::Three, Self::Blender, Self::Blender34, Self::Godot];
 
     /// A name for reports and menus.
     #[must_use]
@@ -55,8 +62,19 @@ impl Runtime {
         match self {
             Self::Spec => "glTF specification",
             Self::Three => "three.js r187",
-            Self::Blender => "Blender 3.4",
+            Self::Blender => "Blender 4.2+",
+            Self::Blender34 => "Blender 3.4",
             Self::Godot => "Godot 3.2",
+        }
+    }
+
+    /// Which Blender's glTF importer this runtime is, if it is one.
+    #[must_use]
+    pub fn blender(self) -> Option<blender::Version> {
+        match self {
+            Self::Blender => Some(blender::Version::V4_2),
+            Self::Blender34 => Some(blender::Version::V3_4),
+            Self::Spec | Self::Three | Self::Godot => None,
         }
     }
 }
@@ -154,7 +172,7 @@ fn vector_kind(width: usize) -> Result<TrackKind, RuntimeError> {
     }
 }
 
-/// The curve `runtime` plays for `written`; Blender at [`blender::FACTORY_FPS`]; Godot as a
+/// The curve `runtime` plays for `written`; Blender (either) at [`blender::FACTORY_FPS`]; Godot as a
 /// node's transform at [`godot::DEFAULT_FPS`] over the written keys' span (a weights channel
 /// or another animation length: [`godot::play`]).
 ///
@@ -164,7 +182,8 @@ fn vector_kind(width: usize) -> Result<TrackKind, RuntimeError> {
 pub fn play(runtime: Runtime, written: &Written) -> Result<Played, RuntimeError> {
     match runtime {
         Runtime::Spec | Runtime::Three => spec(written),
-        Runtime::Blender => blender::play(written, blender::FACTORY_FPS),
+        Runtime::Blender => blender::play(blender::Version::V4_2, written, blender::FACTORY_FPS),
+        Runtime::Blender34 => blender::play(blender::Version::V3_4, written, blender::FACTORY_FPS),
         Runtime::Godot => {
             let length = written.times.last().copied().unwrap_or(0.0);
             godot::play(written, godot::Channel::Transform, godot::DEFAULT_FPS, length)

@@ -1,16 +1,20 @@
 """Blender's side of "exports for a runtime" (issue 34): Tangent exports each SOURCE with
-`--adaptive E --runtime blender`, Blender's glTF importer reads the GLB, and every F-curve it
-made (location, rotation, scale, shape-key weights) is evaluated at --times frames over its keys
-and compared with Tangent's own curve (`tangent eval` at the same times).
+`--adaptive E --runtime RUNTIME` (`tangent bake`), Blender's glTF importer reads the GLB, and
+every F-curve it made (location, rotation, scale, shape-key weights) is evaluated at --times
+frames over its keys and compared with Tangent's own curve (`tangent eval` at the same times).
 
     blender -b --factory-startup --python-exit-code 1 --python tools/blender/runtime_check.py -- \
         --tangent target/debug/tangent [--adaptive 1e-3] [--times 400] [--fps 24] \
-        [--runtime blender] SOURCE...
+        [--runtime blender-3.4] SOURCE...
     python tools/blender/runtime_check.py [--] --tangent ... SOURCE...      (the bpy module)
 
-Checked with Blender 3.4 (the distribution's) and the bpy module of 4.2, 4.5 and 5.0 (.ci/run
-runs 3.4, 4.5 and 5.0; docs/blender.md). The F-curves are read from the channel bag of each
-object's action slot where Blender has slotted actions (4.4 and later).
+RUNTIME is passed to `tangent bake --runtime` as given: `blender` (the default: the glTF importer
+of Blender 4.2 and later, Auto handles, keys within 0.01 frames merged) for 4.2, 4.5 and 5.0,
+`blender-3.4` for Blender 3.4 (Auto Clamped handles), `spec` to see the check fail. Checked with
+Blender 3.4 (the distribution's, `--runtime blender-3.4`) and the bpy module of 4.2, 4.5 and 5.0
+(`--runtime blender`); .ci/run runs 3.4, 4.5 and 5.0 (docs/blender.md). The F-curves are read
+from the channel bag of each object's action slot where Blender has slotted actions (4.4 and
+later).
 
 A SOURCE is a project (.ron) or a file Tangent imports (.glb, .gltf...), which is imported
 first (`tangent import`). The scene's frame rate is --fps before the import (the importer puts
@@ -57,7 +61,11 @@ def parse_args():
     p.add_argument("--adaptive", type=float, default=1e-3)
     p.add_argument("--times", type=int, default=400)
     p.add_argument("--fps", type=int, default=24)
-    p.add_argument("--runtime", default="blender", help="the runtime to export for (spec shows the check failing)")
+    p.add_argument(
+        "--runtime",
+        default="blender",
+        help="the runtime to export for: blender (4.2 and later), blender-3.4 (Blender 3.4), spec shows the check failing",
+    )
     p.add_argument("--within", type=float, default=None, help="the bound the check holds Blender to (default: the --adaptive tolerance)")
     return p.parse_args(argv)
 
