@@ -161,6 +161,9 @@ pub struct PoseView {
     dragged: f32,
     /// Where the root was (Y-up frame) when the camera last followed it.
     followed: Option<[f64; 3]>,
+    /// Per selected joint, how many frames of its trail to step at a time (from its length on
+    /// screen in the frame before).
+    strides: Vec<usize>,
 }
 
 /// Each joint's compiled curves from the document, or from `replaced` (a tool's preview)
@@ -442,16 +445,23 @@ impl Panel for PoseView {
             }
         }
         let selected: Vec<usize> = cx.ui.joints.joints.iter().copied().filter(|&j| j < rig.skeleton.joints.len()).collect();
+        let mut strides = std::mem::take(&mut self.strides);
+        strides.resize(selected.len(), 1);
         let held = self.trail(&rig, cx, &selected, t);
-        for k in 0..selected.len() {
+        for (k, stride) in strides.iter_mut().enumerate() {
             // Thinned on screen: a segment of the line at least 2 points long, a frame's dot at
-            // least 3 points from the last dot (denser frames read as the line).
+            // least 3 points from the last dot (denser frames read as the line). Frames are
+            // visited `stride` at a time, the stride set from the trail's length on screen in
+            // the frame before so that consecutive visited frames are about 3 points apart.
             let (mut last, mut last_dot): (Option<Pos2>, Option<Pos2>) = (None, None);
-            for &p in held.iter().skip(k).step_by(selected.len()) {
+            let (mut length, mut frames) = (0.0f32, 0usize);
+            for &p in held.iter().skip(k).step_by(selected.len() * *stride) {
                 let q = view.at(p).0;
+                frames += 1;
                 match last {
                     None => last = Some(q),
                     Some(l) if l.distance(q) >= 2.0 => {
+                        length += l.distance(q);
                         strokes.segment(l, q, 1.5, TRAIL.gamma_multiply(0.7));
                         last = Some(q);
                     }
@@ -462,7 +472,10 @@ impl Panel for PoseView {
                     last_dot = Some(q);
                 }
             }
+            let all = frames * *stride;
+            *stride = if length > 0.0 { ((3.0 * all as f32 / length) as usize).clamp(1, (all / 8).max(1)) } else { 1 };
         }
+        self.strides = strides;
         // A tool's preview: the document's pose as a ghost under the previewed one.
         if !replaced.is_empty() {
             if let Ok(mut original) = animate(&rig, cx, &[]) {
