@@ -144,3 +144,63 @@ fn euler_filter_matches_blender_where_blender_keeps_the_rotation() {
     println!("{same} keys as Blender's, {nearer} nearer than Blender's, {moved_by_blender} where Blender moved the rotation; {whole} curves whole");
     assert_eq!((same, nearer, moved_by_blender, whole), (848, 38, 170, 5));
 }
+
+/// Blender 5.0.1's Euler filter on the same keys (`tests/reference/blender_euler_filter_5.0.1.json`, the
+/// same script under the `bpy` 5.0.1 module). The filter changed in 4.2 (4.5.15 = 5.0.1; 4.2.23 within
+/// 1e-6 of them): 17 of the 24 curves come out as in 3.4.1, the fast spins of every order and one ZXY
+/// tumble differently. Tangent follows its own rule (above, measured against 3.4.1); this measures it
+/// against 5.0.1 the same way — keys as Blender's, nearer than Blender's, farther, where Blender moved
+/// the rotation, whole curves as Blender's, and the largest angle between Tangent's and 5.0.1's filtered
+/// keys — and fails if a figure changes.
+#[test]
+fn euler_filter_against_blender_5_0() {
+    let data = load("blender_euler_filter_5.0.1.json");
+    let old = load("blender_euler_filter.json");
+    let (mut same, mut nearer, mut farther, mut moved_by_blender, mut whole, mut as_3_4) = (0, 0, 0, 0, 0, 0);
+    let (mut worst, mut worst_at) = (0.0f64, String::new());
+    for (curve, old_curve) in data["curves"].as_array().unwrap().iter().zip(old["curves"].as_array().unwrap()) {
+        let (name, shape) = (curve["order"].as_str().unwrap(), curve["name"].as_str().unwrap());
+        assert_eq!((name, shape), (old_curve["order"].as_str().unwrap(), old_curve["name"].as_str().unwrap()));
+        let order = order(name);
+        let before: Vec<[f64; 3]> = curve["before"].as_array().unwrap().iter().map(angles).collect();
+        let blender: Vec<[f64; 3]> = curve["after"].as_array().unwrap().iter().map(angles).collect();
+        let blender_3_4: Vec<[f64; 3]> = old_curve["after"].as_array().unwrap().iter().map(angles).collect();
+        if blender.iter().zip(&blender_3_4).all(|(a, b)| (0..3).all(|c| same_angle(a[c], b[c]))) {
+            as_3_4 += 1;
+        }
+        let mut ours = before.clone();
+        euler::filter(&mut ours, order);
+        for i in 1..before.len() {
+            if euler::mat_distance(&euler::to_matrix(&before[i], order), &euler::to_matrix(&blender[i], order)) > 1e-5 {
+                moved_by_blender += 1;
+                continue;
+            }
+            let mine = euler::nearest_equivalent(&before[i], &blender[i - 1], order);
+            if (0..3).all(|c| same_angle(mine[c], blender[i][c])) {
+                same += 1;
+            } else if steps(&mine, &blender[i - 1]) < steps(&blender[i], &blender[i - 1]) - 1e-3 {
+                nearer += 1;
+            } else {
+                farther += 1;
+            }
+        }
+        if ours.iter().zip(&blender).all(|(o, b)| (0..3).all(|c| same_angle(o[c], b[c]))) {
+            whole += 1;
+        }
+        for (i, (o, b)) in ours.iter().zip(&blender).enumerate() {
+            let d = (0..3).map(|c| (o[c] - b[c]).abs()).fold(0.0, f64::max);
+            if d > worst {
+                (worst, worst_at) = (d, format!("{name} {shape} key {i}"));
+            }
+        }
+    }
+    println!(
+        "Blender 5.0.1: {as_3_4} of 24 curves filtered as 3.4.1; {same} keys as Blender's, {nearer} nearer than Blender's, {farther} farther, \
+         {moved_by_blender} where Blender moved the rotation; {whole} curves whole; largest angle between Tangent's and 5.0.1's keys {worst:.4} rad ({worst_at})"
+    );
+    // Measured: 5.0.1 moves the rotation at 235 keys (3.4.1: 170); where it keeps it, Tangent's triple is its
+    // or nearer (never farther), and 8 curves come out whole (3.4.1: 5); the fast spins' angles differ by
+    // whole turns, up to 65.05 rad.
+    assert_eq!((as_3_4, same, nearer, farther, moved_by_blender, whole), (17, 805, 16, 0, 235, 8));
+    assert!((65.05..=65.06).contains(&worst), "{worst} rad ({worst_at})");
+}
