@@ -544,10 +544,9 @@ fn handles_and_values_against_blender_5_0() {
         let curve = TrackCurve::new(&track).unwrap_or_else(|e| panic!("{name}: {e}"));
         for (i, k) in five["keys"].as_array().unwrap().iter().enumerate() {
             let (left, right) = curve.bezier_handles(i, 0).unwrap();
-            for (got, want, abs) in [
-                (left, pair(&k["handle_left_offset"]), pair(&k["handle_left"])),
-                (right, pair(&k["handle_right_offset"]), pair(&k["handle_right"])),
-            ] {
+            for (got, want, abs) in
+                [(left, pair(&k["handle_left_offset"]), pair(&k["handle_left"])), (right, pair(&k["handle_right_offset"]), pair(&k["handle_right"]))]
+            {
                 let (et, ev) = ((got.0 - want.0).abs() / (1.0 + abs.0.abs()), (got.1 - want.1).abs() / (1.0 + abs.1.abs()));
                 assert!(et <= 2e-5 && ev <= 2e-5, "{name}: key {i} handle {got:?}, Blender 5.0.1 {want:?}");
                 handles += 1;
