@@ -41,12 +41,14 @@ fn shortcuts_in_matching_order() -> &'static [(Command, egui::KeyboardShortcut)]
 pub fn handle_input(ctx: &egui::Context, state: &AppState, out: &mut Vec<AppCommand>) {
     let typing = ctx.egui_wants_keyboard_input();
     // While a text field has the keyboard, its own editing keys are its own: Ctrl+A selects
-    // the field's text, not every key of the graph (issue 44).
+    // the field's text, not every key of the graph (issue 44). A focused slider or button
+    // keeps them for the editor (Ctrl+Z undoes a slider step).
     let text_edit = |s: &egui::KeyboardShortcut| {
         s.modifiers.command && matches!(s.logical_key, egui::Key::A | egui::Key::C | egui::Key::V | egui::Key::X | egui::Key::Z | egui::Key::Y)
     };
+    let in_text = ctx.text_edit_focused();
     for &(command, s) in shortcuts_in_matching_order() {
-        if typing && (command.is_plain_key() || text_edit(&s)) {
+        if typing && command.is_plain_key() || in_text && text_edit(&s) {
             continue;
         }
         if ctx.input_mut(|i| i.consume_shortcut(&s)) {
