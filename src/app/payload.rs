@@ -43,12 +43,43 @@ impl BodyChange {
         Self(crate::body::replaced_difference(project, &curves).map_err(|e| e.to_string()).transpose())
     }
 
+    /// The body before and after tracks take new keys (index, keys): each such track compiled
+    /// with its new keys (nothing to say without a skeleton).
+    #[must_use]
+    pub fn of_new_keys<'a>(project: &Project, new: impl IntoIterator<Item = (usize, &'a [Key])>) -> Self {
+        if project.skeleton.is_none() {
+            return Self(None);
+        }
+        let compiled: Vec<(usize, CompiledTrack)> = new
+            .into_iter()
+            .filter_map(|(i, keys)| {
+                let t = project.tracks.get(i)?;
+                let track = Track { name: t.name.clone(), keys: keys.to_vec(), ..Track::new(t.name.clone(), t.kind, t.interpolation) };
+                let track = Track {
+                    order: t.order,
+                    tangents: t.tangents,
+                    ending_start: t.ending_start,
+                    ending_end: t.ending_end,
+                    pre_infinity: t.pre_infinity,
+                    post_infinity: t.post_infinity,
+                    auto_smoothing: t.auto_smoothing,
+                    ..track
+                };
+                Some((i, CompiledTrack::of(&track)))
+            })
+            .collect();
+        Self::measure(project, compiled.iter().map(|(i, c)| (*i, c)))
+    }
+
     /// The report's line: `Body: largest joint displacement D file units at JOINT, T s (P% of
     /// the skeleton's size)`.
     #[must_use]
     pub fn text(&self) -> Option<String> {
         Some(match self.0.as_ref()? {
-            Ok(d) => format!("Body: largest joint displacement {:.4} file units at {}, {:.3} s ({:.2}% of the skeleton's size)", d.distance, d.point, d.time, d.percent),
+            Ok(d) => format!(
+                "Body: largest joint displacement {:.4} file units at {}, {:.3} s ({:.2}% of the skeleton's size)",
+                d.distance, d.point, d.time, d.percent
+            ),
             Err(e) => format!("Body: not measured: {e}"),
         })
     }

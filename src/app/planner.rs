@@ -230,20 +230,13 @@ fn filter_edits(project: &Project, tracks: Vec<(usize, Vec<KeyRef>)>) -> (Vec<Ke
 /// nothing to say). The Euler filter keeps every key's rotation, so this is what its new
 /// interpolation between keys moves.
 fn body_of_edits(project: &Project, edits: &[KeyEdit]) -> super::payload::BodyChange {
-    if project.skeleton.is_none() {
-        return super::payload::BodyChange::default();
-    }
-    let compiled: Vec<(usize, CompiledTrack)> = edits
-        .iter()
-        .filter_map(|e| match &e.edit {
-            Edit::SetKeys { track, keys } => {
-                let t = crate::Track { keys: keys.clone(), ..project.tracks.get(*track)?.clone() };
-                Some((*track, CompiledTrack::of(&t)))
-            }
+    super::payload::BodyChange::of_new_keys(
+        project,
+        edits.iter().filter_map(|e| match &e.edit {
+            Edit::SetKeys { track, keys } => Some((*track, keys.as_slice())),
             _ => None,
-        })
-        .collect();
-    super::payload::BodyChange::measure(project, compiled.iter().map(|(i, c)| (*i, c)))
+        }),
+    )
 }
 
 /// Whether `edit` would leave the project as it is.

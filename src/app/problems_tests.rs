@@ -101,3 +101,12 @@ fn the_euler_filter_says_how_far_the_body_moved() {
     let text = app(&h).ui.status.text.clone();
     assert!(text.contains("Body: largest joint displacement") && text.contains("% of the skeleton's size)"), "{text}");
 }
+
+/// Key > Insert time on a take: the status says how far the body moved (everything after the
+/// playhead now plays later).
+#[test]
+fn insert_time_says_how_far_the_body_moved() {
+    let mut state = super::AppState::new(spiked(), None);
+    let status = state.doc.ripple_time(super::document::ripple::Ripple::Insert, 1.0, 0.25);
+    assert!(status.text.starts_with("Inserted 0.25 s at 1.000 s") && status.text.contains(". Body: largest joint displacement"), "{}", status.text);
+}

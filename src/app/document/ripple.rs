@@ -127,6 +127,14 @@ impl DocState {
         if n == 0 {
             return Status::message(format!("{label}: no key after {at:.3} s on {}{left}", plan.which));
         }
+        let body = crate::app::payload::BodyChange::of_new_keys(
+            self.project(),
+            edits.iter().filter_map(|e| match &e.edit {
+                Edit::SetKeys { track, keys } => Some((*track, keys.as_slice())),
+                _ => None,
+            }),
+        );
+        let body = body.text().map(|t| format!(". {t}")).unwrap_or_default();
         self.document.begin_gesture(label);
         let result = self.apply_key_edits(label, edits);
         self.document.end_gesture();
@@ -136,7 +144,7 @@ impl DocState {
         };
         match result {
             Err(s) => s,
-            Ok(()) => Status::message(format!("{what} on {n} track{} ({}){left}", plural(n), plan.which)),
+            Ok(()) => Status::message(format!("{what} on {n} track{} ({}){left}{body}", plural(n), plan.which)),
         }
     }
 }
