@@ -110,3 +110,14 @@ fn insert_time_says_how_far_the_body_moved() {
     let status = state.doc.ripple_time(super::document::ripple::Ripple::Insert, 1.0, 0.25);
     assert!(status.text.starts_with("Inserted 0.25 s at 1.000 s") && status.text.contains(". Body: largest joint displacement"), "{}", status.text);
 }
+
+/// Convert to Bézier on a take's joint track: the status says how far the body moved.
+#[test]
+fn convert_to_bezier_says_how_far_the_body_moved() {
+    let project = spiked();
+    let arm = track(&project, "LeftForeArm.rotation");
+    let mut state = super::AppState::new(project, None);
+    state.doc.active_track = Some(arm);
+    let status = state.doc.convert_to_bezier(1e-4, None);
+    assert!(status.text.starts_with("Converted 1 track to Bézier keys") && status.text.contains(". Body: largest joint displacement"), "{}", status.text);
+}

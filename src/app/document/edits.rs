@@ -172,6 +172,10 @@ impl DocState {
             None => convert_tracks(self.project(), &targets, bound, made_for),
         };
         let compiled_now = self.curves_revision_is_current();
+        // How far the conversion moves the body (a conversion is exact within its bound).
+        let body =
+            crate::app::payload::BodyChange::measure(self.project(), conversions.tracks.iter().filter_map(|(i, r)| Some((*i, &r.as_ref().ok()?.compiled))));
+        let body = body.text().map(|t| format!(". {t}")).unwrap_or_default();
         let (mut installed, mut added, mut worst, mut refused) = (Vec::new(), 0, 0.0f64, None);
         self.document.begin_gesture("Convert to Bézier");
         for (index, result) in conversions.tracks {
@@ -209,7 +213,9 @@ impl DocState {
             (0, None) => Status::message("Convert to Bézier: the tracks are Bezier already"),
             (done, _) => {
                 let tracks = if done == 1 { "track" } else { "tracks" };
-                Status::message(format!("Converted {done} {tracks} to Bézier keys ({added} keys added in eased segments; largest difference {worst:.1e})"))
+                Status::message(format!(
+                    "Converted {done} {tracks} to Bézier keys ({added} keys added in eased segments; largest difference {worst:.1e}){body}"
+                ))
             }
         }
     }
