@@ -164,6 +164,31 @@ pub struct PoseView {
     /// Per selected joint, how many frames of its trail to step at a time (from its length on
     /// screen in the frame before).
     strides: Vec<usize>,
+    /// The trails' mesh as last built.
+    trail_mesh: Option<TrailMesh>,
+}
+
+/// Frames a trail's window moves by at a time (a quarter of a second at 120 fps): between
+/// moves its mesh is drawn again as it was.
+const TRAIL_BLOCK: i64 = 30;
+
+/// What the trails' mesh was built for.
+#[derive(Clone, Debug, PartialEq)]
+struct TrailKey {
+    document: (u64, u64),
+    joints: Vec<usize>,
+    block: i64,
+    seconds: u64,
+    camera: (u64, u64, u64),
+    up: UpAxis,
+    center: (u32, u32),
+}
+
+/// The trails drawn once for a [`TrailKey`], and the camera target they were drawn with.
+struct TrailMesh {
+    key: TrailKey,
+    target: [f64; 3],
+    mesh: std::sync::Arc<egui::Mesh>,
 }
 
 /// Each joint's compiled curves from the document, or from `replaced` (a tool's preview)
@@ -256,8 +281,10 @@ impl PoseView {
         let n = joints.len();
         let basis = cx.doc.basis();
         let key = ((basis.document, basis.revision), joints.to_vec(), fps.to_bits());
-        let first = ((t - half) * fps).ceil() as i64;
-        let last = (((t + half) * fps).floor() as i64).min(first + 100_000);
+        // The window snapped outwards to whole blocks of frames: it moves a block at a time,
+        // so the trails' mesh is rebuilt once a block while playing ([`TrailMesh`]).
+        let first = (((t - half) * fps).floor() as i64).div_euclid(TRAIL_BLOCK) * TRAIL_BLOCK;
+        let last = ((((t + half) * fps).ceil() as i64 + TRAIL_BLOCK - 1).div_euclid(TRAIL_BLOCK) * TRAIL_BLOCK).min(first + 100_000);
         let held = self.trail.points.len() as i64 / n as i64;
         let (old_first, old_last) = (self.trail.first, self.trail.first + held - 1);
         if self.trail.key.as_ref() != Some(&key) || held == 0 || last < old_first || first > old_last {
@@ -445,37 +472,40 @@ impl Panel for PoseView {
             }
         }
         let selected: Vec<usize> = cx.ui.joints.joints.iter().copied().filter(|&j| j < rig.skeleton.joints.len()).collect();
-        let mut strides = std::mem::take(&mut self.strides);
-        strides.resize(selected.len(), 1);
-        let held = self.trail(&rig, cx, &selected, t);
-        for (k, stride) in strides.iter_mut().enumerate() {
-            // Thinned on screen: a segment of the line at least 2 points long, a frame's dot at
-            // least 3 points from the last dot (denser frames read as the line). Frames are
-            // visited `stride` at a time, the stride set from the trail's length on screen in
-            // the frame before so that consecutive visited frames are about 3 points apart.
-            let (mut last, mut last_dot): (Option<Pos2>, Option<Pos2>) = (None, None);
-            let (mut length, mut frames) = (0.0f32, 0usize);
-            for &p in held.iter().skip(k).step_by(selected.len() * *stride) {
-                let q = view.at(p).0;
-                frames += 1;
-                match last {
-                    None => last = Some(q),
-                    Some(l) if l.distance(q) >= 2.0 => {
-                        length += l.distance(q);
-                        strokes.segment(l, q, 1.5, TRAIL.gamma_multiply(0.7));
-                        last = Some(q);
-                    }
-                    Some(_) => {}
-                }
-                if last_dot.is_none_or(|l| l.distance(q) >= 3.0) {
-                    strokes.square(q, 3.0, TRAIL);
-                    last_dot = Some(q);
-                }
+        // The trails' mesh, kept while the window's blocks, the joints, the document and the
+        // camera's turn and zoom stay (a Follow camera only moves the picture).
+        strokes.paint(&painter);
+        let mut strokes = Strokes::default();
+        let fps = cx.project().fps;
+        let block = if fps > 0.0 { (((t - settings.trail_seconds / 2.0) * fps).floor() as i64).div_euclid(TRAIL_BLOCK) } else { 0 };
+        let basis = cx.doc.basis();
+        let key = TrailKey {
+            document: (basis.document, basis.revision),
+            joints: selected.clone(),
+            block,
+            seconds: settings.trail_seconds.to_bits(),
+            camera: (self.camera.yaw.to_bits(), self.camera.pitch.to_bits(), self.camera.zoom.to_bits()),
+            up,
+            center: (rect.center().x.to_bits(), rect.center().y.to_bits()),
+        };
+        if let Some(kept) = self.trail_mesh.as_ref().filter(|m| m.key == key) {
+            // Moved by how far the camera's target moved since it was built.
+            let [r, u, _] = self.camera.basis();
+            let d = [0, 1, 2].map(|a| self.camera.target[a] - kept.target[a]);
+            let dot = |v: [f64; 3]| v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
+            let mut shape = egui::Shape::Mesh(kept.mesh.clone());
+            shape.translate(Vec2::new((-self.camera.zoom * dot(r)) as f32, (self.camera.zoom * dot(u)) as f32));
+            painter.add(shape);
+        } else {
+            self.trail_mesh = None;
+            let mut trails = Strokes::default();
+            self.draw_trails(&mut trails, &rig, cx, &selected, t, &view);
+            if !trails.0.is_empty() {
+                let mesh = std::sync::Arc::new(trails.0);
+                painter.add(egui::Shape::Mesh(mesh.clone()));
+                self.trail_mesh = Some(TrailMesh { key, target: self.camera.target, mesh });
             }
-            let all = frames * *stride;
-            *stride = if length > 0.0 { ((3.0 * all as f32 / length) as usize).clamp(1, (all / 8).max(1)) } else { 1 };
         }
-        self.strides = strides;
         // A tool's preview: the document's pose as a ghost under the previewed one.
         if !replaced.is_empty() {
             if let Ok(mut original) = animate(&rig, cx, &[]) {
@@ -551,6 +581,44 @@ impl Panel for PoseView {
 }
 
 impl PoseView {
+    /// Each selected joint's trail into `strokes`: thinned on screen (a segment of the line at
+    /// least 2 points long, a frame's dot at least 3 points from the last dot; denser frames
+    /// read as the line), frames visited `stride` at a time, the stride set from the trail's
+    /// length on screen the last time so that visited frames are about 3 points apart.
+    fn draw_trails(&mut self, strokes: &mut Strokes, rig: &Rig, cx: &PanelContext<'_>, selected: &[usize], t: f64, view: &Projector) {
+        let mut strides = std::mem::take(&mut self.strides);
+        strides.resize(selected.len(), 1);
+        let held = self.trail(rig, cx, selected, t);
+        for (k, stride) in strides.iter_mut().enumerate() {
+            // Thinned on screen: a segment of the line at least 2 points long, a frame's dot at
+            // least 3 points from the last dot (denser frames read as the line). Frames are
+            // visited `stride` at a time, the stride set from the trail's length on screen in
+            // the frame before so that consecutive visited frames are about 3 points apart.
+            let (mut last, mut last_dot): (Option<Pos2>, Option<Pos2>) = (None, None);
+            let (mut length, mut frames) = (0.0f32, 0usize);
+            for &p in held.iter().skip(k).step_by(selected.len() * *stride) {
+                let q = view.at(p).0;
+                frames += 1;
+                match last {
+                    None => last = Some(q),
+                    Some(l) if l.distance(q) >= 2.0 => {
+                        length += l.distance(q);
+                        strokes.segment(l, q, 1.5, TRAIL.gamma_multiply(0.7));
+                        last = Some(q);
+                    }
+                    Some(_) => {}
+                }
+                if last_dot.is_none_or(|l| l.distance(q) >= 3.0) {
+                    strokes.square(q, 3.0, TRAIL);
+                    last_dot = Some(q);
+                }
+            }
+            let all = frames * *stride;
+            *stride = if length > 0.0 { ((3.0 * all as f32 / length) as usize).clamp(1, (all / 8).max(1)) } else { 1 };
+        }
+        self.strides = strides;
+    }
+
     /// Drag turns (Shift or the middle button pans), scroll zooms about the centre.
     fn navigate(&mut self, response: &egui::Response, ui: &egui::Ui) {
         if response.drag_started() {
