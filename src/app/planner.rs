@@ -199,14 +199,23 @@ pub fn plan_euler_filter(doc: &DocState, background_keys: usize) -> Result<Plan,
     // How many keys the worker's filter changed, for the status bar once they are in place.
     let counted = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let count = counted.clone();
+    // And how far the body moved, measured on the worker with the keys it compiled.
+    let measured = Arc::new(std::sync::Mutex::new(String::new()));
+    let measure = measured.clone();
     let work = Box::new(move |p: &Project| {
         use rayon::prelude::*;
         let (edits, n) = filter_edits(p, with_selection);
         count.store(n, std::sync::atomic::Ordering::Relaxed);
-        edits.into_par_iter().filter_map(|edit| changed(p, edit)).collect()
+        let made: Vec<ChangedKeys> = edits.into_par_iter().filter_map(|edit| changed(p, edit)).collect();
+        if let Some(body) = super::payload::BodyChange::measure(p, made.iter().map(|c| (c.track, &c.compiled))).text() {
+            *measure.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = format!(". {body}");
+        }
+        made
     });
-    let describe: Describe =
-        Box::new(move |made: &[ChangedKeys]| euler_filter_text(counted.load(std::sync::atomic::Ordering::Relaxed), made.len(), of, locked));
+    let describe: Describe = Box::new(move |made: &[ChangedKeys]| {
+        let body = measured.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+        format!("{}{body}", euler_filter_text(counted.load(std::sync::atomic::Ordering::Relaxed), made.len(), of, locked))
+    });
     Ok(Plan::Worker(WorkerPlan { label: "Euler filter".to_owned(), own_step: true, keys, work, describe: Some(describe) }))
 }
 

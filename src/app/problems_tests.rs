@@ -121,3 +121,18 @@ fn convert_to_bezier_says_how_far_the_body_moved() {
     let status = state.doc.convert_to_bezier(1e-4, None);
     assert!(status.text.starts_with("Converted 1 track to Bézier keys") && status.text.contains(". Body: largest joint displacement"), "{}", status.text);
 }
+
+/// The Euler filter made on a worker (a take above the background threshold) says how far
+/// the body moved too, measured there with the keys it compiled.
+#[test]
+fn the_euler_filter_on_a_worker_says_how_far_the_body_moved() {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/problems/wrap.bvh");
+    let crate::open::Opened::Imported(take) = crate::open::open_any(&path).unwrap() else { panic!("a BVH take") };
+    let spine = track(&take.project, "Spine.rotation");
+    let mut h = harness(take.project);
+    h.state_mut().state.doc.active_track = Some(spine);
+    h.state_mut().state.ui.key_queue.background_keys = 1;
+    menu(&mut h, "Edit", "Euler filter");
+    step_until(&mut h, |h| app(h).ui.status.text.contains("Body: largest joint displacement"));
+    assert!(app(&h).ui.status.text.contains("% of the skeleton's size)"), "{}", app(&h).ui.status.text);
+}
