@@ -150,9 +150,7 @@ mod tests {
             ..Track::new("keys: []", TrackKind::Vec3, Interpolation::Linear).with_keys(plain_keys)
         };
         let b = Track::new("b", TrackKind::Vec3, Interpolation::Bezier).with_keys(fancy);
-        let skeleton = crate::model::Skeleton {
-            joints: vec![crate::model::Joint::new("Hips", None, [0.0, 1.0, 0.0], Some([0.0, 0.5, 0.0]))],
-        };
+        let skeleton = crate::model::Skeleton { joints: vec![crate::model::Joint::new("Hips", None, [0.0, 1.0, 0.0], Some([0.0, 0.5, 0.0]))] };
         let project = Project { version: 3, fps: 120.0, tracks: vec![a, b], skeleton: Some(skeleton) };
         let header = ron::ser::to_string_pretty(&Project { tracks: Vec::new(), ..project.clone() }, pretty()).unwrap();
         let text = with_tracks(&header, &project).unwrap();

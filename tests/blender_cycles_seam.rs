@@ -74,7 +74,10 @@ fn cycles_curves_take_blenders_values_at_their_seams() {
         }
         assert!(failures.is_empty(), "{} of {checked} samples differ:\n{}", failures.len(), failures.join("\n"));
         assert_eq!((seams, off_rule), (want_seams, want_off_rule), "Blender {version}: seams sampled, seams where Blender is off its rule");
-        report.push(format!("Blender {version}: {checked} samples of {} Cycles curves ({seams} at seams, {off_rule} where Blender is off its rule) agree", tracks.len()));
+        report.push(format!(
+            "Blender {version}: {checked} samples of {} Cycles curves ({seams} at seams, {off_rule} where Blender is off its rule) agree",
+            tracks.len()
+        ));
     }
     println!("{}", report.join("\n"));
 }

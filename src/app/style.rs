@@ -102,7 +102,9 @@ pub fn fmt_vec(v: &[f64]) -> String {
 pub fn body_line(ui: &mut eframe::egui::Ui, body: &super::payload::BodyChange) {
     if let Some(text) = body.text() {
         let r = ui.label(eframe::egui::RichText::new(text).strong());
-        r.on_hover_text("Measured on the skeleton by forward kinematics at every key time and frame: the largest distance any joint or end site moves from where it was");
+        r.on_hover_text(
+            "Measured on the skeleton by forward kinematics at every key time and frame: the largest distance any joint or end site moves from where it was",
+        );
     }
 }
 

@@ -531,6 +531,9 @@ mod tests {
         );
         assert_eq!(body_rows(&tracks, &all, &skeleton, |p| p != "Hips"), vec![g("Hips", vec![0, 1, 2, 3, 4], false, 0), t(5, 0)]);
         // Filtered to the head: only its branch rows remain (Hips and Spine hold it).
-        assert_eq!(body_rows(&tracks, &[4], &skeleton, |_| true), vec![g("Hips", vec![4], true, 0), g("Spine", vec![4], true, 1), g("Head", vec![4], true, 2), t(4, 3)]);
+        assert_eq!(
+            body_rows(&tracks, &[4], &skeleton, |_| true),
+            vec![g("Hips", vec![4], true, 0), g("Spine", vec![4], true, 1), g("Head", vec![4], true, 2), t(4, 3)]
+        );
     }
 }

@@ -88,7 +88,11 @@ impl Extension {
                 // From the first key: `into` after the keys, `T − into` before them.
                 let forward_at_end = after != reversed;
                 let t = if into >= period {
-                    if forward_at_end { t1 } else { t0 }
+                    if forward_at_end {
+                        t1
+                    } else {
+                        t0
+                    }
                 } else if forward_at_end {
                     t0 + into
                 } else {

@@ -399,27 +399,10 @@ fn reason(e: &ufbx::Error) -> String {
 /// The rotation order a node's `Lcl Rotation` is applied in: its `RotationOrder` when
 /// `RotationActive` (ufbx's `use_rotation_space`), else XYZ, as FBX and Blender read it.
 fn rotation_order(node: &ufbx::Node, warnings: &mut Vec<String>, label: &str) -> EulerOrder {
-    euler_order(node).unwrap_or_else(|| {
+    super::fbx_skeleton::euler_order(node).unwrap_or_else(|| {
         warnings.push(format!("node \"{label}\": the spheric rotation order, which Tangent does not have; read as XYZ"));
         EulerOrder::XYZ
     })
-}
-
-/// [`rotation_order`] without the warning: `None` for the spheric order.
-pub(super) fn euler_order(node: &ufbx::Node) -> Option<EulerOrder> {
-    use ufbx::RotationOrder as R;
-    if !node.use_rotation_space {
-        return Some(EulerOrder::XYZ);
-    }
-    match node.rotation_order {
-        R::Xyz => Some(EulerOrder::XYZ),
-        R::Xzy => Some(EulerOrder::XZY),
-        R::Yzx => Some(EulerOrder::YZX),
-        R::Yxz => Some(EulerOrder::YXZ),
-        R::Zxy => Some(EulerOrder::ZXY),
-        R::Zyx => Some(EulerOrder::ZYX),
-        R::Spheric => None,
-    }
 }
 
 /// A warning naming what of the node's transform is not identity besides `Lcl Translation`,

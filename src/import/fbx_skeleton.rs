@@ -105,7 +105,7 @@ fn node_joint(node: &ufbx::Node, name: String, parent: Option<usize>) -> (Joint,
     let nonzero = |prop: &str| Some(vector(prop, 0.0)).filter(|v| *v != [0.0; 3]);
     let degrees = |v: [f64; 3]| v.map(f64::to_radians);
     let e = node.euler_rotation;
-    let order = super::fbx::euler_order(node).unwrap_or(EulerOrder::XYZ);
+    let order = euler_order(node).unwrap_or(EulerOrder::XYZ);
     let rotation = crate::euler::to_quat(&degrees([e.x, e.y, e.z]), order);
     let scale = vector("Lcl Scaling", 1.0);
     let mut joint = Joint::new(name, parent, vector("Lcl Translation", 0.0), None);
@@ -128,3 +128,20 @@ fn node_joint(node: &ufbx::Node, name: String, parent: Option<usize>) -> (Joint,
 #[cfg(test)]
 #[path = "fbx_body_tests.rs"]
 mod tests;
+
+/// The node's rotation order as an Euler order (`fbx.rs`'s `rotation_order` without its warning): `None` for the spheric order.
+pub(super) fn euler_order(node: &ufbx::Node) -> Option<EulerOrder> {
+    use ufbx::RotationOrder as R;
+    if !node.use_rotation_space {
+        return Some(EulerOrder::XYZ);
+    }
+    match node.rotation_order {
+        R::Xyz => Some(EulerOrder::XYZ),
+        R::Xzy => Some(EulerOrder::XZY),
+        R::Yzx => Some(EulerOrder::YZX),
+        R::Yxz => Some(EulerOrder::YXZ),
+        R::Zxy => Some(EulerOrder::ZXY),
+        R::Zyx => Some(EulerOrder::ZYX),
+        R::Spheric => None,
+    }
+}

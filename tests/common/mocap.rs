@@ -26,7 +26,13 @@ pub fn mocap_project(tracks: usize, keys: usize) -> Project {
 pub fn mocap_take(joints: usize, frames: usize) -> Project {
     use tangent::model::{Joint, Skeleton};
     let parent = |i: usize| (i > 0).then(|| if i % 10 == 1 { 0 } else { i - 1 });
-    let skeleton = Skeleton { joints: (0..joints).map(|i| Joint::new(format!("joint{i:03}"), parent(i), [0.0, if i == 0 { 90.0 } else { 8.0 }, 0.0], (i % 10 == 0 && i > 0).then_some([0.0, 5.0, 0.0]))).collect() };
+    let skeleton = Skeleton {
+        joints: (0..joints)
+            .map(|i| {
+                Joint::new(format!("joint{i:03}"), parent(i), [0.0, if i == 0 { 90.0 } else { 8.0 }, 0.0], (i % 10 == 0 && i > 0).then_some([0.0, 5.0, 0.0]))
+            })
+            .collect(),
+    };
     let mut tracks = Vec::with_capacity(2 * joints);
     for (j, joint) in skeleton.joints.iter().enumerate() {
         let phase = j as f64 * 0.37;

@@ -89,8 +89,7 @@ pub fn jumps_crossed(project: &Project, targets: &Targets) -> Vec<crate::problem
         .into_iter()
         .filter(|j| {
             targets.iter().any(|(t, keys)| {
-                *t == j.track
-                    && keys.as_ref().is_none_or(|k| k.first().is_some_and(|&a| k.last().is_some_and(|&b| a < j.first && j.first <= b)))
+                *t == j.track && keys.as_ref().is_none_or(|k| k.first().is_some_and(|&a| k.last().is_some_and(|&b| a < j.first && j.first <= b)))
             })
         })
         .collect()
