@@ -90,10 +90,10 @@ pub enum AppCommand {
     AddToSelection(Vec<KeyRef>),
     SetActiveTrack(usize),
     /// What View > Problems found (`None` when it closes): the graph marks the jumps.
-    SetProblems(Option<Arc<super::payload::FoundProblems>>),
+    SetProblems(Option<Arc<super::body::FoundProblems>>),
     /// Joints picked in the pose view: their tracks become the shown ones, the primary one
     /// active.
-    SelectJoints(super::payload::JointSelection),
+    SelectJoints(super::body::JointSelection),
     SetView(Box<ViewSettings>),
     Transport(TransportCommand),
     Status(Status),

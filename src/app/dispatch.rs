@@ -107,23 +107,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
         }
         AppCommand::SetActiveTrack(t) => t < state.project().tracks.len() && replace(&mut state.doc.active_track, Some(t)),
         AppCommand::SetProblems(found) => replace(&mut state.ui.problems, found),
-        AppCommand::SelectJoints(joints) => {
-            let tracks = state.project().tracks.len();
-            if let Some(t) = joints.primary.filter(|&t| t < tracks) {
-                state.doc.active_track = Some(t);
-            }
-            let names = joints.joints.len();
-            let changed = replace(&mut state.ui.joints, joints);
-            if changed {
-                state.ui.requests.push(PanelRequest::FrameGraph);
-                state.set_status(Status::message(match names {
-                    0 => "No joint selected".to_owned(),
-                    1 => "1 joint selected: its tracks are shown in the graph".to_owned(),
-                    n => format!("{n} joints selected: their tracks are shown in the graph"),
-                }));
-            }
-            changed
-        }
+        AppCommand::SelectJoints(joints) => state.select_joints(joints),
         AppCommand::SetView(view) => {
             if view.normalize != state.view.normalize {
                 state.ui.requests.push(PanelRequest::FrameAll);
@@ -419,11 +403,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
                 Err(s) => state.set_status(s),
             }
         }
-        Command::ToggleProblems => {
-            if !state.ui.windows.close(Window::Problems) {
-                state.ui.windows.open(Window::Problems);
-            }
-        }
+        Command::ToggleProblems => state.ui.windows.toggle(Window::Problems),
         Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
         Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {
             super::segment_commands::segment_command(ctx, state, command, change_keys)
@@ -438,11 +418,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
         Command::ToggleAllCurves => state.view.show_all_curves = !state.view.show_all_curves,
         Command::ToggleSnap => state.view.snap = !state.view.snap,
-        Command::ToggleFrameStats => {
-            if !state.ui.windows.close(Window::FrameStats) {
-                state.ui.windows.open(Window::FrameStats);
-            }
-        }
+        Command::ToggleFrameStats => state.ui.windows.toggle(Window::FrameStats),
         Command::PlayPause => state.ui.transport.toggle_play(),
         Command::StepFrame => {
             let fps = state.project().fps;

@@ -12,10 +12,10 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
+use super::body::BodyChange;
 use super::commands::{AppCommand, Command};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
-use super::payload::BodyChange;
 use super::payload::{Status, Window};
 use super::runtime_preview::ExportSettings;
 use crate::export::{export_to_file, ExportError, Form, Format, Target, TrackReport};

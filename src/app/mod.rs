@@ -18,6 +18,7 @@
 
 mod bezier_windows;
 mod blend_window;
+mod body;
 mod cleanup_commands;
 mod command_text;
 mod commands;
@@ -42,6 +43,7 @@ mod path_view;
 mod payload;
 pub mod planner;
 mod playback;
+mod pose_draw;
 mod pose_view;
 mod preview_job;
 mod problems_window;

@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
+use super::body::BodyChange;
 use super::key_ranges::KeyRanges;
 pub use crate::edit::intent::KeyRef;
 use crate::edit::intent::{self, IntentError};
@@ -24,83 +25,6 @@ use crate::error::TrackError;
 use crate::import::ImportReport;
 use crate::reduce::project::TrackReport;
 use crate::{HandleType, Key, Project, Track, TrackCurve};
-
-/// How far a tool's change moves the body ([`crate::body::replaced_difference`]): `None`
-/// when the project has no skeleton or the change moves no joint's track; an error says why
-/// the body could not be measured.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct BodyChange(pub Option<Result<crate::body::Displacement, String>>);
-
-impl BodyChange {
-    /// The body before and after `project`'s tracks `replaced` (index, new compiled track)
-    /// take their new curves (those that compiled).
-    #[must_use]
-    pub fn measure<'a>(project: &Project, replaced: impl IntoIterator<Item = (usize, &'a CompiledTrack)>) -> Self {
-        if project.skeleton.is_none() {
-            return Self(None);
-        }
-        let curves: Vec<(usize, &TrackCurve)> = replaced.into_iter().filter_map(|(i, c)| Some((i, c.curve.as_ref().ok()?))).collect();
-        Self(crate::body::replaced_difference(project, &curves).map_err(|e| e.to_string()).transpose())
-    }
-
-    /// The body before and after tracks take new keys (index, keys): each such track compiled
-    /// with its new keys (nothing to say without a skeleton).
-    #[must_use]
-    pub fn of_new_keys<'a>(project: &Project, new: impl IntoIterator<Item = (usize, &'a [Key])>) -> Self {
-        if project.skeleton.is_none() {
-            return Self(None);
-        }
-        let compiled: Vec<(usize, CompiledTrack)> = new
-            .into_iter()
-            .filter_map(|(i, keys)| {
-                let t = project.tracks.get(i)?;
-                let track = Track { name: t.name.clone(), keys: keys.to_vec(), ..Track::new(t.name.clone(), t.kind, t.interpolation) };
-                let track = Track {
-                    order: t.order,
-                    tangents: t.tangents,
-                    ending_start: t.ending_start,
-                    ending_end: t.ending_end,
-                    pre_infinity: t.pre_infinity,
-                    post_infinity: t.post_infinity,
-                    auto_smoothing: t.auto_smoothing,
-                    ..track
-                };
-                Some((i, CompiledTrack::of(&track)))
-            })
-            .collect();
-        Self::measure(project, compiled.iter().map(|(i, c)| (*i, c)))
-    }
-
-    /// The report's line: `Body: largest joint displacement D file units at JOINT, T s (P% of
-    /// the skeleton's size)`.
-    #[must_use]
-    pub fn text(&self) -> Option<String> {
-        Some(match self.0.as_ref()? {
-            Ok(d) => format!(
-                "Body: largest joint displacement {:.4} file units at {}, {:.3} s ({:.2}% of the skeleton's size)",
-                d.distance, d.point, d.time, d.percent
-            ),
-            Err(e) => format!("Body: not measured: {e}"),
-        })
-    }
-}
-
-/// What View > Problems found for one revision of one document (document id, revision).
-#[derive(Clone, Debug, PartialEq)]
-pub struct FoundProblems {
-    pub made_for: (u64, u64),
-    pub jumps: Vec<crate::problems::Jump>,
-}
-
-/// The joints picked in the pose view: their indices in the skeleton, every track they are
-/// bound to (the graph draws them as it draws the active track), and the track that becomes
-/// active (the last picked joint's rotation, else its translation).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct JointSelection {
-    pub joints: std::collections::BTreeSet<usize>,
-    pub tracks: Vec<usize>,
-    pub primary: Option<usize>,
-}
 
 /// The status bar's message.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -454,7 +378,7 @@ impl Simplified {
     /// With the body measured: `project` is the one reduced.
     #[must_use]
     pub fn measured_on(mut self, project: &Project) -> Self {
-        self.body = BodyChange::measure(project, self.tracks.iter().map(|(i, _, c)| (*i, c)));
+        self.body = BodyChange::measure(project, self.tracks.iter().map(|(i, _, c)| (*i, &c.curve)));
         self
     }
 
@@ -564,6 +488,13 @@ impl Windows {
     /// Closes `w`; whether it was open.
     pub fn close(&mut self, w: Window) -> bool {
         self.0.remove(&w)
+    }
+
+    /// Opens `w` if it is closed, closes it if it is open (a View menu toggle).
+    pub fn toggle(&mut self, w: Window) {
+        if !self.close(w) {
+            self.open(w);
+        }
     }
 }
 

@@ -207,7 +207,7 @@ pub fn plan_euler_filter(doc: &DocState, background_keys: usize) -> Result<Plan,
         let (edits, n) = filter_edits(p, with_selection);
         count.store(n, std::sync::atomic::Ordering::Relaxed);
         let made: Vec<ChangedKeys> = edits.into_par_iter().filter_map(|edit| changed(p, edit)).collect();
-        if let Some(body) = super::payload::BodyChange::measure(p, made.iter().map(|c| (c.track, &c.compiled))).text() {
+        if let Some(body) = super::body::BodyChange::measure(p, made.iter().map(|c| (c.track, &c.compiled.curve))).text() {
             *measure.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = format!(". {body}");
         }
         made
@@ -238,8 +238,8 @@ fn filter_edits(project: &Project, tracks: Vec<(usize, Vec<KeyRef>)>) -> (Vec<Ke
 /// How far edits that set whole tracks' keys move the body (a project without a skeleton:
 /// nothing to say). The Euler filter keeps every key's rotation, so this is what its new
 /// interpolation between keys moves.
-fn body_of_edits(project: &Project, edits: &[KeyEdit]) -> super::payload::BodyChange {
-    super::payload::BodyChange::of_new_keys(
+fn body_of_edits(project: &Project, edits: &[KeyEdit]) -> super::body::BodyChange {
+    super::body::BodyChange::of_new_keys(
         project,
         edits.iter().filter_map(|e| match &e.edit {
             Edit::SetKeys { track, keys } => Some((*track, keys.as_slice())),

@@ -10,10 +10,11 @@ use std::sync::Arc;
 
 use eframe::egui;
 
+use super::body::FoundProblems;
 use super::commands::{AppCommand, Command};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
-use super::payload::{FoundProblems, KeyRef, Window};
+use super::payload::{KeyRef, Window};
 use super::playback::TransportCommand;
 use crate::problems::{find_jumps, JumpRule, JumpShape};
 

@@ -91,7 +91,7 @@ pub struct Played {
     /// By track index: the largest distance (radians for rotations).
     pub deviation: BTreeMap<usize, f64>,
     /// How far the body as the runtime plays the export is from the document's.
-    pub body: super::payload::BodyChange,
+    pub body: super::body::BodyChange,
 }
 
 /// What `export::preview` gives: each exported track as the runtime plays it.
@@ -103,7 +103,7 @@ pub struct RuntimeMade {
     pub asked: Asked,
     pub made: Option<PlayedTracks>,
     /// The body as the runtime plays the export, measured on the worker.
-    pub body: super::payload::BodyChange,
+    pub body: super::body::BodyChange,
 }
 
 /// The runtime preview's state (in `UiState`).
@@ -113,7 +113,7 @@ pub struct RuntimePreview {
     pub runtime: Option<Runtime>,
     /// The Export window's settings (it sends them when they change).
     pub settings: ExportSettings,
-    running: Option<(Asked, Job<(PlayedTracks, super::payload::BodyChange)>)>,
+    running: Option<(Asked, Job<(PlayedTracks, super::body::BodyChange)>)>,
     /// The last preview put in place (drawn while the next is made).
     pub shown: Option<Played>,
     /// What the last failed preview was asked (not asked again until something changes) and
@@ -204,7 +204,7 @@ impl RuntimePreview {
         let (asked, _) = self.running.take()?;
         let (made, body) = match made {
             Some((made, body)) => (Some(made), body),
-            None => (None, super::payload::BodyChange::default()),
+            None => (None, super::body::BodyChange::default()),
         };
         Some(RuntimeMade { asked, made, body })
     }
@@ -264,9 +264,9 @@ impl RuntimePreview {
             let body = match &played {
                 Ok(tracks) if project.skeleton.is_some() => {
                     let curves: Vec<(usize, &crate::TrackCurve)> = tracks.iter().map(|p| (p.track, &p.played)).collect();
-                    super::payload::BodyChange(crate::body::replaced_difference(&project, &curves).map_err(|e| e.to_string()).transpose())
+                    super::body::BodyChange(crate::body::replaced_difference(&project, &curves).map_err(|e| e.to_string()).transpose())
                 }
-                _ => super::payload::BodyChange::default(),
+                _ => super::body::BodyChange::default(),
             };
             Some((played, body))
         });

@@ -1,5 +1,6 @@
 //! Large selections in the editor: a select-all on a big document draws a frame whose shapes
-//! do not grow with the keys, and the inspector's "(mixed)" answers follow edits.
+//! do not grow with the keys, the inspector's "(mixed)" answers follow edits, and Ctrl+A
+//! typed in a text field stays in the field.
 
 use eframe::egui::{Key as K, Modifiers};
 use egui_kittest::kittest::Queryable;
@@ -84,4 +85,27 @@ fn a_field_set_on_keys_of_several_tracks_is_one_undo_step() {
     h.run();
     assert!(tensions(&h).iter().all(|&t| t == 0.0), "one undo reverts every track: {:?}", tensions(&h));
     assert_eq!(h.state().state.doc.document.undo_label(), None, "and it was the only step");
+}
+
+/// Ctrl+A typed in a text field selects the field's text, not every key (issue 44); with no
+/// field focused it selects every key.
+#[test]
+fn ctrl_a_in_a_text_field_stays_in_the_field() {
+    let mut h = harness(project(2, 5));
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    assert_eq!(h.state().state.doc.selection.len(), 10, "Ctrl+A without a field selects every key");
+    h.state_mut().state.doc.selection = std::collections::BTreeSet::new().into();
+    h.get_by_label("File").click();
+    h.run();
+    h.get_by_label_contains("Open path").click();
+    h.run();
+    h.get_by_label("Project file").click();
+    h.run();
+    h.get_by_label("Project file").type_text("some/path.ron");
+    h.run();
+    assert!(h.ctx.egui_wants_keyboard_input(), "the field has the keyboard");
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    assert!(h.state().state.doc.selection.is_empty(), "Ctrl+A in the field selected keys");
 }

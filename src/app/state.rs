@@ -69,9 +69,9 @@ pub struct UiState {
     /// settings it is made with.
     pub runtime_preview: super::runtime_preview::RuntimePreview,
     /// What View > Problems found, marked on the graph's time axis.
-    pub problems: Option<std::sync::Arc<super::payload::FoundProblems>>,
+    pub problems: Option<std::sync::Arc<super::body::FoundProblems>>,
     /// The joints picked in the pose view and their tracks (shown in the graph).
-    pub joints: super::payload::JointSelection,
+    pub joints: super::body::JointSelection,
 }
 
 /// Everything the editor holds apart from its panels.
@@ -122,7 +122,7 @@ impl AppState {
             requests: Vec::new(),
             frame_stats: super::frame_stats::FrameStats::default(),
             runtime_preview: super::runtime_preview::RuntimePreview::default(),
-            joints: super::payload::JointSelection::default(),
+            joints: super::body::JointSelection::default(),
             problems: None,
         };
         Self { doc, view: ViewSettings::default(), ui }
@@ -184,10 +184,31 @@ impl AppState {
         self.ui.ghost = None;
         self.ui.blend = None;
         self.ui.runtime_preview.forget_document();
-        self.ui.joints = super::payload::JointSelection::default();
+        self.ui.joints = super::body::JointSelection::default();
         let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
         self.ui.transport = Transport::new(t0, t1 - t0);
         self.ui.playhead = t0;
+    }
+
+    /// Joints picked in the pose view: their tracks become the shown ones (the graph frames
+    /// them), the primary one active; the status says how many. Returns whether anything
+    /// changed.
+    pub fn select_joints(&mut self, joints: super::body::JointSelection) -> bool {
+        if let Some(t) = joints.primary.filter(|&t| t < self.project().tracks.len()) {
+            self.doc.active_track = Some(t);
+        }
+        if self.ui.joints == joints {
+            return false;
+        }
+        let text = match joints.joints.len() {
+            0 => "No joint selected".to_owned(),
+            1 => "1 joint selected: its tracks are shown in the graph".to_owned(),
+            n => format!("{n} joints selected: their tracks are shown in the graph"),
+        };
+        self.ui.joints = joints;
+        self.ui.requests.push(super::payload::PanelRequest::FrameGraph);
+        self.set_status(Status::message(text));
+        true
     }
 
     pub fn new_document(&mut self) {

@@ -99,7 +99,7 @@ pub fn fmt_vec(v: &[f64]) -> String {
 
 /// A tool report's body line (`BodyChange::text`), if the project has a skeleton: how far the
 /// change moves the body, in file units and % of the skeleton's size.
-pub fn body_line(ui: &mut eframe::egui::Ui, body: &super::payload::BodyChange) {
+pub fn body_line(ui: &mut eframe::egui::Ui, body: &super::body::BodyChange) {
     if let Some(text) = body.text() {
         let r = ui.label(eframe::egui::RichText::new(text).strong());
         r.on_hover_text(

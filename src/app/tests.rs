@@ -583,26 +583,3 @@ impl eframe::egui::DroppedFile for Dropped {
         std::fs::read(&self.0).map_err(|e| e.to_string())
     }
 }
-
-/// Ctrl+A typed in a text field selects the field's text, not every key (issue 44); with no
-/// field focused it selects every key.
-#[test]
-fn ctrl_a_in_a_text_field_stays_in_the_field() {
-    let mut h = harness(two_tracks());
-    h.key_press_modifiers(Modifiers::COMMAND, K::A);
-    h.run();
-    assert_eq!(app(&h).doc.selection.len(), 10, "Ctrl+A without a field selects every key");
-    h.state_mut().state.doc.selection = std::collections::BTreeSet::new().into();
-    h.get_by_label("File").click();
-    h.run();
-    h.get_by_label_contains("Open path").click();
-    h.run();
-    h.get_by_label("Project file").click();
-    h.run();
-    h.get_by_label("Project file").type_text("some/path.ron");
-    h.run();
-    assert!(h.ctx.egui_wants_keyboard_input(), "the field has the keyboard");
-    h.key_press_modifiers(Modifiers::COMMAND, K::A);
-    h.run();
-    assert!(app(&h).doc.selection.is_empty(), "Ctrl+A in the field selected keys");
-}

@@ -67,7 +67,7 @@ pub struct BlendSession {
     /// without a skeleton.
     pub original: Option<Arc<crate::Project>>,
     /// How far the current factor moves the body from where it was.
-    pub body: crate::app::payload::BodyChange,
+    pub body: crate::app::body::BodyChange,
 }
 
 /// The original keys blended at one factor on a worker ([`blend_on_worker`]), made for one
@@ -82,7 +82,7 @@ pub struct Blended {
     pub moved: usize,
     pub differences: Vec<(usize, f64)>,
     /// How far this factor moves the body from the original.
-    pub body: crate::app::payload::BodyChange,
+    pub body: crate::app::body::BodyChange,
     /// The engine's refusal, if any (then nothing is put in place).
     pub error: Option<String>,
 }
@@ -146,7 +146,7 @@ pub fn blend_on_worker(work: &BlendWork, factor: f64, made_for: Basis, cancelled
         }
     }
     if let Some(original) = &work.original {
-        blended.body = crate::app::payload::BodyChange::measure(original, blended.tracks.iter().map(|c| (c.track, &c.compiled)));
+        blended.body = crate::app::body::BodyChange::measure(original, blended.tracks.iter().map(|c| (c.track, &c.compiled.curve)));
     }
     Some(blended)
 }

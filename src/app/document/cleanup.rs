@@ -11,7 +11,8 @@
 use std::sync::Arc;
 
 use super::DocState;
-use crate::app::payload::{Basis, BodyChange, CompiledTrack, KeyRef, Status};
+use crate::app::body::BodyChange;
+use crate::app::payload::{Basis, CompiledTrack, KeyRef, Status};
 use crate::retime::{retime_keys, retime_track, Retimed};
 use crate::smooth::{smooth_keys, smooth_track, Filter, Smoothed};
 use crate::{Project, Track, TrackCurve};
@@ -69,7 +70,7 @@ pub fn smooth_targets(project: &Project, targets: &Targets, filter: Filter, made
             (i, t.name.clone(), result)
         })
         .collect::<Vec<_>>();
-    let body = BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled))));
+    let body = BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled.curve))));
     let crossed = jumps_crossed(project, targets);
     (!cancelled()).then_some(Smoothing { filter, made_for, tracks, body, crossed })
 }
@@ -179,7 +180,7 @@ pub fn retime_targets(
             (i, t.name.clone(), result)
         })
         .collect::<Vec<_>>();
-    let body = BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled))));
+    let body = BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled.curve))));
     (!cancelled()).then_some(Retiming { scale, pivot, made_for, tracks, body })
 }
 

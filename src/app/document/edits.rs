@@ -174,7 +174,7 @@ impl DocState {
         let compiled_now = self.curves_revision_is_current();
         // How far the conversion moves the body (a conversion is exact within its bound).
         let body =
-            crate::app::payload::BodyChange::measure(self.project(), conversions.tracks.iter().filter_map(|(i, r)| Some((*i, &r.as_ref().ok()?.compiled))));
+            crate::app::body::BodyChange::measure(self.project(), conversions.tracks.iter().filter_map(|(i, r)| Some((*i, &r.as_ref().ok()?.compiled.curve))));
         let body = body.text().map(|t| format!(". {t}")).unwrap_or_default();
         let (mut installed, mut added, mut worst, mut refused) = (Vec::new(), 0, 0.0f64, None);
         self.document.begin_gesture("Convert to Bézier");

@@ -127,7 +127,7 @@ impl DocState {
         if n == 0 {
             return Status::message(format!("{label}: no key after {at:.3} s on {}{left}", plan.which));
         }
-        let body = crate::app::payload::BodyChange::of_new_keys(
+        let body = crate::app::body::BodyChange::of_new_keys(
             self.project(),
             edits.iter().filter_map(|e| match &e.edit {
                 Edit::SetKeys { track, keys } => Some((*track, keys.as_slice())),

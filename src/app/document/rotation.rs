@@ -55,7 +55,7 @@ pub struct Rotations {
     pub made_for: Basis,
     pub tracks: Vec<(usize, String, Result<ConvertedRotation, String>)>,
     /// How far the conversion moves the body.
-    pub body: crate::app::payload::BodyChange,
+    pub body: crate::app::body::BodyChange,
 }
 
 /// Two conversions are the same if made with the same options for the same basis and tracks.
@@ -110,7 +110,7 @@ pub fn convert_rotations(
             (i, t.name.clone(), converted)
         })
         .collect::<Vec<_>>();
-    let body = crate::app::payload::BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled))));
+    let body = crate::app::body::BodyChange::measure(project, tracks.iter().filter_map(|(i, _, r)| Some((*i, &r.as_ref().ok()?.compiled.curve))));
     (!cancelled()).then_some(Rotations { options, made_for, tracks, body })
 }
 
