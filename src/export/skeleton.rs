@@ -296,5 +296,8 @@ fn pivoted(
 }
 
 #[cfg(test)]
+#[path = "skeleton_rest_tests.rs"]
+mod rest_tests;
+#[cfg(test)]
 #[path = "skeleton_tests.rs"]
 mod tests;
