@@ -147,7 +147,7 @@ impl PoseView {
     /// The settings bar: presets, up axis, onion skin and trail.
     fn toolbar(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         let mut s = cx.view.pose.clone();
-        ui.horizontal(|ui| {
+        ui.horizontal_wrapped(|ui| {
             for (name, yaw, pitch, tip) in PRESETS {
                 if ui.button(name).on_hover_text(tip).clicked() {
                     self.camera.yaw = yaw;
