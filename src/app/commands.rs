@@ -267,6 +267,10 @@ pub enum Command {
     FrameAll,
     FrameSelected,
     ToggleNormalize,
+    /// View > Stacked curves: each drawn curve in its own lane.
+    ToggleStacked,
+    /// View > Time in frames: the time axes count frames.
+    ToggleFrameAxis,
     ToggleTangents,
     ToggleSpeedGraph,
     ToggleAllCurves,
@@ -347,10 +351,12 @@ impl Command {
     /// The entries of the easing menu.
     pub const EASINGS: [Command; 4] =
         [Self::SetEasing(Easing::Auto), Self::SetEasing(Easing::In), Self::SetEasing(Easing::Out), Self::SetEasing(Easing::InOut)];
-    pub const VIEW: [Command; 10] = [
+    pub const VIEW: [Command; 12] = [
         Self::FrameAll,
         Self::FrameSelected,
         Self::ToggleNormalize,
+        Self::ToggleStacked,
+        Self::ToggleFrameAxis,
         Self::ToggleTangents,
         Self::ToggleSpeedGraph,
         Self::ToggleAllCurves,
@@ -424,6 +430,8 @@ impl Command {
             Self::FrameAll => "Frame all",
             Self::FrameSelected => "Frame selected",
             Self::ToggleNormalize => "Normalize curves",
+            Self::ToggleStacked => "Stacked curves",
+            Self::ToggleFrameAxis => "Time in frames",
             Self::ToggleTangents => "Show tangents",
             Self::ToggleSpeedGraph => "Show speed graph",
             Self::ToggleAllCurves => "Show every track's curve",
@@ -506,6 +514,8 @@ impl Command {
             Self::FrameAll => "Fit every visible curve in the graph",
             Self::FrameSelected => "Fit the selected keys in the graph",
             Self::ToggleNormalize => "Scale each curve to [-1, 1] for display only (values are unchanged)",
+            Self::ToggleStacked => "Give each curve (a track's component) its own lane, scaled to its own value range; drags move values in the lane's units",
+            Self::ToggleFrameAxis => "Count the time axes in frames at the project's fps instead of seconds",
             Self::ToggleTangents => "Draw the incoming (in, ra) and outgoing (out, rb) tangents of TCB keys",
             Self::ToggleSpeedGraph => "Show |dP/dt| of the active track under the graph, in both tangent modes",
             Self::ToggleAllCurves => "In a document of many tracks, draw every visible track's curve (by default only the active track and those with selected keys)",
@@ -560,6 +570,8 @@ impl Command {
             Self::FrameAll => k(Modifiers::NONE, Key::F),
             Self::FrameSelected => k(Modifiers::NONE, Key::Period),
             Self::ToggleNormalize => k(Modifiers::NONE, Key::N),
+            Self::ToggleStacked => k(Modifiers::SHIFT, Key::N),
+            Self::ToggleFrameAxis => k(cmd, Key::T),
             // T is the interpolation menu, as in Blender's graph editor.
             Self::ToggleTangents => k(Modifiers::SHIFT, Key::T),
             Self::ToggleSpeedGraph => k(Modifiers::NONE, Key::G),

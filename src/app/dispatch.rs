@@ -109,7 +109,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
         AppCommand::SetProblems(found) => replace(&mut state.ui.problems, found),
         AppCommand::SelectJoints(joints) => state.select_joints(joints),
         AppCommand::SetView(view) => {
-            if view.normalize != state.view.normalize {
+            if (view.normalize, view.stacked) != (state.view.normalize, state.view.stacked) {
                 state.ui.requests.push(PanelRequest::FrameAll);
             }
             replace(&mut state.view, *view)
@@ -414,6 +414,11 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
             state.view.normalize = !state.view.normalize;
             state.ui.requests.push(PanelRequest::FrameAll);
         }
+        Command::ToggleStacked => {
+            state.view.stacked = !state.view.stacked;
+            state.ui.requests.push(PanelRequest::FrameAll);
+        }
+        Command::ToggleFrameAxis => state.view.frame_axis = !state.view.frame_axis,
         Command::ToggleTangents => state.view.show_tangents = !state.view.show_tangents,
         Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
         Command::ToggleAllCurves => state.view.show_all_curves = !state.view.show_all_curves,

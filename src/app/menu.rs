@@ -67,6 +67,8 @@ fn view_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>
     for c in Command::VIEW {
         let checked = match c {
             Command::ToggleNormalize => Some(cx.view.normalize),
+            Command::ToggleStacked => Some(cx.view.stacked),
+            Command::ToggleFrameAxis => Some(cx.view.frame_axis),
             Command::ToggleTangents => Some(cx.view.show_tangents),
             Command::ToggleSpeedGraph => Some(cx.view.show_speed),
             Command::ToggleAllCurves => Some(cx.view.show_all_curves),

@@ -61,6 +61,7 @@ mod speed;
 mod state;
 mod status;
 mod style;
+mod time_axis;
 mod tracks;
 mod transport;
 mod units;
@@ -79,6 +80,8 @@ mod currency_tests;
 mod dispatch_tests;
 #[cfg(test)]
 mod euler_tests;
+#[cfg(test)]
+mod graph_view_tests;
 #[cfg(test)]
 mod key_job_tests;
 #[cfg(test)]

@@ -13,6 +13,11 @@ use crate::euler::EulerOrder;
 #[serde(default)]
 pub struct ViewSettings {
     pub normalize: bool,
+    /// The graph gives each drawn curve (a track's component) its own lane, scaled to the lane
+    /// by its keys' range (`graph/display.rs`); edits work in the lane's units.
+    pub stacked: bool,
+    /// The time axes count frames at the project's fps instead of seconds.
+    pub frame_axis: bool,
     pub show_tangents: bool,
     pub show_speed: bool,
     /// Draw every visible track's curve even in a large document (more than
@@ -155,6 +160,8 @@ impl Default for ViewSettings {
     fn default() -> Self {
         Self {
             normalize: false,
+            stacked: false,
+            frame_axis: false,
             show_tangents: true,
             show_speed: true,
             show_all_curves: false,

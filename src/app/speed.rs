@@ -74,9 +74,8 @@ impl Panel for SpeedGraph {
         let color = track_color(track, ti);
         let tcb = track.interpolation == Interpolation::Tcb;
         let stamp = cx.doc.curve_stamp(ti).unwrap_or(0);
-        Plot::new("speed_graph")
+        crate::app::time_axis::time_axis(Plot::new("speed_graph"), cx.view.frame_axis, cx.project().fps)
             .legend(Legend::default())
-            .x_axis_label("time (s)")
             .y_axis_label(unit(track.kind).map_or_else(|| "speed |dP/dt|".to_owned(), |u| format!("speed |dP/dt| ({u}/s)")))
             .y_axis_min_width(AXIS_WIDTH)
             .allow_drag(false)

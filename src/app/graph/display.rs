@@ -1,43 +1,84 @@
 //! How a component's values map to the graph's vertical axis: in the track's display units
-//! (`units.rs`: an Euler track's radians as degrees), or normalised to [−1, 1] by its keys'
-//! range. Every drawing, hit test, drag, box select and snap of the graph goes through
-//! [`display`], so each tool works in the units on screen.
+//! (`units.rs`: an Euler track's radians as degrees), normalised to [−1, 1] by its keys'
+//! range, or stacked: each drawn curve in its own lane (lane `i` spans
+//! `[−2i − LANE_HALF, −2i + LANE_HALF]`, the curve's key range scaled onto it). Every drawing,
+//! hit test, drag, box select and snap of the graph goes through [`display`], so each tool
+//! works in the units on screen.
 
 use crate::app::panel::PanelContext;
 use crate::app::units::{display_scale, unit};
 
-/// Maps a component's values to the screen: `display = (value − offset) · scale`.
-#[derive(Clone, Copy, Debug)]
+/// Maps a component's values to the screen: `display = (value − offset) · scale + base`
+/// (`base`: the centre of the curve's lane when stacked, else 0).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Display {
     pub offset: f64,
     pub scale: f64,
+    pub base: f64,
 }
 
+/// Half a lane's height in display units when stacked (lanes are 2 apart: a gap of 0.3
+/// between neighbours).
+pub const LANE_HALF: f64 = 0.85;
+
 impl Display {
-    pub const IDENTITY: Display = Display { offset: 0.0, scale: 1.0 };
+    pub const IDENTITY: Display = Display { offset: 0.0, scale: 1.0, base: 0.0 };
     pub fn show(self, v: f64) -> f64 {
-        (v - self.offset) * self.scale
+        (v - self.offset) * self.scale + self.base
     }
 
     /// The stored value shown at `y`.
     pub fn value(self, y: f64) -> f64 {
-        y / self.scale + self.offset
+        (y - self.base) / self.scale + self.offset
+    }
+
+    /// A number that changes when the mapping does (caches of drawn curves are kept by it).
+    pub fn bits(self) -> u64 {
+        self.offset.to_bits() ^ self.scale.to_bits().rotate_left(21) ^ self.base.to_bits().rotate_left(42)
     }
 }
 
+/// The curves the stacked graph gives a lane, top to bottom: each drawn track's shown
+/// components, in track order.
+pub fn lanes(cx: &PanelContext<'_>) -> Vec<(usize, usize)> {
+    let tracks = &cx.project().tracks;
+    (0..tracks.len())
+        .filter(|&ti| cx.curve_drawn(ti) && tracks[ti].kind != crate::TrackKind::Quat)
+        .flat_map(|ti| (0..tracks[ti].kind.dim()).filter(move |&c| component_shown(cx, ti, c)).map(move |c| (ti, c)))
+        .collect()
+}
+
+/// The lane of component `comp` of `track` when stacked: its place in [`lanes`], counted
+/// without building the list.
+fn lane_of(cx: &PanelContext<'_>, track: usize, comp: usize) -> usize {
+    let tracks = &cx.project().tracks;
+    let before: usize = (0..track.min(tracks.len()))
+        .filter(|&ti| cx.curve_drawn(ti) && tracks[ti].kind != crate::TrackKind::Quat)
+        .map(|ti| (0..tracks[ti].kind.dim()).filter(|&c| component_shown(cx, ti, c)).count())
+        .sum();
+    before + (0..comp).filter(|&c| component_shown(cx, track, c)).count()
+}
+
+/// The centre of lane `lane` in display units.
+pub fn lane_centre(lane: usize) -> f64 {
+    -2.0 * lane as f64
+}
+
 /// The display mapping of one component: the track's display scale (degrees for Euler
-/// angles), or [min, max] of its keys onto [−1, 1] when the view is normalised.
+/// angles); [min, max] of its keys onto [−1, 1] when the view is normalised; onto its lane,
+/// `[c − LANE_HALF, c + LANE_HALF]` with `c` its [`lane_centre`], when stacked.
 pub fn display(cx: &PanelContext<'_>, track: usize, comp: usize) -> Display {
-    if !cx.view.normalize {
+    if !cx.view.normalize && !cx.view.stacked {
         let scale = cx.project().tracks.get(track).map_or(1.0, |t| display_scale(t.kind));
-        return Display { offset: 0.0, scale };
+        return Display { offset: 0.0, scale, base: 0.0 };
     }
-    let Some((lo, hi)) = cx.doc.value_range(track, comp) else { return Display::IDENTITY };
+    let (half_to, base) = if cx.view.stacked { (LANE_HALF, lane_centre(lane_of(cx, track, comp))) } else { (1.0, 0.0) };
+    let Some((lo, hi)) = cx.doc.value_range(track, comp) else { return Display { base, ..Display::IDENTITY } };
     let half = 0.5 * (hi - lo);
     if half > 0.0 {
-        Display { offset: 0.5 * (hi + lo), scale: 1.0 / half }
+        Display { offset: 0.5 * (hi + lo), scale: half_to / half, base }
     } else {
-        Display { offset: lo, scale: 1.0 }
+        Display { offset: lo, scale: 1.0, base }
     }
 }
 
@@ -48,6 +89,9 @@ pub(super) fn component_shown(cx: &PanelContext<'_>, track: usize, comp: usize) 
 /// The value axis' label: "angle (deg)" when every curve drawn is an Euler track's (and the
 /// view is not normalised), else "value" (each Euler curve then says "(deg)" in the legend).
 pub fn value_axis_label(cx: &PanelContext<'_>) -> &'static str {
+    if cx.view.stacked {
+        return "lanes (each curve's own range)";
+    }
     if cx.view.normalize {
         return "value";
     }

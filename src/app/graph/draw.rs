@@ -114,7 +114,7 @@ fn draw_track(
         let shown: Vec<usize> = (0..dim).filter(|&c| component_shown(cx, ti, c)).collect();
         let lines: Vec<&[[f64; 2]]> = shown.iter().map(|&c| series[c].as_slice()).collect();
         let colors: Vec<Color32> = shown.iter().map(|&c| component_color(base, c, dim)).collect();
-        let stamp = cx.doc.curve_stamp(ti).unwrap_or(0) ^ displays.iter().fold(0u64, |h, d| h.rotate_left(7) ^ d.offset.to_bits() ^ d.scale.to_bits());
+        let stamp = cx.doc.curve_stamp(ti).unwrap_or(0) ^ displays.iter().fold(0u64, |h, d| h.rotate_left(7) ^ d.bits());
         graph.bands.draw(plot_ui, ti, stamp, &lines, &colors);
     }
     let tangents = cx.view.show_tangents && track.interpolation == Interpolation::Tcb;

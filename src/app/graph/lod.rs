@@ -42,7 +42,7 @@ struct Built {
     x1: f64,
     columns: usize,
     /// Each component's `(offset, scale)`.
-    displays: Vec<(f64, f64)>,
+    displays: Vec<u64>,
 }
 
 /// One polyline per component of a track's curve, in display units.
@@ -70,7 +70,7 @@ impl CurveCache {
         columns: usize,
         displays: &[Display],
     ) -> &Series {
-        let built = Built { stamp, x0, x1, columns, displays: displays.iter().map(|d| (d.offset, d.scale)).collect() };
+        let built = Built { stamp, x0, x1, columns, displays: displays.iter().map(|d| d.bits()).collect() };
         let recent = self.tracks.entry(track).or_default();
         if recent.get(&built).is_none() {
             self.builds += 1;
@@ -199,7 +199,7 @@ mod tests {
         cache.series(0, 2, &curve, None, (0.0, 2.0), 100, &d);
         cache.series(0, 2, &curve, None, (0.0, 2.5), 100, &d);
         cache.series(0, 2, &curve, None, (0.0, 2.5), 120, &d);
-        cache.series(0, 2, &curve, None, (0.0, 2.5), 120, &[Display { offset: 1.0, scale: 2.0 }]);
+        cache.series(0, 2, &curve, None, (0.0, 2.5), 120, &[Display { offset: 1.0, scale: 2.0, base: 0.0 }]);
         assert_eq!(cache.builds, 5, "a new stamp, range, width or display rebuilds");
     }
 }

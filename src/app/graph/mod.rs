@@ -15,7 +15,9 @@ mod display;
 mod draw;
 mod ghost;
 mod hit;
+mod hover;
 mod interact;
+mod lanes;
 pub(super) mod lod;
 pub(super) mod markers;
 mod recent;
@@ -85,9 +87,16 @@ impl Panel for Graph {
             None
         };
         let dragging_pan = ui.input(|i| i.pointer.secondary_down() || i.pointer.middle_down());
-        let response = Plot::new("value_graph")
+        let mut plot = crate::app::time_axis::time_axis(Plot::new("value_graph"), cx.view.frame_axis, cx.project().fps);
+        if cx.view.stacked {
+            // Every lane has its own scale: the lanes' labels give the values (`lanes.rs`).
+            plot = plot.y_axis_formatter(|_, _| String::new());
+        }
+        let response = plot
             .legend(Legend::default().color_conflict_handling(egui_plot::ColorConflictHandling::PickFirst))
-            .x_axis_label("time (s)")
+            // The curve under the pointer is named by `hover.rs`, in the track's units.
+            .show_x(false)
+            .show_y(false)
             .y_axis_label(value_axis_label(cx))
             .y_axis_min_width(AXIS_WIDTH)
             .height(self.height)
@@ -106,10 +115,24 @@ impl Panel for Graph {
                     let d = plot_ui.pointer_coordinate_drag_delta();
                     plot_ui.translate_bounds(-d);
                 }
+                if cx.view.stacked {
+                    lanes::draw_lanes(plot_ui, cx);
+                }
                 draw::draw(plot_ui, cx, self)
             });
         self.drawn_points = response.inner;
         self.interact(ui, cx, out, &response.response, &response.transform);
         self.transform = Some(response.transform);
+        let pointer = ui.input(|i| i.pointer.hover_pos()).filter(|p| response.transform.frame().contains(*p));
+        self.curve_hover = match (&self.drag, pointer) {
+            (None, Some(p)) => hover::curve_under(cx, &response.transform, p),
+            _ => None,
+        };
+        if let Some(h) = &self.curve_hover {
+            let text = hover::hover_text(cx, h);
+            response.response.show_tooltip_ui(|ui| {
+                ui.label(text);
+            });
+        }
     }
 }

@@ -66,6 +66,8 @@ impl GraphDrag {
 pub struct Graph {
     pub drag: Option<GraphDrag>,
     pub hover: Option<Target>,
+    /// The curve under the pointer (`hover.rs`), named in a tooltip.
+    pub curve_hover: Option<super::hover::CurveHover>,
     /// The value graph's plot-to-screen mapping in the last frame.
     pub transform: Option<PlotTransform>,
     /// Where the last click was: a double-click counts only on the same spot.
@@ -90,6 +92,7 @@ impl Default for Graph {
         Self {
             drag: None,
             hover: None,
+            curve_hover: None,
             transform: None,
             last_click: None,
             frame_all: true,
