@@ -159,6 +159,13 @@ impl KeyRanges {
     }
 }
 
+/// Indices of keys whose time lies in `[t0, t1]`.
+pub fn keys_in_range(keys: &[crate::Key], t0: f64, t1: f64) -> std::ops::Range<usize> {
+    let a = keys.partition_point(|k| k.time < t0);
+    let b = keys.partition_point(|k| k.time <= t1);
+    a..b.max(a)
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

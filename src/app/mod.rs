@@ -25,6 +25,8 @@ mod commands;
 mod dialogs;
 mod dispatch;
 mod document;
+mod dope_rows;
+mod dope_sheet;
 mod export_window;
 mod file_commands;
 mod file_job;
@@ -62,6 +64,7 @@ mod state;
 mod status;
 mod style;
 mod time_axis;
+mod track_rows;
 mod tracks;
 mod transport;
 mod units;
@@ -78,6 +81,8 @@ mod cleanup_tests;
 mod currency_tests;
 #[cfg(test)]
 mod dispatch_tests;
+#[cfg(test)]
+mod dope_tests;
 #[cfg(test)]
 mod euler_tests;
 #[cfg(test)]
@@ -126,6 +131,7 @@ pub struct Panels {
     pub tracks: tracks::TrackList,
     pub inspector: inspector::Inspector,
     pub graph: graph::Graph,
+    pub dope: dope_sheet::DopeSheet,
     pub speed: speed::SpeedGraph,
     pub path: path_view::PathView,
     pub rotation: rotation_view::RotationView,
@@ -238,6 +244,7 @@ impl TangentApp {
                 PanelRequest::FrameAll => {
                     self.panels.graph.frame_all = true;
                     self.panels.pose.frame = true;
+                    self.panels.dope.frame = true;
                 }
                 PanelRequest::FrameGraph => self.panels.graph.frame_all = true,
                 PanelRequest::FrameSelected => self.panels.graph.frame_selected = true,
@@ -326,6 +333,7 @@ fn central(ui: &mut egui::Ui, p: &mut Panels, cx: &PanelContext<'_>, out: &mut V
         let mut central = cx.view.central;
         for (v, name, tip) in [
             (CentralView::Graph, "Graph", "Values against time, with tangents and the speed graph"),
+            (CentralView::DopeSheet, "Dope sheet", "Every track's keys as marks in rows, grouped by the body's tree: select, box-select and move keys in time"),
             (CentralView::Path, "Path", "A Vec2/Vec3 path in space, with the constant-speed preview"),
             (CentralView::Rotation, "Rotation", "A Quat or Euler track's orientation and angular speed"),
             (CentralView::Pose, "Pose", "The body at the playhead: click a joint to show its tracks, drag to turn, scroll to zoom"),
@@ -348,6 +356,7 @@ fn central(ui: &mut egui::Ui, p: &mut Panels, cx: &PanelContext<'_>, out: &mut V
         CentralView::Path => p.path.ui(ui, cx, out),
         CentralView::Rotation => p.rotation.ui(ui, cx, out),
         CentralView::Pose => p.pose.ui(ui, cx, out),
+        CentralView::DopeSheet => p.dope.ui(ui, cx, out),
     }
 }
 

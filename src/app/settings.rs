@@ -135,6 +135,8 @@ pub enum CentralView {
     Path,
     Rotation,
     Pose,
+    /// One row of key marks per track (`dope_sheet.rs`).
+    DopeSheet,
 }
 
 /// Which two components the path view shows.

@@ -51,12 +51,7 @@ pub fn keys_in_view(track: &Track, (x0, x1): (f64, f64)) -> (std::ops::Range<usi
     (keys, few)
 }
 
-/// Indices of keys whose time lies in `[t0, t1]`.
-pub fn keys_in_range(keys: &[Key], t0: f64, t1: f64) -> std::ops::Range<usize> {
-    let a = keys.partition_point(|k| k.time < t0);
-    let b = keys.partition_point(|k| k.time <= t1);
-    a..b.max(a)
-}
+pub use crate::app::key_ranges::keys_in_range;
 
 /// Tip of a tangent arrow in plot coordinates: a third of the neighbouring segment, the
 /// Bézier-handle convention (a Hermite tangent r over Δt is a handle of r/3 over Δt/3).

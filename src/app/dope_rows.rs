@@ -1,0 +1,252 @@
+//! What the dope sheet shows, as plain data: its rows (a summary of the whole take, then the
+//! track list's rows — the body's tree or name groups, `track_rows.rs` — each group with a
+//! summary row of its tracks' keys) and each row's marks in the time range on screen.
+//!
+//! Drawing costs what is on screen, not the take: a row whose keys in view are fewer than a
+//! third of the pixel columns gets one mark per key (shaped by the segment after it: see
+//! [`Shape`]); a denser row gets runs — the columns holding keys, found by binary search per
+//! column (O(columns · log keys)), split where the selection changes. A row's marks are kept
+//! until its keys, the selection, the time range or the width change ([`MarkCache`]).
+
+use std::collections::HashMap;
+
+use super::payload::KeyRef;
+use super::track_rows::Row;
+use crate::model::KeyInterpolation;
+use crate::{Interpolation, Track};
+
+/// A line of the dope sheet.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DopeRow {
+    /// Every listed track's keys.
+    Summary { members: Vec<usize> },
+    /// A group's (a joint's branch, or a name prefix's tracks) keys, open or closed.
+    Group { name: String, members: Vec<usize>, open: bool, depth: usize },
+    /// One track's keys.
+    Track { index: usize, depth: usize },
+}
+
+impl DopeRow {
+    /// The tracks whose keys the row shows.
+    pub fn members(&self) -> &[usize] {
+        match self {
+            Self::Summary { members } | Self::Group { members, .. } => members,
+            Self::Track { index, .. } => std::slice::from_ref(index),
+        }
+    }
+
+    /// The row's name on the value axis, indented by its depth.
+    pub fn label(&self, tracks: &[Track]) -> String {
+        match self {
+            Self::Summary { members } => format!("Summary ({} tracks)", members.len()),
+            Self::Group { name, members, open, depth } => format!("{}{} {name} ({})", "  ".repeat(*depth), if *open { "-" } else { "+" }, members.len()),
+            Self::Track { index, depth } => {
+                let name = &tracks[*index].name;
+                // Under its joint or group, a track is named by what follows the prefix.
+                let short = super::track_rows::prefix(name).filter(|_| *depth > 0).map_or(name.as_str(), |p| &name[p.len() + 1..]);
+                format!("{}{short}", "  ".repeat(*depth))
+            }
+        }
+    }
+}
+
+/// The dope sheet's rows: the summary of `listed`, then the track list's rows as dope rows.
+pub fn dope_rows(listed: &[usize], rows: Vec<Row>) -> Vec<DopeRow> {
+    let mut out = Vec::with_capacity(rows.len() + 1);
+    out.push(DopeRow::Summary { members: listed.to_vec() });
+    out.extend(rows.into_iter().map(|row| match row {
+        Row::Group { prefix, members, open, depth } => DopeRow::Group { name: prefix, members, open, depth },
+        Row::Track { index, depth } => DopeRow::Track { index, depth },
+    }));
+    out
+}
+
+/// A key's mark, by the segment that follows it (Blender draws the interpolation between keys;
+/// here the mark carries it): Bézier, TCB, Cubic and Squad (smooth) a diamond, as Blender's
+/// keyframe; Linear, Slerp and Nlerp a circle; Step and Constant a square; an easing segment
+/// (Sine … Elastic) a triangle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    Smooth,
+    Linear,
+    Constant,
+    Eased,
+    /// A summary row's key: of several tracks, no one shape.
+    Summary,
+}
+
+/// The shape of key `k`'s mark on `track`.
+pub fn shape(track: &Track, k: usize) -> Shape {
+    match track.interpolation {
+        Interpolation::Step => Shape::Constant,
+        Interpolation::Linear | Interpolation::Slerp | Interpolation::Nlerp => Shape::Linear,
+        Interpolation::Tcb | Interpolation::Cubic | Interpolation::Squad => Shape::Smooth,
+        Interpolation::Bezier => match track.keys.get(k).map_or(KeyInterpolation::Bezier, |key| key.interpolation) {
+            KeyInterpolation::Constant => Shape::Constant,
+            KeyInterpolation::Linear => Shape::Linear,
+            KeyInterpolation::Bezier => Shape::Smooth,
+            _ => Shape::Eased,
+        },
+    }
+}
+
+/// What a row draws in the time range on screen.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Marks {
+    /// One per key (or per time, in a summary row): `(time, shape, selected)`.
+    pub keys: Vec<(f64, Shape, bool)>,
+    /// Denser than the columns: `(from, to, selected)` spans of columns holding keys.
+    pub runs: Vec<(f64, f64, bool)>,
+}
+
+/// Keys closer in time than this are one time in a summary row (and one click selects them).
+pub const SAME_TIME: f64 = 1e-6;
+
+/// A row's marks over `(x0, x1)` in `columns` pixel columns.
+pub fn marks(tracks: &[Track], selection: &std::collections::BTreeSet<KeyRef>, row: &DopeRow, (x0, x1): (f64, f64), columns: usize) -> Marks {
+    let columns = columns.max(1);
+    let members = row.members();
+    let in_view = |t: &Track| super::key_ranges::keys_in_range(&t.keys, x0, x1);
+    let dense = members.iter().any(|&ti| in_view(&tracks[ti]).len() * 3 > columns);
+    if dense {
+        return Marks { keys: Vec::new(), runs: runs(tracks, selection, members, (x0, x1), columns) };
+    }
+    let summary = !matches!(row, DopeRow::Track { .. });
+    let mut keys: Vec<(f64, Shape, bool)> = Vec::new();
+    for &ti in members {
+        let track = &tracks[ti];
+        for k in in_view(track) {
+            let selected = selection.contains(&KeyRef { track: ti, key: k });
+            keys.push((track.keys[k].time, if summary { Shape::Summary } else { shape(track, k) }, selected));
+        }
+    }
+    if summary {
+        keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+        // One mark per time, selected if any of its keys is.
+        let mut merged: Vec<(f64, Shape, bool)> = Vec::with_capacity(keys.len());
+        for key in keys {
+            match merged.last_mut() {
+                Some(last) if key.0 - last.0 <= SAME_TIME => last.2 |= key.2,
+                _ => merged.push(key),
+            }
+        }
+        keys = merged;
+    }
+    Marks { keys, runs: Vec::new() }
+}
+
+/// The columns of `(x0, x1)` holding a key of any of `members`, as runs split where a column's
+/// keys start or stop including a selected one.
+fn runs(tracks: &[Track], selection: &std::collections::BTreeSet<KeyRef>, members: &[usize], (x0, x1): (f64, f64), columns: usize) -> Vec<(f64, f64, bool)> {
+    let width = (x1 - x0) / columns as f64;
+    let mut column: Vec<Option<bool>> = vec![None; columns];
+    for &ti in members {
+        let keys = &tracks[ti].keys;
+        let any_selected = selection.range(KeyRef { track: ti, key: 0 }..=KeyRef { track: ti, key: usize::MAX }).next().is_some();
+        let mut a = keys.partition_point(|k| k.time < x0);
+        for (c, slot) in column.iter_mut().enumerate() {
+            let end = x0 + (c + 1) as f64 * width;
+            let b = a + keys[a..].partition_point(|k| k.time < end);
+            if b > a {
+                let selected = any_selected && selection.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b }).next().is_some();
+                *slot = Some(slot.unwrap_or(false) | selected);
+            }
+            a = b;
+        }
+    }
+    let mut out: Vec<(f64, f64, bool)> = Vec::new();
+    for (c, slot) in column.into_iter().enumerate() {
+        let Some(selected) = slot else { continue };
+        let (from, to) = (x0 + c as f64 * width, x0 + (c + 1) as f64 * width);
+        match out.last_mut() {
+            Some(last) if last.2 == selected && (last.1 - from).abs() < width * 1e-6 => last.1 = to,
+            _ => out.push((from, to, selected)),
+        }
+    }
+    out
+}
+
+/// Each row's marks, kept while what they were made from holds.
+#[derive(Default)]
+pub struct MarkCache {
+    rows: HashMap<(Vec<usize>, bool), (MarkKey, Marks)>,
+}
+
+/// What a row's marks were made from: the members' curve stamps, the selection's generation,
+/// the time range (as bits) and the columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MarkKey {
+    pub stamps: u64,
+    pub selection: u64,
+    pub range: (u64, u64),
+    pub columns: usize,
+}
+
+impl MarkCache {
+    /// The marks of `row` for `key`, made with `make` unless kept.
+    pub fn get(&mut self, row: &DopeRow, key: MarkKey, make: impl FnOnce() -> Marks) -> &Marks {
+        let id = (row.members().to_vec(), matches!(row, DopeRow::Track { .. }));
+        let entry = self.rows.entry(id).or_insert_with(|| (MarkKey { stamps: 0, selection: 0, range: (0, 0), columns: 0 }, Marks::default()));
+        if entry.0 != key {
+            entry.1 = make();
+            entry.0 = key;
+        }
+        &entry.1
+    }
+
+    /// Forgets rows no longer shown (a closed group's tracks, a new document).
+    pub fn retain(&mut self, shown: &[DopeRow]) {
+        let ids: std::collections::HashSet<(Vec<usize>, bool)> = shown.iter().map(|r| (r.members().to_vec(), matches!(r, DopeRow::Track { .. }))).collect();
+        self.rows.retain(|id, _| ids.contains(id));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Key, TrackKind};
+
+    fn track(times: &[f64]) -> Track {
+        Track::new("t", TrackKind::Scalar, Interpolation::Linear).with_keys(times.iter().map(|&t| Key::new(t, vec![0.0])).collect())
+    }
+
+    /// Hand-checked: keys at 0, 1, 2, 3 and a view of (0.5, 2.5) in 30 columns: keys 1 and 2,
+    /// key 2 selected; a summary of a second track with keys at 2 and 2.2 merges the two 2s.
+    #[test]
+    fn sparse_rows_mark_each_key_and_summaries_merge_times() {
+        let tracks = vec![track(&[0.0, 1.0, 2.0, 3.0]), track(&[2.0, 2.2])];
+        let selection = std::collections::BTreeSet::from([KeyRef { track: 0, key: 2 }]);
+        let row = DopeRow::Track { index: 0, depth: 0 };
+        let m = marks(&tracks, &selection, &row, (0.5, 2.5), 30);
+        assert_eq!(m.keys, vec![(1.0, Shape::Linear, false), (2.0, Shape::Linear, true)]);
+        let summary = DopeRow::Summary { members: vec![0, 1] };
+        let m = marks(&tracks, &selection, &summary, (0.5, 2.5), 30);
+        assert_eq!(m.keys, vec![(1.0, Shape::Summary, false), (2.0, Shape::Summary, true), (2.2, Shape::Summary, false)]);
+    }
+
+    /// Hand-checked: 1,000 keys at 0.001 s steps over (0, 1) in 10 columns are dense: one run
+    /// per column merged into runs split at the selection (keys 450..=549: columns 4 and 5).
+    #[test]
+    fn dense_rows_are_runs_split_at_the_selection() {
+        let tracks = vec![track(&(0..1000).map(|i| i as f64 * 0.001).collect::<Vec<_>>())];
+        let selection: std::collections::BTreeSet<KeyRef> = (450..550).map(|key| KeyRef { track: 0, key }).collect();
+        let m = marks(&tracks, &selection, &DopeRow::Track { index: 0, depth: 0 }, (0.0, 1.0), 10);
+        assert!(m.keys.is_empty());
+        let r: Vec<(i64, i64, bool)> = m.runs.iter().map(|&(a, b, s)| ((a * 10.0).round() as i64, (b * 10.0).round() as i64, s)).collect();
+        assert_eq!(r, vec![(0, 4, false), (4, 6, true), (6, 10, false)]);
+    }
+
+    #[test]
+    fn shapes_follow_the_segment_after_the_key() {
+        let mut t = track(&[0.0, 1.0]);
+        assert_eq!(shape(&t, 0), Shape::Linear);
+        t.interpolation = Interpolation::Bezier;
+        assert_eq!(shape(&t, 0), Shape::Smooth);
+        t.keys[0].interpolation = KeyInterpolation::Constant;
+        assert_eq!(shape(&t, 0), Shape::Constant);
+        t.keys[0].interpolation = KeyInterpolation::Elastic;
+        assert_eq!(shape(&t, 0), Shape::Eased);
+        t.interpolation = Interpolation::Step;
+        assert_eq!(shape(&t, 1), Shape::Constant);
+    }
+}
