@@ -98,8 +98,9 @@ impl DopeSheet {
                 self.set_all_open(cx, false, open_by_default);
             }
             ui.label(format!("{} rows, {} groups", rows.len(), groups.len()));
-            ui.label("marks: diamond Bézier/TCB/Cubic, circle linear, square constant, triangle eased; white: selected").on_hover_text(
-                "Click a key to select it (Shift/Ctrl adds), drag empty space to box-select, drag selected keys to move them in time (snapped to frames; Ctrl: free). S scales the selection in time, Delete deletes, Ctrl+C/V copy and paste. Double-click a group to open or close it.",
+            // Truncated, never wider than the centre: a long toolbar pushed the plot under the inspector.
+            ui.add(egui::Label::new("marks: diamond smooth, circle linear, square constant, triangle eased; white selected").truncate()).on_hover_text(
+                "A key's mark shows the segment after it: diamond Bézier, TCB, Cubic or Squad; circle Linear, Slerp or Nlerp; square Step or Constant; triangle an easing (Sine … Elastic). Where keys are denser than the pixels, a bar shows the span holding keys.\n\nClick a key to select it (Shift/Ctrl adds or removes), drag empty space to box-select, drag selected keys to move them in time (snapped to frames; Ctrl: free). S scales the selection in time, Delete deletes, Ctrl+C/V copy and paste. Double-click a group to open or close it. Scroll pans, Ctrl+scroll zooms time.",
             );
         });
     }

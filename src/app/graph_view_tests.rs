@@ -70,3 +70,23 @@ fn ctrl_t_counts_the_time_axis_in_frames() {
     h.run();
     assert!(!app(&h).view.frame_axis, "and back to seconds");
 }
+
+#[test]
+fn an_edit_that_takes_a_curve_out_of_view_frames_the_view() {
+    // x = 0°, 170°, −170°, −10°: the Euler filter makes the last two 190° and 350°, above the
+    // view framed on ±170° (padded by 15% of 340°: up to 221°).
+    let x = [0.0f64, 170.0, -170.0, -10.0];
+    let track = Track::new("a", TrackKind::Euler, Interpolation::Linear)
+        .with_keys(x.iter().enumerate().map(|(i, &x)| Key::new(i as f64, vec![x.to_radians(), 0.0, 0.0])).collect());
+    let mut h = harness(Project { tracks: vec![track], ..Project::default() });
+    let top = |h: &egui_kittest::Harness<'_, super::TangentApp>| h.state().panels.graph.transform.as_ref().unwrap().bounds().max()[1];
+    assert!(top(&h) < 230.0, "framed on the keys as they are: top {}", top(&h));
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, K::F);
+    for _ in 0..4 {
+        h.run();
+    }
+    assert!(app(&h).ui.status.text.starts_with("Euler filter"), "{}", app(&h).ui.status.text);
+    assert!(top(&h) >= 350.0, "the view follows the filtered curve without Home: top {}", top(&h));
+}

@@ -25,7 +25,8 @@ use crate::{HandleType, Interpolation, Track, TrackCurve, TrackKind};
 const POINT_BUDGET: usize = 150_000;
 /// Runs of selected keys in a dense track: white, a little transparent over the curve.
 const SELECTED_RUN: Color32 = Color32::from_rgba_premultiplied(200, 200, 200, 200);
-/// Above this many curves drawn, none is named in the legend (it would cover the plot).
+/// Above this many curves drawn, none is named in the legend (it would cover the plot); stacked,
+/// none is (each lane is labelled).
 const LEGEND_CURVES: usize = 12;
 
 /// Draws the graph; returns the most points any one curve was drawn with (a few per pixel
@@ -40,7 +41,7 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
         let Some(Ok(curve)) = cx.doc.curve(ti) else {
             continue;
         };
-        most = most.max(draw_track(plot_ui, cx, graph, (ti, &cx.project().tracks[ti]), curve, (range, n, curves <= LEGEND_CURVES)));
+        most = most.max(draw_track(plot_ui, cx, graph, (ti, &cx.project().tracks[ti]), curve, (range, n, curves <= LEGEND_CURVES && !cx.view.stacked)));
     }
     graph.curves.retain(|ti| cx.curve_drawn(ti));
     graph.markers.retain(|ti| cx.curve_drawn(ti));

@@ -75,6 +75,35 @@ fn selection_bounds(cx: &PanelContext<'_>) -> Option<PlotBounds> {
     lo[0].is_finite().then(|| pad(lo, hi))
 }
 
+impl Graph {
+    /// Whether a drawn curve changed since the last frame (a new stamp, no drag in progress)
+    /// from lying within the view's value range to leaving it. Each drawn curve's extent
+    /// (its keys' range in display units) is kept with its stamp in [`Graph::extents`].
+    fn moved_out_of_view(&mut self, cx: &PanelContext<'_>, transform: &egui_plot::PlotTransform) -> bool {
+        let (y0, y1) = (transform.bounds().min()[1], transform.bounds().max()[1]);
+        let inside = |(lo, hi): (f64, f64)| lo >= y0 && hi <= y1;
+        let mut out = false;
+        let mut kept = std::collections::HashMap::new();
+        for ti in (0..cx.project().tracks.len()).filter(|&ti| cx.curve_drawn(ti)) {
+            let stamp = cx.doc.curve_stamp(ti).unwrap_or(0);
+            let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+            for c in (0..cx.project().tracks[ti].kind.dim()).filter(|&c| display::component_shown(cx, ti, c)) {
+                let Some((a, b)) = cx.doc.value_range(ti, c) else { continue };
+                let d = display(cx, ti, c);
+                lo = lo.min(d.show(a).min(d.show(b)));
+                hi = hi.max(d.show(a).max(d.show(b)));
+            }
+            if let Some(&(was, a, b)) = self.extents.get(&ti) {
+                let edited = was != stamp && self.drag.is_none();
+                out |= edited && lo.is_finite() && inside((a, b)) && !inside((lo, hi));
+            }
+            kept.insert(ti, (stamp, lo, hi));
+        }
+        self.extents = kept;
+        out
+    }
+}
+
 impl Panel for Graph {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         let frame_all = std::mem::take(&mut self.frame_all);
@@ -123,6 +152,12 @@ impl Panel for Graph {
         self.drawn_points = response.inner;
         self.interact(ui, cx, out, &response.response, &response.transform);
         self.transform = Some(response.transform);
+        if self.moved_out_of_view(cx, &response.transform) {
+            // An edit (Euler filter, a tool's Apply, undo…) took a curve out of the view: frame
+            // every drawn curve in the next frame, as Home would.
+            self.frame_all = true;
+            ui.ctx().request_repaint();
+        }
         let pointer = ui.input(|i| i.pointer.hover_pos()).filter(|p| response.transform.frame().contains(*p));
         self.curve_hover = match (&self.drag, pointer) {
             (None, Some(p)) => hover::curve_under(cx, &response.transform, p),
@@ -130,7 +165,7 @@ impl Panel for Graph {
         };
         if let Some(h) = &self.curve_hover {
             let text = hover::hover_text(cx, h);
-            response.response.show_tooltip_ui(|ui| {
+            egui::Popup::from_response(&response.response).kind(egui::PopupKind::Tooltip).at_pointer().show(|ui| {
                 ui.label(text);
             });
         }

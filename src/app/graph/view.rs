@@ -85,6 +85,9 @@ pub struct Graph {
     pub markers: markers::MarkerCache,
     /// Each dense track's curves as one image, kept between frames (`band.rs`).
     pub bands: super::band::BandCache,
+    /// Each drawn track's curve stamp and value extent in display units in the last frame:
+    /// an edit that takes a curve out of the view frames the view (`mod.rs`).
+    pub extents: std::collections::HashMap<usize, (u64, f64, f64)>,
 }
 
 impl Default for Graph {
@@ -102,6 +105,7 @@ impl Default for Graph {
             curves: lod::CurveCache::default(),
             markers: markers::MarkerCache::default(),
             bands: super::band::BandCache::default(),
+            extents: std::collections::HashMap::new(),
         }
     }
 }
