@@ -50,6 +50,7 @@ pub mod error;
 pub mod euler;
 pub mod euler_tracks;
 pub mod export;
+pub mod format;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod handles;

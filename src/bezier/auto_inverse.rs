@@ -29,7 +29,6 @@
 //! `Δt` (about 1e-13 s for keys at 1,000 s), which is what the rounding of the handle's time
 //! already allows.
 
-use super::solve::interpolate;
 use super::{SegmentComponent, AUTO_FRACTION};
 use std::sync::LazyLock;
 
@@ -111,6 +110,27 @@ impl AutoInverse {
         let q = (c[1] + c[2] * w) + (c[3] + c[4] * w) * w2 + c[5] * (w2 * w2);
         c[0] + w * q
     }
+}
+
+/// The polynomial through `(u[k], s[k])` (distinct `u`), in power basis: Newton's divided
+/// differences, then the nested form `d₀ + (u − u₀)(d₁ + (u − u₁)(d₂ + …))` expanded.
+pub(super) fn interpolate<const N: usize>(u: &[f64; N], s: &[f64; N]) -> [f64; N] {
+    let mut d = *s;
+    for j in 1..N {
+        for i in (j..N).rev() {
+            d[i] = (d[i] - d[i - 1]) / (u[i] - u[i - j]);
+        }
+    }
+    let mut c = [0.0; N];
+    c[0] = d[N - 1];
+    for k in (0..N - 1).rev() {
+        // c ← c·(u − u_k) + d_k
+        for i in (1..N).rev() {
+            c[i] = c[i - 1] - u[k] * c[i];
+        }
+        c[0] = d[k] - u[k] * c[0];
+    }
+    c
 }
 
 /// The root of `x̂(s) = u` by Newton's method from `s = u`, for `u` a little outside `[0, 1]`

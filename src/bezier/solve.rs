@@ -31,7 +31,7 @@
 //! inverse from a table ([`super::auto_inverse`]), which is accurate enough to need neither
 //! steps nor the residual check.
 
-use super::auto_inverse::{is_auto, AUTO_INVERSE};
+use super::auto_inverse::{interpolate, is_auto, AUTO_INVERSE};
 use super::SegmentComponent;
 
 /// Segments whose `dx̂/ds` falls below this somewhere on `[0, 1]` use the safeguarded solver.
@@ -69,27 +69,6 @@ pub struct TimeSolver {
     /// The first guess `s ≈ Σ cᵢ uⁱ`.
     c: [f64; NODES],
     path: SolvePath,
-}
-
-/// The polynomial through `(u[k], s[k])` (distinct `u`), in power basis: Newton's divided
-/// differences, then the nested form `d₀ + (u − u₀)(d₁ + (u − u₁)(d₂ + …))` expanded.
-pub(super) fn interpolate<const N: usize>(u: &[f64; N], s: &[f64; N]) -> [f64; N] {
-    let mut d = *s;
-    for j in 1..N {
-        for i in (j..N).rev() {
-            d[i] = (d[i] - d[i - 1]) / (u[i] - u[i - j]);
-        }
-    }
-    let mut c = [0.0; N];
-    c[0] = d[N - 1];
-    for k in (0..N - 1).rev() {
-        // c ← c·(u − u_k) + d_k
-        for i in (1..N).rev() {
-            c[i] = c[i - 1] - u[k] * c[i];
-        }
-        c[0] = d[k] - u[k] * c[0];
-    }
-    c
 }
 
 /// The least `dx̂/ds` on `[0, 1]` (a quadratic: its ends or its vertex).

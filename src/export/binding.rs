@@ -62,6 +62,17 @@ impl Dest {
     }
 }
 
+/// The animation of tracks that were not imported from one.
+pub(super) const DEFAULT_ANIMATION: &str = "Tangent";
+
+/// The node a track animates.
+pub(super) fn node_key(p: &Prepared) -> NodeKey {
+    match &p.dest {
+        Dest::Gltf { node, .. } => node.clone(),
+        _ => NodeKey::Own(p.name.clone()),
+    }
+}
+
 /// The property at the end of a three.js path, without its index: `position` of
 /// `Hips.position`, `morphTargetInfluences` of `Face.morphTargetInfluences[smile]`.
 fn three_property(path: &str) -> (&str, &str) {
@@ -107,10 +118,32 @@ pub(super) fn dest(track: &Track, target: Target, format: Format, mapped: bool, 
     }
 }
 
-/// The node of the joint `track` animates with `target` ([`super::skeleton::joint_of`]), in
-/// the animation it was imported from (else the default one).
+/// The joint `track` animates in `skeleton` and the property, as [`crate::body::Rig::new`]
+/// binds it: a node binding (`Binding::Node`) naming a joint, whatever its property (a morph
+/// weights track included); else the track's name `JOINT.translation`, `JOINT.rotation` or
+/// `JOINT.scale`, or for a track imported from glTF `JOINT.weights[i]` (its element `i`).
+pub(super) fn joint_of<'s>(skeleton: &'s Skeleton, track: &Track) -> Option<(&'s str, GltfProperty)> {
+    let found = |name: &str| skeleton.joint(name).map(|j| skeleton.joints[j].name.as_str());
+    if let Some(Binding::Node { node, property, .. }) = &track.binding {
+        return found(node).map(|j| (j, *property));
+    }
+    let (joint, suffix) = track.name.rsplit_once('.')?;
+    let property = match (suffix, &track.binding) {
+        ("translation", _) => GltfProperty::Translation,
+        ("rotation", _) => GltfProperty::Rotation,
+        ("scale", _) => GltfProperty::Scale,
+        (_, Some(Binding::Gltf { property: GltfProperty::Weights, element: Some(e), .. })) if suffix == format!("weights[{}]", e.index) => {
+            GltfProperty::Weights
+        }
+        _ => return None,
+    };
+    found(joint).map(|j| (j, property))
+}
+
+/// The node of the joint `track` animates with `target` ([`joint_of`]), in the animation it
+/// was imported from (else the default one).
 fn joint_dest(skeleton: &Skeleton, track: &Track, target: Target) -> Option<Dest> {
-    let (joint, property) = super::skeleton::joint_of(skeleton, track)?;
+    let (joint, property) = joint_of(skeleton, track)?;
     let on = match property {
         GltfProperty::Translation => Target::Translation,
         GltfProperty::Rotation => Target::Rotation,
@@ -195,7 +228,7 @@ pub(super) fn describe(p: &Prepared) -> String {
                 NodeKey::Source { index, name } => format!("node {index}{}", name.as_ref().map(|n| format!(" {n:?}")).unwrap_or_default()),
                 NodeKey::Named(n) | NodeKey::Own(n) => format!("node {n:?}"),
             };
-            let animation = animation.as_deref().unwrap_or(super::gltf::DEFAULT_ANIMATION);
+            let animation = animation.as_deref().unwrap_or(DEFAULT_ANIMATION);
             format!("{node} {}{} in animation {animation:?}", format!("{:?}", p.target).to_lowercase(), element(*e))
         }
         Dest::Three { path, value_type, element: e } => format!("{path}{} ({})", element(*e), format!("{value_type:?}").to_lowercase()),

@@ -11,7 +11,7 @@ use gltf_json as gj;
 
 use gj::accessor::{ComponentType, GenericComponentType, Type};
 
-use super::binding::{Dest, NodeKey};
+use super::binding::{node_key, Dest, DEFAULT_ANIMATION};
 use super::skeleton::Scene;
 use super::{Form, Prepared, Target};
 use crate::model::Skeleton;
@@ -111,17 +111,6 @@ fn morph_mesh(root: &mut gj::Root, bin: &mut Vec<u8>, name: &str, dim: usize) ->
         }],
         weights: Some(vec![0.0; dim]),
     })
-}
-
-/// The animation of tracks that were not imported from one.
-pub(super) const DEFAULT_ANIMATION: &str = "Tangent";
-
-/// The node a track animates.
-pub(super) fn node_key(p: &Prepared) -> NodeKey {
-    match &p.dest {
-        Dest::Gltf { node, .. } => node.clone(),
-        _ => NodeKey::Own(p.name.clone()),
-    }
 }
 
 /// Writes the scene's nodes (node `i` of the scene is node `i` of the document): names, rest

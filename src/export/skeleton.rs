@@ -47,35 +47,12 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::binding::NodeKey;
-use super::gltf::node_key;
+use super::binding::{joint_of, node_key, NodeKey};
 use super::{Prepared, Target};
 use crate::bake::Fps;
 use crate::body::Pivots;
-use crate::model::{Binding, GltfProperty, Joint, Project, Skeleton, Track};
+use crate::model::{Joint, Project, Skeleton, Track};
 use crate::quat::{self, Quat};
-
-/// The joint `track` animates in `skeleton` and the property, as [`crate::body::Rig::new`]
-/// binds it: a node binding (`Binding::Node`) naming a joint, whatever its property (a morph
-/// weights track included); else the track's name `JOINT.translation`, `JOINT.rotation` or
-/// `JOINT.scale`, or for a track imported from glTF `JOINT.weights[i]` (its element `i`).
-pub(super) fn joint_of<'s>(skeleton: &'s Skeleton, track: &Track) -> Option<(&'s str, GltfProperty)> {
-    let found = |name: &str| skeleton.joint(name).map(|j| skeleton.joints[j].name.as_str());
-    if let Some(Binding::Node { node, property, .. }) = &track.binding {
-        return found(node).map(|j| (j, *property));
-    }
-    let (joint, suffix) = track.name.rsplit_once('.')?;
-    let property = match (suffix, &track.binding) {
-        ("translation", _) => GltfProperty::Translation,
-        ("rotation", _) => GltfProperty::Rotation,
-        ("scale", _) => GltfProperty::Scale,
-        (_, Some(Binding::Gltf { property: GltfProperty::Weights, element: Some(e), .. })) if suffix == format!("weights[{}]", e.index) => {
-            GltfProperty::Weights
-        }
-        _ => return None,
-    };
-    found(joint).map(|j| (j, property))
-}
 
 /// Whether `track` animates a joint of the project's skeleton ([`joint_of`]).
 pub(super) fn joint_track(project: &Project, track: &Track) -> bool {

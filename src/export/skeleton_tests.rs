@@ -6,8 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::super::binding::merge;
-use super::super::gltf::node_key;
+use super::super::binding::{merge, node_key};
 use super::super::{export, prepare_all, ExportOptions, Form, Format, Prepared, Target};
 use super::{scene, take_frames};
 use crate::bake::Fps;

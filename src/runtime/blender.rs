@@ -35,7 +35,7 @@
 
 use super::{vector_kind, Played, Runtime, RuntimeError, Written};
 use crate::curve::TrackCurve;
-use crate::export::{Form, Target};
+use crate::format::{Form, Target};
 use crate::model::{AutoSmoothing, HandleType, Interpolation, Key, Track, TrackKind};
 
 /// The frame rate of Blender's factory-settings scene, where the importer puts keys unless

@@ -22,7 +22,7 @@
 
 use super::{vector_kind, Played, Runtime, RuntimeError, Written};
 use crate::curve::TrackCurve;
-use crate::export::Form;
+use crate::format::Form;
 use crate::model::{Interpolation, Key, Track, TrackKind};
 use crate::quat::Quat;
 

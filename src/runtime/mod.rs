@@ -31,7 +31,7 @@ use thiserror::Error;
 
 use crate::curve::TrackCurve;
 use crate::error::TrackError;
-use crate::export::Form;
+use crate::format::Form;
 use crate::model::{Ending, HandleType, Interpolation, Key, Track, TrackKind};
 
 /// Who plays the exported file (on the command line `spec`, `three`, `blender`, `blender-3.4`,

@@ -149,7 +149,7 @@ fn the_axes_map_as_the_importer_converts_them() {
     assert_eq!(blender::fcurve_of(Target::Property, 0), None);
 }
 
-use crate::export::Target;
+use crate::format::Target;
 
 fn t_len(t: Target) -> usize {
     if t == Target::Rotation {
