@@ -150,7 +150,7 @@ impl Panel for ConvertWindow {
         let mut close = false;
         let ctx = ui.ctx().clone();
         let mut bound = self.bound.unwrap_or(crate::DEFAULT_ACCURACY);
-        egui::Window::new("Convert to Bézier").open(&mut open).collapsible(false).resizable(false).show(&ctx, |ui| {
+        open &= super::style::tool_window(ui, "Convert to Bézier", cx.view.dock_tools, |ui| {
             ui.label("TCB, Cubic and Linear keys become Bezier keys that draw the same curve.");
             ui.label("A TCB segment with ease is not a cubic in time: it gets the fewest extra keys that stay within the bound.");
             ui.horizontal(|ui| {

@@ -271,6 +271,8 @@ pub enum Command {
     ToggleStacked,
     /// View > Time in frames: the time axes count frames.
     ToggleFrameAxis,
+    /// View > Dock tool windows: tools beside the graph, or floating where they were moved.
+    ToggleDockTools,
     ToggleTangents,
     ToggleSpeedGraph,
     ToggleAllCurves,
@@ -351,12 +353,13 @@ impl Command {
     /// The entries of the easing menu.
     pub const EASINGS: [Command; 4] =
         [Self::SetEasing(Easing::Auto), Self::SetEasing(Easing::In), Self::SetEasing(Easing::Out), Self::SetEasing(Easing::InOut)];
-    pub const VIEW: [Command; 12] = [
+    pub const VIEW: [Command; 13] = [
         Self::FrameAll,
         Self::FrameSelected,
         Self::ToggleNormalize,
         Self::ToggleStacked,
         Self::ToggleFrameAxis,
+        Self::ToggleDockTools,
         Self::ToggleTangents,
         Self::ToggleSpeedGraph,
         Self::ToggleAllCurves,
@@ -432,6 +435,7 @@ impl Command {
             Self::ToggleNormalize => "Normalize curves",
             Self::ToggleStacked => "Stacked curves",
             Self::ToggleFrameAxis => "Time in frames",
+            Self::ToggleDockTools => "Dock tool windows",
             Self::ToggleTangents => "Show tangents",
             Self::ToggleSpeedGraph => "Show speed graph",
             Self::ToggleAllCurves => "Show every track's curve",
@@ -516,6 +520,7 @@ impl Command {
             Self::ToggleNormalize => "Scale each curve to [-1, 1] for display only (values are unchanged)",
             Self::ToggleStacked => "Give each curve (a track's component) its own lane, scaled to its own value range; drags move values in the lane's units",
             Self::ToggleFrameAxis => "Count the time axes in frames at the project's fps instead of seconds",
+            Self::ToggleDockTools => "Open Smooth, Simplify, Scale time, Convert and the import report beside the graph (on) or floating, where you last moved them (off)",
             Self::ToggleTangents => "Draw the incoming (in, ra) and outgoing (out, rb) tangents of TCB keys",
             Self::ToggleSpeedGraph => "Show |dP/dt| of the active track under the graph, in both tangent modes",
             Self::ToggleAllCurves => "In a document of many tracks, draw every visible track's curve (by default only the active track and those with selected keys)",
@@ -572,6 +577,7 @@ impl Command {
             Self::ToggleNormalize => k(Modifiers::NONE, Key::N),
             Self::ToggleStacked => k(Modifiers::SHIFT, Key::N),
             Self::ToggleFrameAxis => k(cmd, Key::T),
+            Self::ToggleDockTools => None,
             // T is the interpolation menu, as in Blender's graph editor.
             Self::ToggleTangents => k(Modifiers::SHIFT, Key::T),
             Self::ToggleSpeedGraph => k(Modifiers::NONE, Key::G),

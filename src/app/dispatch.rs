@@ -419,6 +419,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
             state.ui.requests.push(PanelRequest::FrameAll);
         }
         Command::ToggleFrameAxis => state.view.frame_axis = !state.view.frame_axis,
+        Command::ToggleDockTools => state.view.dock_tools = !state.view.dock_tools,
         Command::ToggleTangents => state.view.show_tangents = !state.view.show_tangents,
         Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
         Command::ToggleAllCurves => state.view.show_all_curves = !state.view.show_all_curves,

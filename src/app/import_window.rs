@@ -99,7 +99,7 @@ impl Panel for ImportWindow {
             self.start(&ctx);
         }
         let mut open = true;
-        egui::Window::new("Import animation").open(&mut open).collapsible(false).resizable(true).default_width(520.0).show(&ctx, |ui| {
+        open &= super::style::tool_window(ui, "Import animation", cx.view.dock_tools, |ui| {
             ui.label(format!("Tangent imports {}: values and tangents as they are in the file.", crate::import::import_kinds_list()));
             ui.horizontal(|ui| {
                 ui.add(egui::TextEdit::singleline(&mut self.path).hint_text("file to import").desired_width(360.0)).accessible_name("import path");

@@ -69,6 +69,7 @@ fn view_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>
             Command::ToggleNormalize => Some(cx.view.normalize),
             Command::ToggleStacked => Some(cx.view.stacked),
             Command::ToggleFrameAxis => Some(cx.view.frame_axis),
+            Command::ToggleDockTools => Some(cx.view.dock_tools),
             Command::ToggleTangents => Some(cx.view.show_tangents),
             Command::ToggleSpeedGraph => Some(cx.view.show_speed),
             Command::ToggleAllCurves => Some(cx.view.show_all_curves),

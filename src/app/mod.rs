@@ -275,18 +275,19 @@ impl TangentApp {
         // Fixed widths: a selection filling the inspector must not move the graph under the pointer.
         egui::Panel::left("tracks").exact_size(280.0).show(ui, |ui| p.tracks.ui(ui, &cx, &mut out));
         egui::Panel::right("inspector").exact_size(300.0).show(ui, |ui| p.inspector.ui(ui, &cx, &mut out));
-        egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
-        p.dialogs.ui(ui, &cx, &mut out);
-        p.export.ui(ui, &cx, &mut out);
-        p.pointer_menus.ui(ui, &cx, &mut out);
+        // The tools (docked: panels below the centre, laid out before it).
         p.convert.ui(ui, &cx, &mut out);
         p.simplify.ui(ui, &cx, &mut out);
         p.convert_rotation.ui(ui, &cx, &mut out);
         p.smooth.ui(ui, &cx, &mut out);
         p.retime.ui(ui, &cx, &mut out);
+        p.import.ui(ui, &cx, &mut out);
+        egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
+        p.dialogs.ui(ui, &cx, &mut out);
+        p.export.ui(ui, &cx, &mut out);
+        p.pointer_menus.ui(ui, &cx, &mut out);
         p.ripple.ui(ui, &cx, &mut out);
         p.blend.ui(ui, &cx, &mut out);
-        p.import.ui(ui, &cx, &mut out);
         p.problems.ui(ui, &cx, &mut out);
         if cx.ui.windows.is_open(Window::FrameStats) {
             let mut open = true;

@@ -84,7 +84,7 @@ impl Panel for RetimeWindow {
             out.push(AppCommand::SetRetimePreview(self.preview.computed.clone()));
         }
         let (mut open, mut close) = (true, false);
-        egui::Window::new("Scale time").open(&mut open).collapsible(false).resizable(false).show(&ui.ctx().clone(), |ui| {
+        open &= super::style::tool_window(ui, "Scale time", cx.view.dock_tools, |ui| {
             ui.label(if cx.doc.selection.is_empty() {
                 "Stretches the active track in time (no key is selected): new(t) = old(pivot + (t − pivot)/S)."
             } else {

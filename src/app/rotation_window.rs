@@ -82,7 +82,7 @@ impl Panel for RotationWindow {
         let tracks = &cx.project().tracks;
         let (any_quat, any_euler) = (targets.iter().any(|&t| tracks[t].kind == TrackKind::Quat), targets.iter().any(|&t| tracks[t].kind == TrackKind::Euler));
         let mut open = true;
-        egui::Window::new("Convert rotation").open(&mut open).collapsible(false).resizable(false).show(&ctx, |ui| {
+        open &= super::style::tool_window(ui, "Convert rotation", cx.view.dock_tools, |ui| {
             ui.label("Quat tracks become Euler angles (the same key times, continuous angles); Euler tracks become the fewest quaternion keys that stay within an angle of their rotation.");
             if targets.is_empty() {
                 ui.label("Nothing to convert: select keys on a Quat or Euler track, or click one.");
@@ -97,7 +97,8 @@ impl Panel for RotationWindow {
                 });
             }
             ui.horizontal(|ui| {
-                let convert = ui.add_enabled(!busy && !targets.is_empty(), egui::Button::new("Convert")).on_hover_text("Convert these tracks, as one undo step");
+                let convert =
+                    ui.add_enabled(!busy && !targets.is_empty(), egui::Button::new("Convert")).on_hover_text("Convert these tracks, as one undo step");
                 if convert.clicked() {
                     self.start(cx, targets.clone(), &ctx);
                 }

@@ -18,6 +18,9 @@ pub struct ViewSettings {
     pub stacked: bool,
     /// The time axes count frames at the project's fps instead of seconds.
     pub frame_axis: bool,
+    /// Tool windows (Smooth, Simplify, Scale time, Convert…, the import report) open docked
+    /// below the graph rather than floating over it (`style::tool_window`).
+    pub dock_tools: bool,
     pub show_tangents: bool,
     pub show_speed: bool,
     /// Draw every visible track's curve even in a large document (more than
@@ -164,6 +167,7 @@ impl Default for ViewSettings {
             normalize: false,
             stacked: false,
             frame_axis: false,
+            dock_tools: true,
             show_tangents: true,
             show_speed: true,
             show_all_curves: false,

@@ -105,7 +105,7 @@ impl Panel for SimplifyWindow {
             self.start(cx, asked, ui.ctx());
         }
         let (mut open, mut close) = (true, false);
-        egui::Window::new("Simplify").open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), |ui| {
+        open &= super::style::tool_window(ui, "Simplify", cx.view.dock_tools, |ui| {
             ui.label("The fewest Bézier keys that stay within the tolerance of the curve (measured, not assumed).");
             ui.horizontal(|ui| {
                 ui.label("tolerance");

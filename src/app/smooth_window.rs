@@ -118,7 +118,7 @@ impl Panel for SmoothWindow {
             }
         }
         let (mut open, mut close) = (true, false);
-        egui::Window::new("Smooth").open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), |ui| {
+        open &= super::style::tool_window(ui, "Smooth", cx.view.dock_tools, |ui| {
             ui.label("Filters each track's keys as a signal; with keys selected, only they take the filtered values. The original stays drawn as a ghost. The difference is measured over the curves, not only at keys.");
             self.controls(ui);
             let fresh = self.preview.computed.as_ref().is_some_and(|c| Some((c.filter, c.made_for)) == asked);

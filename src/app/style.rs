@@ -119,3 +119,33 @@ pub fn jumps_warning(ui: &mut eframe::egui::Ui, crossed: &[crate::problems::Jump
     );
     ui.colored_label(ui.visuals().warn_fg_color, text);
 }
+
+/// A tool's window (Smooth, Simplify, Scale time, Convert to Bézier, Convert rotation, the
+/// import report): docked as a panel below the graph (between the track list and the
+/// inspector), so the graph gets shorter and nothing covers the curves; or, with View > Dock tool windows off, a floating window that
+/// egui keeps where the user moved it (its place is kept with the window memory between runs).
+/// `ui` is the window's root: a docked tool is laid out before the centre. Returns whether it
+/// stays open (its close button not pressed).
+pub fn tool_window(ui: &mut eframe::egui::Ui, title: &str, docked: bool, add: impl FnOnce(&mut eframe::egui::Ui)) -> bool {
+    use eframe::egui;
+    let mut open = true;
+    if docked {
+        // As tall as its content (its table scrolls past TRACK_TABLE_HEIGHT); as wide as the
+        // centre, long lines wrap.
+        egui::Panel::bottom(("docked tool", title)).resizable(false).show(ui, |ui| {
+            ui.horizontal(|ui| {
+                ui.heading(title);
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if ui.button("x").on_hover_text(format!("Close {title} (Escape)")).clicked() {
+                        open = false;
+                    }
+                });
+            });
+            ui.separator();
+            add(ui);
+        });
+    } else {
+        egui::Window::new(title).open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), add);
+    }
+    open
+}
