@@ -8,7 +8,7 @@ use eframe::egui::Color32;
 use crate::Track;
 
 /// Height past which a window's per-track table scrolls.
-pub const TRACK_TABLE_HEIGHT: f32 = 300.0;
+pub const TRACK_TABLE_HEIGHT: f32 = 200.0;
 
 /// A window's per-track table (Convert to Bézier, Simplify, Export), scrolled past
 /// [`TRACK_TABLE_HEIGHT`]: unscrolled, a selection of a few dozen tracks pushed the window's
@@ -19,6 +19,10 @@ pub fn track_table<R>(ui: &mut eframe::egui::Ui, id: &str, add: impl FnOnce(&mut
 
 /// Width of the value axis, shared by the value and speed graphs so their time axes line up.
 pub const AXIS_WIDTH: f32 = 44.0;
+/// What a tool would make (Simplify's reduced curve and keys, Smooth's and Scale time's new
+/// curves): amber, so it is never taken for the selection (white keys and runs) or the ghost
+/// of the original (the track's colour, faint and dashed).
+pub const PREVIEW: Color32 = Color32::from_rgb(255, 190, 60);
 /// The playhead line in every plot.
 pub const PLAYHEAD: Color32 = Color32::from_rgb(240, 80, 60);
 /// View > Problems' marks on the graph's time axis: a spike, a lasting flip.
@@ -130,9 +134,15 @@ pub fn tool_window(ui: &mut eframe::egui::Ui, title: &str, docked: bool, add: im
     use eframe::egui;
     let mut open = true;
     if docked {
-        // As tall as its content (its table scrolls past TRACK_TABLE_HEIGHT); as wide as the
-        // centre, long lines wrap.
-        egui::Panel::bottom(("docked tool", title)).resizable(false).show(ui, |ui| {
+        // As tall as its content (measured in the last frame) up to about half the window,
+        // then scrolled, so its buttons at the end stay reachable; as wide as the centre, long
+        // lines wrap. (A panel lays its content out in last frame's height: sized by the
+        // content it would never grow.)
+        let most = (ui.ctx().content_rect().height() * 0.5).max(160.0);
+        let id = egui::Id::unique(("docked tool height", title));
+        let content = ui.ctx().data(|d| d.get_temp::<f32>(id)).unwrap_or(most);
+        let header = ui.spacing().interact_size.y + 2.0 * ui.spacing().item_spacing.y + 12.0;
+        egui::Panel::bottom(("docked tool", title)).resizable(false).exact_size(content.min(most) + header).show(ui, |ui| {
             ui.horizontal(|ui| {
                 ui.heading(title);
                 ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -142,7 +152,12 @@ pub fn tool_window(ui: &mut eframe::egui::Ui, title: &str, docked: bool, add: im
                 });
             });
             ui.separator();
-            add(ui);
+            let shown = egui::ScrollArea::vertical().id_salt(("docked tool scroll", title)).auto_shrink([false, true]).show(ui, add);
+            let height = shown.content_size.y;
+            if (height - content).abs() > 0.5 {
+                ui.ctx().data_mut(|d| d.insert_temp(id, height));
+                ui.ctx().request_repaint();
+            }
         });
     } else {
         egui::Window::new(title).open(&mut open).collapsible(false).resizable(false).show(ui.ctx(), add);

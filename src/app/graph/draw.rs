@@ -12,7 +12,7 @@ use super::lod::{columns, envelope_series, CURVE_COLUMNS};
 use super::markers::MarkerSet;
 use super::view::{Graph, GraphDrag};
 use crate::app::panel::PanelContext;
-use crate::app::style::{component_color, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD, PROBLEM_SPIKE, PROBLEM_STEP};
+use crate::app::style::{component_color, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD, PREVIEW, PROBLEM_SPIKE, PROBLEM_STEP};
 use crate::app::units::{fmt_shown, shown, unit};
 use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
@@ -323,7 +323,7 @@ fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize,
     plot_ui.points(Points::new("", PlotPoints::from(to)).shape(MarkerShape::Left).radius(6.0).color(EASE).filled(true));
 }
 
-/// Key > Simplify…'s preview: each reduced curve (white) and its keys, between dashed lines
+/// Key > Simplify…'s preview: each reduced curve (amber, `style::PREVIEW`) and its keys, between dashed lines
 /// at ±E around the original curve (the band it must stay in).
 fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate::app::payload::Simplified) {
     for (ti, track, reduced) in &preview.tracks {
@@ -349,13 +349,13 @@ fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate
                 let edge: Vec<[f64; 2]> = orig.iter().map(|p| [p[0], p[1] + sign * e]).collect();
                 plot_ui.line(Line::new("", PlotPoints::from(edge)).color(band).style(LineStyle::dashed_dense()).width(1.0));
             }
-            plot_ui.line(Line::new("", PlotPoints::from(fit)).color(Color32::WHITE).width(1.5));
+            plot_ui.line(Line::new("", PlotPoints::from(fit)).color(PREVIEW).width(1.5));
             // The reduced keys in view, one by one while they are at most one per 4 pixels
             // (denser, the fitted curve shows them, as the graph's own markers do).
             let in_view = track.keys.partition_point(|k| k.time < range.0)..track.keys.partition_point(|k| k.time <= range.1);
             if in_view.len() <= n / 4 {
                 let keys: Vec<[f64; 2]> = track.keys[in_view].iter().map(|k| [k.time, displays[c].show(k.value[c])]).collect();
-                plot_ui.points(Points::new("", PlotPoints::from(keys)).shape(MarkerShape::Circle).radius(3.5).color(Color32::WHITE).filled(false));
+                plot_ui.points(Points::new("", PlotPoints::from(keys)).shape(MarkerShape::Circle).radius(3.5).color(PREVIEW).filled(false));
             }
         }
     }

@@ -1,5 +1,5 @@
 //! Ghost curves: the original curve drawn faint and dashed beside what replaces it — while
-//! Edit > Smooth… or Key > Scale time… is open (the new curve drawn white over it), while a
+//! Edit > Smooth… or Key > Scale time… is open (the new curve drawn amber over it), while a
 //! blend slider moves keys, and after a Smooth, Simplify, Scale time or blend was applied,
 //! until View > Clear ghost (as Blender's ghost curves); and the export as a runtime plays it
 //! while View > Preview runtime is on.
@@ -11,7 +11,7 @@ use super::display::{component_shown, display, Display};
 use super::lod::{columns, envelope_series};
 use crate::app::document::cleanup::Ghost;
 use crate::app::panel::PanelContext;
-use crate::app::style::{component_color, track_color};
+use crate::app::style::{component_color, track_color, PREVIEW};
 use crate::TrackCurve;
 
 /// How strongly a ghost is drawn (alpha of the track's colour).
@@ -25,12 +25,12 @@ pub fn draw_ghost(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ghost: &Ghost
 }
 
 /// A cleanup's preview (Edit > Smooth…, Key > Scale time…): each track's current curve as a
-/// ghost, the curve that would replace it white.
+/// ghost, the curve that would replace it amber (`style::PREVIEW`).
 pub fn draw_over_ghost<'a>(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, previews: impl Iterator<Item = (usize, &'a TrackCurve)>) {
     for (ti, new) in previews {
         let Some(Ok(original)) = cx.doc.curve(ti) else { continue };
         if draw_ghost_curve(plot_ui, cx, ti, original) {
-            draw_series(plot_ui, cx, ti, new, |_| (Color32::WHITE, false));
+            draw_series(plot_ui, cx, ti, new, |_| (PREVIEW, false));
         }
     }
 }
