@@ -13,7 +13,9 @@
 //!   tracks added to an open project, and every track hidden and shown;
 //! - the path view on a 10,000-key Vec2 path while the transport plays;
 //! - the pose view against the graph view playing a 7.2-million-key take with its skeleton
-//!   (`-- 'pose view'`).
+//!   (`-- 'pose view'`);
+//! - the dope sheet against the graph view on the same take, playing and with the selection
+//!   changing every frame (`-- 'dope sheet'`).
 //!
 //! A dragging iteration moves the pointer and runs one frame, which edits the track,
 //! recompiles its curve and redraws every panel. `cargo bench --bench ui_frame`
@@ -291,6 +293,50 @@ fn bench(c: &mut Criterion) {
     assert!(frames == 0 || h.state().state.ui.playhead != start, "the benchmark really played");
     g.finish();
     pose_view(c);
+    dope_sheet(c);
+}
+
+/// Issue 44: the dope sheet on the 7.2-million-key take, every group open (301 rows, about 30
+/// on screen), against the graph view of the same take with the same 10 joints' tracks shown,
+/// in the same run: playing (the playhead one 120 fps frame on), and with the selection
+/// changing every frame (one track's keys in a 1 s window, alternately two windows: every
+/// row's marks and the graph's markers made again).
+fn dope_sheet(c: &mut Criterion) {
+    let take = mocap::mocap_take(100, 36_000);
+    let mut g = c.benchmark_group("dope sheet, 100 joints x 36,000 frames");
+    g.sample_size(30);
+    let rig = tangent::body::Rig::new(&take).unwrap();
+    let shown: std::collections::BTreeSet<usize> = (0..100).step_by(10).flat_map(|j| rig.tracks[j].iter()).collect();
+    for view in [CentralView::Graph, CentralView::DopeSheet] {
+        for case in ["playing", "selection changing"] {
+            let mut state = AppState::new(take.clone(), None);
+            state.view.central = view;
+            state.ui.joints.tracks = shown.iter().copied().collect();
+            state.ui.playhead = 60.0;
+            let mut h = harness(state);
+            h.state_mut().panels.dope.open_all(&take);
+            h.run();
+            let start = h.state().state.ui.playhead;
+            let first = *shown.first().unwrap();
+            let window = |from: usize| (from..from + 120).map(|key| tangent::app::KeyRef { track: first, key }).collect::<std::collections::BTreeSet<_>>();
+            let (a, b) = (window(7_200), window(7_320));
+            let mut frames = 0u64;
+            g.bench_function(format!("{view:?} view, {case}"), |bench| {
+                bench.iter(|| {
+                    frames += 1;
+                    let state = &mut h.state_mut().state;
+                    if case == "playing" {
+                        state.ui.playhead += 1.0 / 120.0;
+                    } else {
+                        state.doc.selection = if frames % 2 == 0 { a.clone() } else { b.clone() }.into();
+                    }
+                    h.step()
+                })
+            });
+            assert!(frames == 0 || case != "playing" || h.state().state.ui.playhead > start, "the benchmark really played");
+        }
+    }
+    g.finish();
 }
 
 /// Issue 42: the pose view playing a 7.2-million-key take (100 joints × 36,000 frames at

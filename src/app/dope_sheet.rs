@@ -68,6 +68,14 @@ impl Default for DopeSheet {
     }
 }
 
+/// The names a group of `project` can have: its joints, or its tracks' name prefixes.
+fn group_names(project: &crate::Project) -> Vec<String> {
+    match &project.skeleton {
+        Some(s) => s.joints.iter().map(|j| j.name.clone()).collect(),
+        None => project.tracks.iter().filter_map(|t| super::track_rows::prefix(&t.name).map(str::to_owned)).collect(),
+    }
+}
+
 /// Row `i` is drawn centred at `y = −i`.
 fn row_y(i: usize) -> f64 {
     -(i as f64)
@@ -109,12 +117,7 @@ impl DopeSheet {
         self.toggled.clear();
         if open != open_by_default {
             // Every group's name toggled away from the default.
-            let tracks = &cx.project().tracks;
-            let names: Vec<String> = match &cx.project().skeleton {
-                Some(s) => s.joints.iter().map(|j| j.name.clone()).collect(),
-                None => tracks.iter().filter_map(|t| super::track_rows::prefix(&t.name).map(str::to_owned)).collect(),
-            };
-            self.toggled.extend(names);
+            self.toggled.extend(group_names(cx.project()));
         }
     }
 
@@ -239,6 +242,15 @@ impl DopeSheet {
             }
         }
         plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD).width(1.5));
+    }
+
+    /// Opens every group (Expand all).
+    pub fn open_all(&mut self, project: &crate::Project) {
+        let open_by_default = project.tracks.len() <= super::settings::LARGE_DOCUMENT_TRACKS;
+        self.toggled.clear();
+        if !open_by_default {
+            self.toggled.extend(group_names(project));
+        }
     }
 
     /// The rows drawn in the last frame, as their labels read.
