@@ -103,13 +103,21 @@ pub struct Marks {
 pub const SAME_TIME: f64 = 1e-6;
 
 /// A row's marks over `(x0, x1)` in `columns` pixel columns.
-pub fn marks(tracks: &[Track], selection: &std::collections::BTreeSet<KeyRef>, row: &DopeRow, (x0, x1): (f64, f64), columns: usize) -> Marks {
+/// `held` keeps which columns hold keys per track; `stamps(track)` is its curve's stamp.
+pub fn marks(
+    tracks: &[Track],
+    selection: &std::collections::BTreeSet<KeyRef>,
+    row: &DopeRow,
+    ((x0, x1), columns): ((f64, f64), usize),
+    held: &mut ColumnCache,
+    stamps: &dyn Fn(usize) -> u64,
+) -> Marks {
     let columns = columns.max(1);
     let members = row.members();
     let in_view = |t: &Track| super::key_ranges::keys_in_range(&t.keys, x0, x1);
     let dense = members.iter().any(|&ti| in_view(&tracks[ti]).len() * 3 > columns);
     if dense {
-        return Marks { keys: Vec::new(), runs: runs(tracks, selection, members, (x0, x1), columns) };
+        return Marks { keys: Vec::new(), runs: runs(tracks, selection, members, ((x0, x1), columns), held, stamps) };
     }
     let summary = !matches!(row, DopeRow::Track { .. });
     let mut keys: Vec<(f64, Shape, bool)> = Vec::new();
@@ -136,20 +144,35 @@ pub fn marks(tracks: &[Track], selection: &std::collections::BTreeSet<KeyRef>, r
 }
 
 /// The columns of `(x0, x1)` holding a key of any of `members`, as runs split where a column's
-/// keys start or stop including a selected one.
-fn runs(tracks: &[Track], selection: &std::collections::BTreeSet<KeyRef>, members: &[usize], (x0, x1): (f64, f64), columns: usize) -> Vec<(f64, f64, bool)> {
+/// keys start or stop including a selected one. Which columns hold keys comes from `held`
+/// (made once per track, range and width, whatever the selection); which hold selected keys
+/// is found only for members with a selected key (a range query on the selection each).
+fn runs(
+    tracks: &[Track],
+    selection: &std::collections::BTreeSet<KeyRef>,
+    members: &[usize],
+    view: ((f64, f64), usize),
+    held: &mut ColumnCache,
+    stamps: &dyn Fn(usize) -> u64,
+) -> Vec<(f64, f64, bool)> {
+    let ((x0, x1), columns) = view;
     let width = (x1 - x0) / columns as f64;
     let mut column: Vec<Option<bool>> = vec![None; columns];
     for &ti in members {
         let keys = &tracks[ti].keys;
-        let any_selected = selection.range(KeyRef { track: ti, key: 0 }..=KeyRef { track: ti, key: usize::MAX }).next().is_some();
+        for (slot, &has) in column.iter_mut().zip(held.occupied(ti, keys, stamps(ti), view)) {
+            if has && slot.is_none() {
+                *slot = Some(false);
+            }
+        }
+        if selection.range(KeyRef { track: ti, key: 0 }..=KeyRef { track: ti, key: usize::MAX }).next().is_none() {
+            continue;
+        }
         let mut a = keys.partition_point(|k| k.time < x0);
         for (c, slot) in column.iter_mut().enumerate() {
-            let end = x0 + (c + 1) as f64 * width;
-            let b = a + keys[a..].partition_point(|k| k.time < end);
-            if b > a {
-                let selected = any_selected && selection.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b }).next().is_some();
-                *slot = Some(slot.unwrap_or(false) | selected);
+            let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
+            if b > a && selection.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b }).next().is_some() {
+                *slot = Some(true);
             }
             a = b;
         }
@@ -164,6 +187,42 @@ fn runs(tracks: &[Track], selection: &std::collections::BTreeSet<KeyRef>, member
         }
     }
     out
+}
+
+/// Which pixel columns hold a key, per track: kept until the track's curve stamp, the time
+/// range or the width change (a selection change, which makes every row's marks again, then
+/// costs a summary of 200 tracks 200 boolean ORs per column, not 400 binary searches).
+#[derive(Default)]
+pub struct ColumnCache {
+    tracks: HashMap<usize, (u64, (u64, u64), usize, Vec<bool>)>,
+}
+
+impl ColumnCache {
+    /// Whether each of `columns` columns of `(x0, x1)` holds one of `keys` (binary search
+    /// per column: O(columns · log keys)).
+    fn occupied(&mut self, ti: usize, keys: &[crate::Key], stamp: u64, ((x0, x1), columns): ((f64, f64), usize)) -> &[bool] {
+        let id = (stamp, (x0.to_bits(), x1.to_bits()), columns);
+        let entry = self.tracks.entry(ti).or_insert_with(|| (u64::MAX, (0, 0), 0, Vec::new()));
+        if (entry.0, entry.1, entry.2) != id {
+            let width = (x1 - x0) / columns as f64;
+            let mut a = keys.partition_point(|k| k.time < x0);
+            entry.3 = (0..columns)
+                .map(|c| {
+                    let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
+                    let has = b > a;
+                    a = b;
+                    has
+                })
+                .collect();
+            (entry.0, entry.1, entry.2) = id;
+        }
+        &entry.3
+    }
+
+    /// Forgets tracks past `count` (a document with fewer tracks).
+    pub fn retain(&mut self, count: usize) {
+        self.tracks.retain(|&ti, _| ti < count);
+    }
 }
 
 /// Each row's marks, kept while what they were made from holds.
@@ -217,10 +276,10 @@ mod tests {
         let tracks = vec![track(&[0.0, 1.0, 2.0, 3.0]), track(&[2.0, 2.2])];
         let selection = std::collections::BTreeSet::from([KeyRef { track: 0, key: 2 }]);
         let row = DopeRow::Track { index: 0, depth: 0 };
-        let m = marks(&tracks, &selection, &row, (0.5, 2.5), 30);
+        let m = marks(&tracks, &selection, &row, ((0.5, 2.5), 30), &mut ColumnCache::default(), &|_| 0);
         assert_eq!(m.keys, vec![(1.0, Shape::Linear, false), (2.0, Shape::Linear, true)]);
         let summary = DopeRow::Summary { members: vec![0, 1] };
-        let m = marks(&tracks, &selection, &summary, (0.5, 2.5), 30);
+        let m = marks(&tracks, &selection, &summary, ((0.5, 2.5), 30), &mut ColumnCache::default(), &|_| 0);
         assert_eq!(m.keys, vec![(1.0, Shape::Summary, false), (2.0, Shape::Summary, true), (2.2, Shape::Summary, false)]);
     }
 
@@ -230,7 +289,7 @@ mod tests {
     fn dense_rows_are_runs_split_at_the_selection() {
         let tracks = vec![track(&(0..1000).map(|i| i as f64 * 0.001).collect::<Vec<_>>())];
         let selection: std::collections::BTreeSet<KeyRef> = (450..550).map(|key| KeyRef { track: 0, key }).collect();
-        let m = marks(&tracks, &selection, &DopeRow::Track { index: 0, depth: 0 }, (0.0, 1.0), 10);
+        let m = marks(&tracks, &selection, &DopeRow::Track { index: 0, depth: 0 }, ((0.0, 1.0), 10), &mut ColumnCache::default(), &|_| 0);
         assert!(m.keys.is_empty());
         let r: Vec<(i64, i64, bool)> = m.runs.iter().map(|&(a, b, s)| ((a * 10.0).round() as i64, (b * 10.0).round() as i64, s)).collect();
         assert_eq!(r, vec![(0, 4, false), (4, 6, true), (6, 10, false)]);

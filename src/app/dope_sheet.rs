@@ -17,7 +17,7 @@ use eframe::egui::{self, Color32, Modifiers, Pos2};
 use egui_plot::{Bar, BarChart, GridMark, MarkerShape, Plot, PlotBounds, PlotPoint, PlotPoints, PlotTransform, Points, Polygon, VLine};
 
 use super::commands::AppCommand;
-use super::dope_rows::{dope_rows, marks, DopeRow, MarkCache, MarkKey, Shape, SAME_TIME};
+use super::dope_rows::{dope_rows, marks, ColumnCache, DopeRow, MarkCache, MarkKey, Shape, SAME_TIME};
 use super::panel::{Panel, PanelContext};
 use super::payload::{Change, KeyChange, KeyMove, KeyRef, Status};
 use super::playback::TransportCommand;
@@ -54,6 +54,8 @@ pub struct DopeSheet {
     /// Groups opened (in a large document) or closed (otherwise) by the user.
     toggled: BTreeSet<String>,
     marks: MarkCache,
+    /// Which pixel columns hold keys, per track (what a row's runs are made from).
+    columns: ColumnCache,
     /// Fit the take's time range and the first rows in the next frame.
     pub frame: bool,
     /// The rows drawn in the last frame (what a click or box select refers to).
@@ -64,7 +66,15 @@ pub struct DopeSheet {
 
 impl Default for DopeSheet {
     fn default() -> Self {
-        Self { drag: None, toggled: BTreeSet::new(), marks: MarkCache::default(), frame: true, rows: Vec::new(), transform: None }
+        Self {
+            drag: None,
+            toggled: BTreeSet::new(),
+            marks: MarkCache::default(),
+            columns: ColumnCache::default(),
+            frame: true,
+            rows: Vec::new(),
+            transform: None,
+        }
     }
 }
 
@@ -183,6 +193,7 @@ impl Panel for DopeSheet {
         });
         self.rows = rows;
         self.marks.retain(&self.rows);
+        self.columns.retain(cx.project().tracks.len());
         self.interact(ui, cx, out, &response.response, &response.transform);
         self.transform = Some(response.transform);
     }
@@ -209,7 +220,9 @@ impl DopeSheet {
             };
             let stamps = row.members().iter().fold(0u64, |h, &ti| h.rotate_left(5) ^ cx.doc.curve_stamp(ti).unwrap_or(0));
             let key = MarkKey { stamps, selection: cx.doc.selection.generation(), range: (x0.to_bits(), x1.to_bits()), columns };
-            let m = self.marks.get(row, key, || marks(tracks, selection, row, (x0, x1), columns));
+            let held = &mut self.columns;
+            let stamps = |ti: usize| cx.doc.curve_stamp(ti).unwrap_or(0);
+            let m = self.marks.get(row, key, || marks(tracks, selection, row, ((x0, x1), columns), held, &stamps));
             for &(t, shape, selected) in &m.keys {
                 points.entry((shape, selected, color)).or_default().push([t, y]);
             }
