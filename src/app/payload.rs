@@ -435,9 +435,9 @@ pub fn disk_stamp(path: &Path) -> Option<DiskStamp> {
 pub enum AfterDiscard {
     New,
     Open(Option<PathBuf>),
-    /// An imported project (compiled on the import's worker), and the import's one-line
-    /// summary.
-    Imported(Box<CompiledTake>, String),
+    /// An imported project (compiled on the import's worker), the import's one-line
+    /// summary, and the file it was imported from (Save as offers its name).
+    Imported(Box<CompiledTake>, String, PathBuf),
     Quit,
 }
 
