@@ -206,7 +206,7 @@ impl TrackList {
             let shown = members.iter().filter(|&&i| tracks[i].visible).count();
             let mut all = shown == members.len();
             let r = ui.checkbox(&mut all, "").accessible_name(format!("show group {prefix}"));
-            if r.on_hover_text(format!("Show or hide the {} tracks of {prefix} (one undo step)", members.len())).changed() {
+            if r.on_hover_text(format!("Show or hide the {} tracks of {prefix}: one undo step, saved with the project", members.len())).changed() {
                 out.push(AppCommand::BeginGesture("Show/hide tracks".to_owned()));
                 for &i in members.iter().filter(|&&i| tracks[i].visible != all) {
                     out.push(EditCommand::new("Show/hide tracks", set_header_edit(i, &tracks[i], |h| h.visible = all)).in_gesture(true).into());
@@ -233,7 +233,7 @@ impl TrackList {
             }
             let mut visible = track.visible;
             let r = ui.checkbox(&mut visible, "").accessible_name(format!("show {}", track.name));
-            if r.on_hover_text(format!("Show \"{}\" in the graph", track.name)).changed() {
+            if r.on_hover_text(format!("Show \"{}\" in the graph. Saved with the project (the track's `visible`): hiding is an edit, undone with Ctrl+Z", track.name)).changed() {
                 out.push(set_header("Show/hide track", i, track, |h| h.visible = visible));
             }
             let mut locked = track.locked;
