@@ -118,4 +118,6 @@ pub enum ProjectError {
     BadFps(f64),
     #[error("skeleton: {0}")]
     Skeleton(#[from] crate::skeleton::SkeletonError),
+    #[error("export settings: {0}")]
+    Export(crate::bake::RateError),
 }

@@ -234,6 +234,8 @@ fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
             true
         }
         AppCommand::SetExportSettings(settings) => {
+            // Saved with the project: the document is unsaved, but nothing is undone.
+            state.doc.set_export_settings(&settings);
             state.ui.runtime_preview.settings = *settings;
             true
         }

@@ -120,7 +120,7 @@ impl AppState {
         }
     }
 
-    fn saved(&mut self, path: &Path, at: u64, stamp: Option<DiskStamp>) {
+    fn saved(&mut self, path: &Path, at: crate::edit::SavePoint, stamp: Option<DiskStamp>) {
         self.doc.disk_stamp = stamp;
         self.doc.document.mark_saved_at(at);
         self.doc.path = Some(path.to_owned());

@@ -80,6 +80,8 @@ mod dispatch_tests;
 #[cfg(test)]
 mod euler_tests;
 #[cfg(test)]
+mod export_window_tests;
+#[cfg(test)]
 mod key_job_tests;
 #[cfg(test)]
 mod pose_tests;

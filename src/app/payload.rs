@@ -585,7 +585,7 @@ pub struct FileDone {
     /// Saving: the document it saved a snapshot of, and the undo step the snapshot was
     /// taken at (marked saved).
     pub made_for: Option<Basis>,
-    pub save_point: u64,
+    pub save_point: crate::edit::SavePoint,
     /// Saving: what runs once the save has succeeded.
     pub then: Option<AfterDiscard>,
     pub seconds: f64,

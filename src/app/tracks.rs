@@ -233,7 +233,12 @@ impl TrackList {
             }
             let mut visible = track.visible;
             let r = ui.checkbox(&mut visible, "").accessible_name(format!("show {}", track.name));
-            if r.on_hover_text(format!("Show \"{}\" in the graph. Saved with the project (the track's `visible`): hiding is an edit, undone with Ctrl+Z", track.name)).changed() {
+            if r.on_hover_text(format!(
+                "Show \"{}\" in the graph. Saved with the project (the track's `visible`): hiding is an edit, undone with Ctrl+Z",
+                track.name
+            ))
+            .changed()
+            {
                 out.push(set_header("Show/hide track", i, track, |h| h.visible = visible));
             }
             let mut locked = track.locked;
@@ -318,11 +323,11 @@ fn runtime_deviation(ui: &mut egui::Ui, cx: &PanelContext<'_>, i: usize, track: 
     if !current {
         text = text.weak();
     }
-    let units = if track.kind == TrackKind::Quat || track.kind == TrackKind::Euler { " rad" } else { "" };
+    let far = super::units::fmt_measured(d, super::units::Measured::of(track.kind, super::units::Measured::Radians), 3);
     let limit = bound.map_or(String::new(), |b| format!(" (the export's bound is {b:.0e}{})", if over { ", exceeded" } else { "" }));
     let again = if current { "" } else { "; being measured again after your edit" };
     ui.label(text)
-        .on_hover_text(format!("{runtime} plays this track's export up to {d:.3e}{units} away from its curve{limit}{again}"))
+        .on_hover_text(format!("{runtime} plays this track's export up to {far} away from its curve{limit}{again}"))
         .accessible_name(format!("runtime deviation of {}", track.name));
 }
 

@@ -100,6 +100,21 @@ impl DocState {
         self.document.project()
     }
 
+    /// The Export window's settings: the project's own, else GLB at the project's frame rate
+    /// (`ExportSettings::at_fps`).
+    #[must_use]
+    pub fn export_settings(&self) -> crate::model::ExportSettings {
+        let project = self.project();
+        project.export.clone().unwrap_or_else(|| crate::model::ExportSettings::at_fps(project.fps))
+    }
+
+    /// Keeps `settings` in the project (none when they are what it starts with), marking it
+    /// unsaved if they changed; not an undo step (`edit/settings.rs`).
+    pub fn set_export_settings(&mut self, settings: &crate::model::ExportSettings) {
+        let kept = (*settings != crate::model::ExportSettings::at_fps(self.project().fps)).then(|| settings.clone());
+        self.document.set_export_settings(kept);
+    }
+
     /// The folder Save as starts in and the name it offers ([`save_as_offer_for`]).
     #[must_use]
     pub fn save_as_offer(&self) -> (Option<PathBuf>, String) {
