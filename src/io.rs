@@ -43,7 +43,7 @@ pub fn compile_project(project: &Project) -> Result<Vec<crate::TrackCurve>, Proj
         skeleton.check()?;
     }
     if let Some(export) = &project.export {
-        export.check().map_err(ProjectError::Export)?;
+        export.check().map_err(|e| ProjectError::Export(e.to_string()))?;
     }
     let mut names = HashSet::new();
     for track in &project.tracks {
