@@ -118,4 +118,8 @@ pub enum ProjectError {
     BadFps(f64),
     #[error("skeleton: {0}")]
     Skeleton(#[from] crate::skeleton::SkeletonError),
+    /// The export settings' frame rate or bound (`bake::RateError`'s message: this module
+    /// names no module above it).
+    #[error("export settings: {0}")]
+    Export(String),
 }

@@ -42,6 +42,9 @@ pub fn compile_project(project: &Project) -> Result<Vec<crate::TrackCurve>, Proj
     if let Some(skeleton) = &project.skeleton {
         skeleton.check()?;
     }
+    if let Some(export) = &project.export {
+        export.check().map_err(|e| ProjectError::Export(e.to_string()))?;
+    }
     let mut names = HashSet::new();
     for track in &project.tracks {
         if !names.insert(track.name.as_str()) {
@@ -105,6 +108,7 @@ fn parse_error(e: ron::error::SpannedError, origin: &str, text: &str) -> FileErr
                 Some("Gltf") => "a glTF binding",
                 Some("Three") => "a three.js binding",
                 Some("Element") => "a binding's element",
+                Some("ExportSettings") => "the export settings",
                 _ => "a struct",
             };
             let suggestion = crate::error::nearest_name(&found, expected);
@@ -160,11 +164,14 @@ fn project_header(project: &Project) -> Result<(String, bool), ron::Error> {
         tracks: &'a [crate::model::Track],
         #[serde(skip_serializing_if = "Option::is_none")]
         skeleton: Option<&'a crate::model::Skeleton>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        export: Option<&'a crate::model::ExportSettings>,
     }
     let keys: usize = project.tracks.iter().map(|t| t.keys.len()).sum();
     let fast = keys > crate::ron_write::FAST_WRITE_KEYS;
     let tracks: &[crate::model::Track] = if fast { &[] } else { &project.tracks };
-    let written = Written { version: project.required_version(), fps: project.fps, tracks, skeleton: project.skeleton.as_ref() };
+    let written =
+        Written { version: project.required_version(), fps: project.fps, tracks, skeleton: project.skeleton.as_ref(), export: project.export.as_ref() };
     Ok((ron::ser::to_string_pretty(&written, crate::ron_write::pretty())?, fast))
 }
 

@@ -13,7 +13,9 @@
 
 use serde::{Deserialize, Serialize};
 
+mod export_settings;
 mod key;
+pub use export_settings::ExportSettings;
 pub use key::{Key, KEY_AMPLITUDE, KEY_BACK, KEY_PERIOD};
 
 pub use crate::easing::{EaseParams, Easing, KeyInterpolation};
@@ -23,8 +25,9 @@ pub use crate::skeleton::{Joint, Skeleton};
 /// The newest project file version this program reads. Saving writes the lowest version that
 /// holds the project ([`Project::required_version`]): 1, 2 with Bezier tracks (SPEC §10), 3
 /// with Euler tracks (SPEC §13), 4 with per-key interpolation or auto smoothing, 5 with a
-/// skeleton joint's rest rotation or scale, pre- or post-rotation, pivot or offset (SPEC §14).
-pub const FILE_VERSION: u32 = 5;
+/// skeleton joint's rest rotation or scale, pre- or post-rotation, pivot or offset (SPEC §14),
+/// 6 with the Export window's settings ([`Project::export`]).
+pub const FILE_VERSION: u32 = 6;
 
 /// What a key's value is: how many components, and how they combine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -497,17 +500,20 @@ pub struct Project {
     /// The joint hierarchy of an imported take (BVH), for export (version 3).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skeleton: Option<Skeleton>,
+    /// The Export window's settings, once changed (saved with the project, version 6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub export: Option<ExportSettings>,
 }
 
 impl Default for Project {
     fn default() -> Self {
-        Self { version: 1, fps: default_fps(), tracks: Vec::new(), skeleton: None }
+        Self { version: 1, fps: default_fps(), tracks: Vec::new(), skeleton: None, export: None }
     }
 }
 
 impl Project {
-    /// The file version that can hold this project: 5 if a skeleton joint has a rest rotation
-    /// or scale; else 4 if any track has `auto_smoothing` or a
+    /// The file version that can hold this project: 6 if it keeps export settings; else 5 if
+    /// a skeleton joint has a rest rotation or scale; else 4 if any track has `auto_smoothing` or a
     /// key has segment settings (interpolation, easing and its parameters); else 3 if any track is Euler or has an
     /// `order` or a node binding, or the project has a skeleton (SPEC §13), else 2 if any track is Bezier or any key has handles (SPEC §10),
     /// else 1, so files stay readable by programs that know only the older versions.
@@ -521,7 +527,9 @@ impl Project {
         });
         let segments = self.tracks.iter().any(|t| t.auto_smoothing != AutoSmoothing::None || t.keys.iter().any(|k| !k.has_default_segment()));
         let rest = self.skeleton.as_ref().is_some_and(|s| s.joints.iter().any(crate::skeleton::Joint::has_rest_transform));
-        if rest {
+        if self.export.is_some() {
+            6
+        } else if rest {
             5
         } else if segments {
             4

@@ -151,7 +151,7 @@ mod tests {
         };
         let b = Track::new("b", TrackKind::Vec3, Interpolation::Bezier).with_keys(fancy);
         let skeleton = crate::model::Skeleton { joints: vec![crate::model::Joint::new("Hips", None, [0.0, 1.0, 0.0], Some([0.0, 0.5, 0.0]))] };
-        let project = Project { version: 3, fps: 120.0, tracks: vec![a, b], skeleton: Some(skeleton) };
+        let project = Project { version: 3, fps: 120.0, tracks: vec![a, b], skeleton: Some(skeleton), export: None };
         let header = ron::ser::to_string_pretty(&Project { tracks: Vec::new(), ..project.clone() }, pretty()).unwrap();
         let text = with_tracks(&header, &project).unwrap();
         let mut streamed = Vec::new();

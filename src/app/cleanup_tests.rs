@@ -81,7 +81,7 @@ fn smooth_shows_the_measured_difference_applies_as_one_step_and_leaves_a_ghost()
     step_until(&mut h, |h| app(h).ui.smooth_preview.is_some());
     let _ = h.try_run();
     for e in &expected {
-        h.get_by_label(&format!("{:.3e}", e.max_difference));
+        h.get_by_label(&format!("{:.3e} file units", e.max_difference));
     }
     assert_eq!(h.get_all_by_label_contains("60 of 60 (uniform at 30.000 Hz)").count(), 2);
     h.get_by_label("Changes 120 selected keys on 2 tracks; the other keys keep their values.");
@@ -93,7 +93,9 @@ fn smooth_shows_the_measured_difference_applies_as_one_step_and_leaves_a_ghost()
     assert_eq!(app(&h).project().tracks, tracks, "the engine's smoothed keys");
     assert_ne!(app(&h).project().tracks[0].keys, originals[0].keys);
     assert_eq!(app(&h).doc.document.undo_label(), Some("Smooth"));
-    assert!(app(&h).ui.status.text.starts_with("Smoothed 120 selected keys on 2 tracks: largest difference"), "{}", app(&h).ui.status.text);
+    let worst = expected.iter().map(|e| e.max_difference).fold(0.0, f64::max);
+    let status = format!("Smoothed 120 selected keys on 2 tracks: largest difference {worst:.3e} file units");
+    assert_eq!(app(&h).ui.status.text, status, "the figure with its unit");
     assert!(app(&h).ui.smooth_preview.is_none(), "the preview goes with the window");
     let ghost = app(&h).ui.ghost.clone().expect("the original as a ghost");
     assert_eq!(ghost.label, "Smooth");
@@ -184,8 +186,8 @@ fn scale_time_previews_the_measured_difference_before_apply() {
     open_scale_time(&mut h, -1.0);
     let expected: Vec<_> = originals.iter().map(|t| crate::retime::retime_track(t, -1.0, 1.0).unwrap()).collect();
     assert!(expected[0].max_difference > 1e-3, "the mirrored ZeroSlope moves: {}", expected[0].max_difference);
-    h.get_by_label(&format!("{:.3e}", expected[0].max_difference));
-    h.get_by_label(&format!("{:.3e}°", expected[1].max_difference));
+    h.get_by_label(&format!("{:.3e} file units", expected[0].max_difference));
+    h.get_by_label(&format!("{:.3e} deg", expected[1].max_difference));
     h.get_by_label_contains("not exact under this scale");
     h.get_by_label_contains("automatic handles written as Aligned");
     let preview = app(&h).ui.retime_preview.clone().unwrap();
@@ -238,7 +240,7 @@ fn scale_time_of_selected_keys_about_the_playhead_leaves_the_others() {
     let expected = crate::retime::retime_keys(&original, &selected, 1.25, 2.25).unwrap();
     assert!(expected.max_difference > 0.01);
     h.get_by_label("Scales 4 selected keys on 1 track.");
-    h.get_by_label(&format!("{:.3e}", expected.max_difference));
+    h.get_by_label(&format!("{:.3e} file units", expected.max_difference));
     h.get_by_label("4 of 24 keys scaled; measured against the original at the same times");
     let preview = app(&h).ui.retime_preview.clone().unwrap();
     assert_eq!(preview.tracks[0].2.as_ref().unwrap().retimed.track, expected.track, "the graph draws the engine's keys over the ghost");
@@ -307,7 +309,7 @@ fn smoothing_a_key_selection_changes_only_those_keys() {
     let _ = h.try_run();
     let expected = smooth_keys(&original, &selected, &Filter::butterworth(6.0, 2).unwrap()).unwrap();
     h.get_by_label("Changes 11 selected keys on 1 track; the other keys keep their values.");
-    h.get_by_label(&format!("{:.3e}", expected.max_difference));
+    h.get_by_label(&format!("{:.3e} file units", expected.max_difference));
     h.get_by_label("11 of 60 (uniform at 30.000 Hz)");
     h.get_by_role_and_label(Role::Button, "Apply").click();
     h.run();

@@ -182,6 +182,8 @@ fn an_importable_file_from_the_command_line_opens_as_an_untitled_import() {
     assert_eq!(state.project(), &imported.project);
     assert!(!state.project().tracks.is_empty());
     assert_eq!(state.doc.path, None, "untitled: Save asks where");
+    // Save as offers the take's name with `.ron`, in its folder (not `untitled.ron`).
+    assert_eq!(state.doc.save_as_offer(), (path.parent().map(std::path::Path::to_path_buf), "bezier_mover.ron".to_owned()));
     assert!(state.ui.status.text.starts_with("Imported ") && state.ui.status.text.contains("bezier_mover.glb"), "{}", state.ui.status.text);
     // A file of no kind Tangent reads is refused with the kinds it reads.
     let dir = scratch_dir("cli-kind");
@@ -221,5 +223,7 @@ fn a_big_importable_file_from_the_command_line_is_imported_on_a_worker() {
     assert_eq!(app(&h).project(), &imported.project);
     assert_eq!(app(&h).doc.path, None);
     assert!(app(&h).ui.status.text.starts_with("Imported "), "{}", app(&h).ui.status.text);
+    // Imported through the Import window: Save as offers `take.ron` beside `take.csv`.
+    assert_eq!(app(&h).doc.save_as_offer(), (Some(dir.clone()), "take.ron".to_owned()));
     let _ = std::fs::remove_dir_all(&dir);
 }

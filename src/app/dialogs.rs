@@ -13,6 +13,8 @@ use super::panel::{Panel, PanelContext};
 #[derive(Default)]
 pub struct Dialogs {
     pub typed_path: String,
+    /// Whether the Save as prompt was shown last frame (its path is filled in as it opens).
+    save_shown: bool,
 }
 
 impl Panel for Dialogs {
@@ -35,8 +37,16 @@ impl Panel for Dialogs {
                 Prompt::Open => {}
             }
         }
+        self.save_shown &= cx.ui.show_save_path;
         if cx.ui.show_save_path {
             // Save as by typed path; `.ron` is added when the name has no extension.
+            let named = cx.doc.path.is_some() || cx.doc.imported_from.is_some();
+            if !std::mem::replace(&mut self.save_shown, true) && self.typed_path.is_empty() && named {
+                // As it opens, what the system dialog would offer: the file's own path, or an
+                // imported file's name with `.ron` beside it (nothing for an untitled project).
+                let (folder, name) = cx.doc.save_as_offer();
+                self.typed_path = folder.map_or_else(|| name.clone(), |f| f.join(&name).display().to_string());
+            }
             match path_prompt(&ctx, &mut self.typed_path, "Save as", "Save to file", "Save") {
                 Prompt::Chosen(path) => out.push(AppCommand::SaveTo(path)),
                 Prompt::Closed => out.push(AppCommand::CloseSavePath),

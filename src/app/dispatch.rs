@@ -171,9 +171,9 @@ fn import_command(state: &mut AppState, command: AppCommand) -> bool {
         }
         AppCommand::Imported { imported, mode } => {
             end_gesture(state);
-            let (summary, take) = (imported.report.summary(), imported.take);
+            let (summary, from, take) = (imported.report.summary(), PathBuf::from(&imported.report.path), imported.take);
             match mode {
-                super::payload::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary)),
+                super::payload::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary, from)),
                 super::payload::ImportMode::AddTracks => {
                     let s = state.doc.add_imported(take, &summary);
                     state.set_status(s);
@@ -234,6 +234,8 @@ fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
             true
         }
         AppCommand::SetExportSettings(settings) => {
+            // Saved with the project: the document is unsaved, but nothing is undone.
+            state.doc.set_export_settings(&settings);
             state.ui.runtime_preview.settings = *settings;
             true
         }

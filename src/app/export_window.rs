@@ -3,8 +3,9 @@
 //! thread with a progress bar and can be cancelled. The file is written atomically, so a
 //! cancelled or failed export leaves none. The last export's warnings (a track the runtime
 //! plays beyond the bound: `export/runtime.rs`) stay listed under the button, its notes per
-//! track (what `tangent bake` prints) folded below them. The settings are
-//! sent to the state on each change (`AppCommand::SetExportSettings`): "Preview as" turns on
+//! track (what `tangent bake` prints) folded below them. The settings are the project's
+//! (`Project::export`, saved with it; at first GLB at the project's frame rate), sent on each
+//! change (`AppCommand::SetExportSettings`: the project unsaved, no undo step): "Preview as" turns on
 //! View > Preview runtime (`runtime_preview.rs`), which plays them, and the window lists its
 //! distances.
 
@@ -18,6 +19,7 @@ use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
 use super::payload::{Status, Window};
 use super::runtime_preview::ExportSettings;
+use super::units::{fmt_measured, Largest, Measured};
 use crate::export::{export_to_file, ExportError, Form, Format, Target, TrackReport};
 use crate::runtime::Runtime;
 use crate::Project;
@@ -59,11 +61,16 @@ impl ExportWindow {
 impl Panel for ExportWindow {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         let ctx = ui.ctx().clone();
-        if let Some(status) = self.poll() {
+        if let Some(status) = self.poll(cx.project()) {
             out.push(AppCommand::Status(status));
         }
         if !cx.ui.windows.is_open(Window::Export) {
             return;
+        }
+        // The document's settings (its own, else the project's frame rate): a change is sent
+        // below and kept in the project, so the window shows what will be saved.
+        if self.settings != cx.ui.runtime_preview.settings {
+            self.settings = cx.ui.runtime_preview.settings.clone();
         }
         let mut open = true;
         let (mut start, mut look) = (false, false);
@@ -251,8 +258,9 @@ impl ExportWindow {
         Status::message("Exporting…")
     }
 
-    /// A finished export's result, for the status line.
-    fn poll(&mut self) -> Option<Status> {
+    /// A finished export's result, for the status line; `project` says which tracks are
+    /// rotations (their error shown in degrees).
+    fn poll(&mut self, project: &Project) -> Option<Status> {
         let (_, made) = Job::finished(&mut self.running)?;
         let (made, body) = made.unwrap_or((Err(ExportError::Cancelled), BodyChange::default()));
         self.body = body;
@@ -260,7 +268,10 @@ impl ExportWindow {
         Some(match made {
             Ok(report) => {
                 let baked = report.iter().filter(|r| r.form == Form::Baked).count();
-                let worst = report.iter().map(|r| r.max_error).fold(0.0, f64::max);
+                let mut worst = Largest::default();
+                for r in &report {
+                    worst.add(r.max_error, error_unit(project, r));
+                }
                 let keys: usize = report.iter().map(|r| r.keys).sum();
                 self.warnings = report.iter().filter_map(|r| r.warning.as_ref().map(|w| format!("{}: {w}", r.name))).collect();
                 self.notes = report.iter().filter_map(|r| r.note.as_ref().map(|n| format!("{}: {n}", r.name))).collect();
@@ -271,14 +282,26 @@ impl ExportWindow {
                     n => format!("; {n} warning{} (Export window)", if n == 1 { "" } else { "s" }),
                 };
                 Status::message(format!(
-                    "Exported {} tracks ({keys} keys, {baked} baked, largest error{played} {worst:.2e}) to {}{warned}{body}",
+                    "Exported {} tracks ({keys} keys, {baked} baked, largest error{played} {}) to {}{warned}{body}",
                     report.len(),
+                    worst.text(2),
                     self.path
                 ))
             }
             Err(ExportError::Cancelled) => Status::message("Export cancelled; no file written"),
             Err(e) => Status::error(format!("Export failed: {e}")),
         })
+    }
+}
+
+/// The unit of an exported track's error: a rotation's angle in radians (shown in degrees),
+/// else file units; a track no longer in `project` by that name (merged weights, renamed
+/// since) by its target.
+fn error_unit(project: &Project, report: &TrackReport) -> Measured {
+    match project.track(&report.name) {
+        Some(track) => Measured::of(track.kind, Measured::Radians),
+        None if report.target == Target::Rotation => Measured::Radians,
+        None => Measured::FileUnits,
     }
 }
 
@@ -296,7 +319,7 @@ fn preview_list(ui: &mut egui::Ui, cx: &PanelContext<'_>) {
         for (&i, &d) in &shown.deviation {
             let Some(track) = cx.project().tracks.get(i) else { continue };
             ui.label(&track.name);
-            let text = format!("{d:.2e}");
+            let text = fmt_measured(d, Measured::of(track.kind, Measured::Radians), 2);
             if bound.is_some_and(|b| d > b) {
                 ui.colored_label(ui.visuals().warn_fg_color, text);
             } else {
@@ -325,7 +348,7 @@ mod tests {
             let mut w = ExportWindow { settings, path: dir.join(format!("{runtime:?}.glb")).display().to_string(), ..Default::default() };
             w.begin(project.clone());
             let status = loop {
-                if let Some(s) = w.poll() {
+                if let Some(s) = w.poll(&project) {
                     break s;
                 }
                 std::thread::sleep(std::time::Duration::from_millis(5));

@@ -120,7 +120,7 @@ impl AppState {
         }
     }
 
-    fn saved(&mut self, path: &Path, at: u64, stamp: Option<DiskStamp>) {
+    fn saved(&mut self, path: &Path, at: crate::edit::SavePoint, stamp: Option<DiskStamp>) {
         self.doc.disk_stamp = stamp;
         self.doc.document.mark_saved_at(at);
         self.doc.path = Some(path.to_owned());
@@ -200,8 +200,10 @@ pub(super) fn decide(ctx: &egui::Context, state: &mut AppState, d: Decision) {
 pub fn run_after_discard(ctx: &egui::Context, state: &mut AppState, after: AfterDiscard) {
     match after {
         AfterDiscard::New => state.new_document(),
-        AfterDiscard::Imported(take, summary) => {
-            state.replace_doc_state(DocState::with_compiled(*take, None));
+        AfterDiscard::Imported(take, summary, from) => {
+            let mut doc = DocState::with_compiled(*take, None);
+            doc.imported_from = Some(from);
+            state.replace_doc_state(doc);
             state.set_status(Status::message(format!("Imported {summary}; File > Save as… to keep it")));
         }
         AfterDiscard::Open(Some(path)) => state.open(&path),
@@ -229,8 +231,13 @@ pub(super) fn save_interactive(state: &mut AppState) -> Saving {
 
 /// Save as: the system dialog, or the typed-path window where none can open.
 pub(super) fn save_as_interactive(state: &mut AppState) -> Saving {
-    let name = state.doc.path.as_deref().and_then(std::path::Path::file_name).map_or_else(|| "untitled.ron".to_owned(), |n| n.to_string_lossy().into_owned());
-    match rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).set_file_name(name).save_file() {
+    let (folder, name) = state.doc.save_as_offer();
+    let dialog = rfd::FileDialog::new().add_filter("Tangent project", &["ron"]).set_file_name(name);
+    let dialog = match folder {
+        Some(folder) => dialog.set_directory(folder),
+        None => dialog,
+    };
+    match dialog.save_file() {
         Some(path) => state.save(&path),
         None => {
             state.ui.show_save_path = true;

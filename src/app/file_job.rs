@@ -33,7 +33,7 @@ pub struct FileJob {
     pub opening: bool,
     pub job: Job<FileOutcome>,
     /// Saving: the undo step the snapshot was taken at, marked saved when it is written.
-    pub save_point: u64,
+    pub save_point: crate::edit::SavePoint,
     /// Saving: what runs once the save has succeeded.
     pub then: Option<AfterDiscard>,
 }
@@ -48,12 +48,12 @@ impl FileJob {
             Ok(None) => None,
             Err(e) => Some(FileOutcome::Failed(format!("Could not open: {e}"))),
         });
-        Self { path, opening: true, job, save_point: 0, then: None }
+        Self { path, opening: true, job, save_point: crate::edit::SavePoint::default(), then: None }
     }
 
     /// Saves `project` (a snapshot of the document of `made_for`, taken at undo step
     /// `save_point`) to `path` on a worker thread.
-    pub fn save(path: PathBuf, project: Arc<Project>, save_point: u64, made_for: Basis, repaint: Option<&egui::Context>) -> Self {
+    pub fn save(path: PathBuf, project: Arc<Project>, save_point: crate::edit::SavePoint, made_for: Basis, repaint: Option<&egui::Context>) -> Self {
         let file = path.clone();
         let job = Job::spawn(format!("Saving {}", path.display()), repaint, move |w| {
             w.progress().set("Writing", 0, 0);

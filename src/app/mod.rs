@@ -86,6 +86,8 @@ mod dope_tests;
 #[cfg(test)]
 mod euler_tests;
 #[cfg(test)]
+mod export_window_tests;
+#[cfg(test)]
 mod graph_view_tests;
 #[cfg(test)]
 mod key_job_tests;
@@ -206,6 +208,7 @@ pub fn initial_state(file: Option<PathBuf>) -> anyhow::Result<AppState> {
         crate::open::Opened::Imported(imported) => {
             let summary = imported.report.summary();
             let mut state = AppState::new(imported.project, None);
+            state.doc.imported_from = Some(path);
             state.set_status(Status::message(format!("Imported {summary}; File > Save as… to keep it")));
             state
         }

@@ -435,9 +435,9 @@ pub fn disk_stamp(path: &Path) -> Option<DiskStamp> {
 pub enum AfterDiscard {
     New,
     Open(Option<PathBuf>),
-    /// An imported project (compiled on the import's worker), and the import's one-line
-    /// summary.
-    Imported(Box<CompiledTake>, String),
+    /// An imported project (compiled on the import's worker), the import's one-line
+    /// summary, and the file it was imported from (Save as offers its name).
+    Imported(Box<CompiledTake>, String, PathBuf),
     Quit,
 }
 
@@ -585,7 +585,7 @@ pub struct FileDone {
     /// Saving: the document it saved a snapshot of, and the undo step the snapshot was
     /// taken at (marked saved).
     pub made_for: Option<Basis>,
-    pub save_point: u64,
+    pub save_point: crate::edit::SavePoint,
     /// Saving: what runs once the save has succeeded.
     pub then: Option<AfterDiscard>,
     pub seconds: f64,

@@ -164,8 +164,8 @@ fn report_table(ui: &mut egui::Ui, retiming: &Retiming, fresh: bool) {
                 ui.label(name);
                 match result {
                     Ok(r) => {
-                        let unit = if r.retimed.track.kind.is_rotation() { "°" } else { "" };
-                        ui.label(format!("{:.3e}{unit}", r.retimed.max_difference));
+                        let unit = super::units::Measured::of(r.retimed.track.kind, super::units::Measured::Degrees);
+                        ui.label(super::units::fmt_measured(r.retimed.max_difference, unit, 3));
                         let mut notes = r.retimed.notes.clone();
                         if let Some((scaled, keys)) = r.scaled.filter(|(scaled, keys)| scaled < keys) {
                             notes.insert(0, format!("{scaled} of {keys} keys scaled; measured against the original at the same times"));

@@ -17,40 +17,13 @@ use super::document::cleanup::Ghost;
 use super::jobs::Job;
 use super::payload::{Basis, Needs, Status};
 use crate::bake::{Bound, Fps, RateError};
-use crate::export::{preview, ExportError, ExportOptions, Format, PreviewTrack, Target};
+use crate::export::{preview, ExportError, ExportOptions, PreviewTrack};
 use crate::runtime::Runtime;
 use crate::Project;
 
 /// The Export window's settings: what File > Export… writes and what the runtime preview
-/// plays.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExportSettings {
-    pub format: Format,
-    pub fps: f64,
-    pub adaptive: bool,
-    pub bound: f64,
-    /// Adaptive: linear keys instead of fitted Bézier keys.
-    pub adaptive_linear: bool,
-    pub constant_speed: bool,
-    /// Who the file is made for (`--runtime`).
-    pub runtime: Runtime,
-    pub targets: BTreeMap<String, Target>,
-}
-
-impl Default for ExportSettings {
-    fn default() -> Self {
-        Self {
-            format: Format::Glb,
-            fps: crate::DEFAULT_FPS,
-            adaptive: false,
-            bound: crate::DEFAULT_ACCURACY,
-            adaptive_linear: false,
-            constant_speed: false,
-            runtime: Runtime::Spec,
-            targets: BTreeMap::new(),
-        }
-    }
-}
+/// plays; kept in the project (`Project::export`, saved with it).
+pub use crate::model::ExportSettings;
 
 impl ExportSettings {
     /// The export's options.
@@ -122,6 +95,12 @@ pub struct RuntimePreview {
 }
 
 impl RuntimePreview {
+    /// Off, with the Export window's `settings` (the document's).
+    #[must_use]
+    pub fn with_settings(settings: ExportSettings) -> Self {
+        Self { settings, ..Self::default() }
+    }
+
     /// What a preview of the document at `basis` would be made for now.
     fn asked(&self, basis: Basis) -> Option<Asked> {
         Some(Asked { basis, settings: self.settings.clone(), runtime: self.runtime? })

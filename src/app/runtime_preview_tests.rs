@@ -76,7 +76,9 @@ fn the_view_menu_previews_blender_and_follows_edits_settings_and_off() {
     let exported = ghost.tracks.len();
     assert!(exported >= 5, "{exported} tracks played");
     // The track list: the camera's distance, as export::preview measures it.
-    let settings = ExportSettings::default();
+    // The project's settings: GLB at its own frame rate (the demo's 30 fps).
+    let settings = app(&h).ui.runtime_preview.settings.clone();
+    assert_eq!(settings, ExportSettings::at_fps(30.0));
     let before = expected_camera(&h, &settings, Runtime::Blender);
     assert!(lists_camera(&h, &format!("Δ {before:.1e}")), "{before}");
     assert!(before > 1e-5, "the default export (one key per frame) read by Blender: {before}");
@@ -129,18 +131,20 @@ fn preview_as_in_the_export_window_turns_the_preview_on() {
     h.run();
     h.get_by_label("adaptive").click();
     h.run();
-    h.state_mut().panels.export.settings.bound = 1e-3;
+    h.get_by_role_and_label(egui::accesskit::Role::SpinButton, "export error bound").set_value_accesskit(1e-3);
+    h.run();
     h.get_by_label("Preview as").click();
     h.step();
     preview_current(&mut h);
     let state = app(&h);
     assert_eq!(state.ui.runtime_preview.runtime, Some(Runtime::Blender));
     let settings = state.ui.runtime_preview.settings.clone();
-    assert!(settings.adaptive && settings.runtime == Runtime::Spec, "{settings:?}");
+    assert!(settings.adaptive && settings.bound == 1e-3 && settings.runtime == Runtime::Spec, "{settings:?}");
     let camera = expected_camera(&h, &settings, Runtime::Blender);
     assert!(camera > 0.1, "the specification's keys read by Blender: {camera}");
     assert!(h.query_by_label_contains("Blender 4.2+ plays each track within").is_some());
-    assert!(h.query_by_label(&format!("{camera:.2e}")).is_some(), "{camera}");
+    // The camera is a Vec3 track: its distance is in file units, and says so.
+    assert!(h.query_by_label(&format!("{camera:.2e} file units")).is_some(), "{camera}");
 }
 
 /// A preview made for one revision is not put in place at another, and is at its own.
@@ -192,7 +196,7 @@ fn the_godot_preview_lists_what_its_resampling_plays() {
     preview_menu(&mut h, "[ ] Godot 3.2");
     preview_current(&mut h);
     assert_eq!(app(&h).ui.runtime_preview.ghost().expect("the ghost").label, "Godot 3.2 playback");
-    let camera = expected_camera(&h, &ExportSettings::default(), Runtime::Godot);
+    let camera = expected_camera(&h, &app(&h).ui.runtime_preview.settings.clone(), Runtime::Godot);
     assert!(camera > 1e-3, "15 fps resampling of the camera: {camera}");
     assert!(lists_camera(&h, &format!("Δ {camera:.1e}")), "{camera}");
 }

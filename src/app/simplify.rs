@@ -173,7 +173,7 @@ fn report_table(ui: &mut egui::Ui, reports: &[TrackReport], fresh: bool) {
                 match &r.result {
                     Ok(x) if x.kept.is_none() => {
                         ui.label(format!("{} -> {}", x.keys_before, x.keys_after));
-                        ui.label(format!("{:.2e}", x.max_error));
+                        ui.label(super::units::fmt_measured(x.max_error, super::units::reduction(x.track.kind), 2));
                     }
                     Ok(x) => {
                         ui.label(format!("{}", x.keys_before));

@@ -171,8 +171,8 @@ fn report_table(ui: &mut egui::Ui, smoothing: &Smoothing, fresh: bool) {
                 match result {
                     Ok(s) => {
                         let s = &s.smoothed;
-                        let unit = if s.unit().is_empty() { String::new() } else { format!(" {}", s.unit()) };
-                        ui.label(format!("{:.3e}{unit}", s.max_difference));
+                        let unit = super::units::Measured::of(s.track.kind, super::units::Measured::Degrees);
+                        ui.label(super::units::fmt_measured(s.max_difference, unit, 3));
                         let keys = s.selected.map_or(s.keys.to_string(), |k| format!("{k} of {}", s.keys));
                         match (s.resampled, s.selected) {
                             (Some(dt), None) => ui.label(format!("{keys} (resampled at {dt:.4} s: keys were not uniform)")),

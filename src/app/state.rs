@@ -121,7 +121,7 @@ impl AppState {
             windows: Windows::default(),
             requests: Vec::new(),
             frame_stats: super::frame_stats::FrameStats::default(),
-            runtime_preview: super::runtime_preview::RuntimePreview::default(),
+            runtime_preview: super::runtime_preview::RuntimePreview::with_settings(doc.export_settings()),
             joints: super::body::JointSelection::default(),
             problems: None,
         };
@@ -184,6 +184,7 @@ impl AppState {
         self.ui.ghost = None;
         self.ui.blend = None;
         self.ui.runtime_preview.forget_document();
+        self.ui.runtime_preview.settings = self.doc.export_settings();
         self.ui.joints = super::body::JointSelection::default();
         let (t0, t1) = self.project().time_range().unwrap_or((0.0, 1.0));
         self.ui.transport = Transport::new(t0, t1 - t0);

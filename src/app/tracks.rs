@@ -127,7 +127,7 @@ impl TrackList {
             let shown = members.iter().filter(|&&i| tracks[i].visible).count();
             let mut all = shown == members.len();
             let r = ui.checkbox(&mut all, "").accessible_name(format!("show group {prefix}"));
-            if r.on_hover_text(format!("Show or hide the {} tracks of {prefix} (one undo step)", members.len())).changed() {
+            if r.on_hover_text(format!("Show or hide the {} tracks of {prefix}: one undo step, saved with the project", members.len())).changed() {
                 out.push(AppCommand::BeginGesture("Show/hide tracks".to_owned()));
                 for &i in members.iter().filter(|&&i| tracks[i].visible != all) {
                     out.push(EditCommand::new("Show/hide tracks", set_header_edit(i, &tracks[i], |h| h.visible = all)).in_gesture(true).into());
@@ -154,7 +154,12 @@ impl TrackList {
             }
             let mut visible = track.visible;
             let r = ui.checkbox(&mut visible, "").accessible_name(format!("show {}", track.name));
-            if r.on_hover_text(format!("Show \"{}\" in the graph", track.name)).changed() {
+            if r.on_hover_text(format!(
+                "Show \"{}\" in the graph. Saved with the project (the track's `visible`): hiding is an edit, undone with Ctrl+Z",
+                track.name
+            ))
+            .changed()
+            {
                 out.push(set_header("Show/hide track", i, track, |h| h.visible = visible));
             }
             let mut locked = track.locked;
@@ -239,11 +244,11 @@ fn runtime_deviation(ui: &mut egui::Ui, cx: &PanelContext<'_>, i: usize, track: 
     if !current {
         text = text.weak();
     }
-    let units = if track.kind == TrackKind::Quat || track.kind == TrackKind::Euler { " rad" } else { "" };
+    let far = super::units::fmt_measured(d, super::units::Measured::of(track.kind, super::units::Measured::Radians), 3);
     let limit = bound.map_or(String::new(), |b| format!(" (the export's bound is {b:.0e}{})", if over { ", exceeded" } else { "" }));
     let again = if current { "" } else { "; being measured again after your edit" };
     ui.label(text)
-        .on_hover_text(format!("{runtime} plays this track's export up to {d:.3e}{units} away from its curve{limit}{again}"))
+        .on_hover_text(format!("{runtime} plays this track's export up to {far} away from its curve{limit}{again}"))
         .accessible_name(format!("runtime deviation of {}", track.name));
 }
 

@@ -16,6 +16,8 @@ use thiserror::Error;
 #[cfg(test)]
 mod document_tests;
 pub mod intent;
+mod settings;
+pub use settings::SavePoint;
 #[cfg(test)]
 mod splice_tests;
 #[cfg(test)]
@@ -316,6 +318,10 @@ pub struct Document {
     revision: u64,
     /// [`UNDO_KEY_LIMIT`] (smaller in tests).
     undo_key_limit: usize,
+    /// Changes of what is saved but never undone (the export settings, `settings.rs`),
+    /// counted, and the count the file holds.
+    settings_changes: u64,
+    settings_saved: u64,
 }
 
 impl Default for Document {
@@ -329,6 +335,8 @@ impl Default for Document {
             saved_at: 0,
             revision: 0,
             undo_key_limit: UNDO_KEY_LIMIT,
+            settings_changes: 0,
+            settings_saved: 0,
         }
     }
 }
@@ -364,24 +372,25 @@ impl Document {
     /// Whether the project differs from what was last saved (or opened).
     #[must_use]
     pub fn is_dirty(&self) -> bool {
-        self.top_id() != self.saved_at || self.gesture.as_ref().is_some_and(|g| !g.inverse.is_empty())
+        self.top_id() != self.saved_at || self.gesture.as_ref().is_some_and(|g| !g.inverse.is_empty()) || self.settings_changes != self.settings_saved
     }
 
     /// Records that the current state is what is on disk.
     pub fn mark_saved(&mut self) {
-        self.saved_at = self.top_id();
+        self.mark_saved_at(self.save_point());
     }
 
-    /// The undo step the project is at now: what [`Self::mark_saved_at`] takes once a
-    /// snapshot taken now has been written (a save on another thread, while editing goes on).
+    /// The state the project is at now: what [`Self::mark_saved_at`] takes once a snapshot
+    /// taken now has been written (a save on another thread, while editing goes on).
     #[must_use]
-    pub fn save_point(&self) -> u64 {
-        self.top_id()
+    pub fn save_point(&self) -> SavePoint {
+        SavePoint { step: self.top_id(), settings: self.settings_changes }
     }
 
     /// Records that the state at `save_point` is what is on disk; edits made since stay unsaved.
-    pub fn mark_saved_at(&mut self, save_point: u64) {
-        self.saved_at = save_point;
+    pub fn mark_saved_at(&mut self, save_point: SavePoint) {
+        self.saved_at = save_point.step;
+        self.settings_saved = save_point.settings;
     }
 
     /// Applies `edit` as its own undo step (or as part of the open gesture).

@@ -333,7 +333,7 @@ fn finish(read: Read, format: ImportFormat, ctx: &Ctx<'_>) -> Result<Imported, I
         return Err(ImportError::Empty { path: ctx.path.to_owned(), reason });
     }
     let fps = fps.filter(|f| f.is_finite() && *f > 0.0).unwrap_or_else(|| guess_fps(&tracks));
-    let project = Project { version: 1, fps, tracks, skeleton };
+    let project = Project { version: 1, fps, tracks, skeleton, export: None };
     crate::io::validate_project(&project).map_err(|error| ImportError::Project { path: ctx.path.to_owned(), error })?;
     let mut project = project;
     project.version = project.required_version();

@@ -13,6 +13,7 @@ use std::sync::Arc;
 use super::DocState;
 use crate::app::body::BodyChange;
 use crate::app::payload::{Basis, CompiledTrack, KeyRef, Status};
+use crate::app::units::{Largest, Measured};
 use crate::retime::{retime_keys, retime_track, Retimed};
 use crate::smooth::{smooth_keys, smooth_track, Filter, Smoothed};
 use crate::{Project, Track, TrackCurve};
@@ -249,11 +250,11 @@ impl DocState {
     pub fn apply_smooth(&mut self, smoothing: Arc<Smoothing>) -> Status {
         let keys = smoothing.selected_keys();
         let Smoothing { tracks, .. } = Arc::unwrap_or_clone(smoothing);
-        let (mut replace, mut whole, mut worst, mut resampled, mut failed) = (Vec::new(), Vec::new(), 0.0f64, 0, None);
+        let (mut replace, mut whole, mut worst, mut resampled, mut failed) = (Vec::new(), Vec::new(), Largest::default(), 0, None);
         for (index, name, result) in tracks {
             match result {
                 Ok(s) => {
-                    worst = worst.max(s.smoothed.max_difference);
+                    worst.add(s.smoothed.max_difference, Measured::of(s.smoothed.track.kind, Measured::Degrees));
                     resampled += usize::from(s.smoothed.resampled.is_some() && s.smoothed.selected.is_none());
                     whole.extend(s.smoothed.selected.is_none().then_some(index));
                     replace.push((index, s.smoothed.track, s.compiled));
@@ -269,7 +270,7 @@ impl DocState {
             Some((k, _)) if n > 0 => format!("Smoothed {k} selected key{} on {n} track{}", plural(k), plural(n)),
             _ => format!("Smoothed {n} track{}", plural(n)),
         };
-        let text = format!("{what}: largest difference {worst:.3e}{}", if resampled > 0 { format!(", {resampled} resampled") } else { String::new() });
+        let text = format!("{what}: largest difference {}{}", worst.text(3), if resampled > 0 { format!(", {resampled} resampled") } else { String::new() });
         match (n, refused.or(failed)) {
             (0, Some(e)) => Status::error(format!("Smooth: {e}")),
             (0, None) => Status::message("Smooth: select keys on a track, or click one"),
@@ -312,10 +313,10 @@ impl DocState {
         if let Some((_, _, Err(e))) = tracks.iter().find(|t| t.2.is_err()) {
             return Status::error(format!("Scale time: nothing changed; {e}"));
         }
-        let (mut replace, mut before, mut worst, mut notes) = (Vec::new(), Vec::new(), 0.0f64, Vec::new());
+        let (mut replace, mut before, mut worst, mut notes) = (Vec::new(), Vec::new(), Largest::default(), Vec::new());
         for (i, name, r) in tracks {
             let Ok(r) = r else { continue };
-            worst = worst.max(r.retimed.max_difference);
+            worst.add(r.retimed.max_difference, Measured::of(r.retimed.track.kind, Measured::Degrees));
             notes.extend(r.retimed.notes.iter().map(|n| format!("\"{name}\": {n}")));
             if r.scaled.is_none_or(|(selected, keys)| selected == keys) {
                 before.push((i, self.project().tracks[i].keys.len()));
@@ -330,7 +331,7 @@ impl DocState {
             Some((k, _)) => format!("Scaled {k} selected key{} on {n} track{}", plural(k), plural(n)),
             None => format!("Scaled {n} track{}", plural(n)),
         };
-        let mut text = format!("{what} in time by {scale} about {pivot:.3} s: largest difference measured {worst:.2e}");
+        let mut text = format!("{what} in time by {scale} about {pivot:.3} s: largest difference measured {}", worst.text(2));
         if !notes.is_empty() {
             text = format!("{text}; {}", notes.join("; "));
         }

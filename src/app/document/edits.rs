@@ -264,9 +264,12 @@ impl DocState {
             return refused
                 .map_or_else(|| Status::message("Simplify: no track could be made smaller within the tolerance"), |e| Status::error(format!("Simplify: {e}")));
         }
-        let worst = reports.iter().filter_map(|r| r.result.as_ref().ok()).filter(|x| x.kept.is_none()).map(|x| x.max_error).fold(0.0, f64::max);
+        let mut worst = crate::app::units::Largest::default();
+        for x in reports.iter().filter_map(|r| r.result.as_ref().ok()).filter(|x| x.kept.is_none()) {
+            worst.add(x.max_error, crate::app::units::reduction(x.track.kind));
+        }
         let tracks = if done == 1 { "track" } else { "tracks" };
-        let text = format!("Simplified {done} {tracks}: {before} -> {after} keys, largest error {worst:.2e}");
+        let text = format!("Simplified {done} {tracks}: {before} -> {after} keys, largest error {}", worst.text(2));
         refused.map_or_else(|| Status::message(text.clone()), |e| Status::error(format!("{text}; {e}")))
     }
 

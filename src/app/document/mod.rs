@@ -45,6 +45,9 @@ pub struct DocState {
     id: u64,
     /// The file the document was opened from or saved to.
     pub path: Option<PathBuf>,
+    /// The file an untitled document was imported from (`take.bvh`): Save as offers
+    /// `take.ron` beside it.
+    pub imported_from: Option<PathBuf>,
     /// Per track its cache: the compiled curve, the min/max of key values over any run of
     /// keys (the envelope, the normalised view), and a stamp that changes whenever the curve
     /// is recompiled, so views can cache what they derive from one track (always `Some` here).
@@ -82,6 +85,7 @@ impl DocState {
             document: Document::new(Project::default()),
             id: Self::next_id(),
             path,
+            imported_from: None,
             compiled: Vec::new(),
             curves_revision: u64::MAX,
             selection: selection::Selection::default(),
@@ -94,6 +98,27 @@ impl DocState {
 
     pub fn project(&self) -> &Project {
         self.document.project()
+    }
+
+    /// The Export window's settings: the project's own, else GLB at the project's frame rate
+    /// (`ExportSettings::at_fps`).
+    #[must_use]
+    pub fn export_settings(&self) -> crate::model::ExportSettings {
+        let project = self.project();
+        project.export.clone().unwrap_or_else(|| crate::model::ExportSettings::at_fps(project.fps))
+    }
+
+    /// Keeps `settings` in the project (none when they are what it starts with), marking it
+    /// unsaved if they changed; not an undo step (`edit/settings.rs`).
+    pub fn set_export_settings(&mut self, settings: &crate::model::ExportSettings) {
+        let kept = (*settings != crate::model::ExportSettings::at_fps(self.project().fps)).then(|| settings.clone());
+        self.document.set_export_settings(kept);
+    }
+
+    /// The folder Save as starts in and the name it offers ([`save_as_offer_for`]).
+    #[must_use]
+    pub fn save_as_offer(&self) -> (Option<PathBuf>, String) {
+        save_as_offer_for(self.path.as_deref(), self.imported_from.as_deref())
     }
 
     /// A number no other document of this process has.
@@ -326,5 +351,20 @@ impl DocState {
         let name = self.path.as_deref().and_then(Path::file_name).map_or_else(|| "untitled".to_owned(), |n| n.to_string_lossy().into_owned());
         let star = if self.document.is_dirty() { "*" } else { "" };
         format!("{name}{star} - Tangent")
+    }
+}
+
+/// The folder Save as starts in and the name it offers: the project's own file; else, for a
+/// take imported from `take.bvh`, `take.ron` in the import's folder; else `untitled.ron`
+/// (the dialog's own folder).
+#[must_use]
+pub fn save_as_offer_for(path: Option<&Path>, imported_from: Option<&Path>) -> (Option<PathBuf>, String) {
+    let folder = |p: &Path| p.parent().filter(|d| !d.as_os_str().is_empty()).map(Path::to_path_buf);
+    if let Some(name) = path.and_then(Path::file_name) {
+        return (path.and_then(folder), name.to_string_lossy().into_owned());
+    }
+    match imported_from.and_then(|p| Some((p, p.file_stem()?))) {
+        Some((from, stem)) => (folder(from), format!("{}.ron", stem.to_string_lossy())),
+        None => (None, "untitled.ron".to_owned()),
     }
 }

@@ -152,3 +152,19 @@ fn an_imported_take_is_added_with_its_worker_compiled_curves() {
     assert_eq!(d.project().tracks.len(), n + 3, "the track before the bad one was added");
     assert!((0..d.project().tracks.len()).all(|i| d.curve(i).is_some_and(|c| c.is_ok())));
 }
+
+/// Save as's offer: the project's own file; a take imported from `take.bvh` as `take.ron` in
+/// the import's folder; `untitled.ron` otherwise (no folder: the dialog's own).
+#[test]
+fn save_as_offers_the_imported_files_name_with_ron() {
+    use std::path::{Path, PathBuf};
+    let offer = |path: Option<&str>, from: Option<&str>| save_as_offer_for(path.map(Path::new), from.map(Path::new));
+    assert_eq!(offer(None, Some("/takes/walk/take.bvh")), (Some(PathBuf::from("/takes/walk")), "take.ron".to_owned()));
+    assert_eq!(offer(None, Some("take.v2.glb")), (None, "take.v2.ron".to_owned()));
+    assert_eq!(offer(Some("/p/scene.ron"), Some("/takes/take.bvh")), (Some(PathBuf::from("/p")), "scene.ron".to_owned()));
+    assert_eq!(offer(None, None), (None, "untitled.ron".to_owned()));
+    assert_eq!(offer(None, Some("/")), (None, "untitled.ron".to_owned()), "no file name to take");
+    let mut d = DocState::new(demo_project(), None);
+    d.imported_from = Some(PathBuf::from("/takes/take.bvh"));
+    assert_eq!(d.save_as_offer().1, "take.ron");
+}
