@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
-use super::command_text::{handle_type_tooltip, interpolation_text, interpolation_tooltip, preview_runtime_tooltip};
+use super::command_text::interpolation_text;
 use super::document::blend::Blended;
 use super::document::cleanup::{Retiming, Smoothing};
 use super::document::ripple::Ripple;
@@ -445,90 +445,6 @@ impl Command {
             Self::PreviewRuntime(Some(r)) => r.label(),
             Self::PlayPause => "Play / pause",
             Self::StepFrame => "Step one frame",
-        }
-    }
-
-    pub fn tooltip(self) -> &'static str {
-        match self {
-            Self::New => "Start an empty project (asks before discarding unsaved changes)",
-            Self::Open => "Open a project with the system's file dialog",
-            Self::OpenPath => "Open a project by typing its path (works where no file dialog can open)",
-            Self::Save => "Save the project to its file (atomically: a crash never leaves half a file)",
-            Self::SaveAs => "Save the project to a new file",
-            Self::Import => "Open glTF (.gltf, .glb), a three.js clip (.json), CSV, BVH motion capture or FBX with its exact values and tangents, as a new project or added to this one",
-            Self::Export => "Bake and export the tracks for an engine: CSV, three.js JSON, glTF or GLB",
-            Self::Quit => "Close Tangent (asks before discarding unsaved changes)",
-            Self::Undo => "Undo the last edit; a whole drag or slider gesture is one step",
-            Self::Redo => "Redo the last undone edit",
-            Self::SelectAll => "Select every key of every visible track",
-            Self::DeselectAll => "Clear the key selection",
-            Self::DeleteKeys => "Delete the selected keys (a track keeps at least one key)",
-            Self::Copy => "Copy the selected keys of the active track",
-            Self::Paste => "Paste copied keys into the active track, the first at the playhead",
-            Self::InsertKey => "Insert a key on the active track's curve at the playhead (double-click the curve also works)",
-            Self::ConvertToBezier => {
-                "Turn the tracks of the selected keys (or the active track) from TCB, Cubic or Linear into Bezier keys without changing the curve; eased segments get the fewest extra keys within a bound you set"
-            }
-            Self::HandleTypeMenu => "Set the handle type of the selected Bézier keys (Blender's V menu)",
-            Self::InterpolationMenu => {
-                "Set how the segment after each selected Bézier key runs: Bézier, Constant, Linear, or one of Blender's easing equations (Blender's T menu); the key stays one key you can change back"
-            }
-            Self::EasingMenu => "Set which end of the selected keys' easing segments eases: in, out, both, or the equation's usual one (Blender's Ctrl+E menu)",
-            Self::Simplify => "Replace the keys of the selected tracks (or the active track) by the fewest Bézier keys within a tolerance, previewed over the original",
-            Self::FixJumps => {
-                "Replace each spike (a joint turning or moving far more in a frame than around it, and back within 5 frames: a marker swap) by the interpolation across it, on the tracks of the selected keys or, with none selected, every track; a flip that lasts is reported, not changed; one undo step (docs/problems.md)"
-            }
-            Self::ToggleProblems => "List the take's jumps (spikes and lasting flips), most severe first; click one to go there",
-            Self::EulerFilter => {
-                "On the Euler tracks of the selected keys (or the active track): give each key the angles of the same rotation nearest the key before, removing 360° jumps and gimbal flips (Blender's Euler Filter); one undo step"
-            }
-            Self::ConvertRotation => {
-                "Quat tracks of the selected keys (or the active track) become Euler angles in an order you choose (hemisphere flips reported); Euler tracks become the fewest quaternion keys within an angle"
-            }
-            Self::Smooth => {
-                "Smooth the selected keys (each track filtered as a whole, only the selected keys' values change) or, with none selected, the active track: Butterworth, Gaussian or median, as scipy; previewed over a ghost of the original with the largest difference measured per track; one undo step"
-            }
-            Self::ScaleTime => {
-                "Scale the selected keys in time (their handles with them; the other keys stay) by a factor about the playhead or the selection's centre, as Blender's S; refused where a key would land on or pass an unselected key; with no key selected, the active track whole (exact); a negative factor mirrors; one undo step"
-            }
-            Self::Blend(BlendTool::ToNeighbor) => {
-                "A slider for the selected keys: toward the key before their run (0) or after it (1), ½ leaves them; live, one undo step, Enter keeps, Escape restores (Blender's Blend to Neighbor)"
-            }
-            Self::Blend(BlendTool::Breakdown) => {
-                "A slider for the selected keys: each to the point that far from the key before their run to the key after (Blender's Breakdown); live, one undo step, Enter keeps, Escape restores"
-            }
-            Self::Blend(BlendTool::ToEase) => {
-                "A slider for the selected keys: toward an ease-in (−1) or ease-out (1) curve between their neighbours, 0 leaves them (Blender's Blend to Ease); live, one undo step, Enter keeps, Escape restores"
-            }
-            Self::InsertTime => {
-                "Every key after the playhead moves later by an amount, on the selected keys' tracks (every track when no key is selected); one undo step"
-            }
-            Self::RemoveTime => {
-                "The keys in the span just after the playhead are deleted and every later key moves earlier by its length, on the selected keys' tracks (every track when no key is selected); one undo step"
-            }
-            Self::ClearGhost => "Stop drawing the original curves (faint, dashed) that the last Smooth, Simplify, Scale time, Insert or Remove time, or blend slider left as a ghost",
-            Self::SetHandleType(t) => handle_type_tooltip(t),
-            Self::SetKeyInterpolation(mode) => interpolation_tooltip(mode),
-            Self::SetEasing(easing) => match easing {
-                Easing::Auto => "Automatic: the equation's usual end (Back, Bounce and Elastic ease out, the others ease in), as Blender",
-                Easing::In => "Ease in: the effect at the start of the segment",
-                Easing::Out => "Ease out: the effect at the end of the segment",
-                Easing::InOut => "Ease in and out: the effect at both ends",
-            },
-            Self::FrameAll => "Fit every visible curve in the graph",
-            Self::FrameSelected => "Fit the selected keys in the graph",
-            Self::ToggleNormalize => "Scale each curve to [-1, 1] for display only (values are unchanged)",
-            Self::ToggleStacked => "Give each curve (a track's component) its own lane, scaled to its own value range; drags move values in the lane's units",
-            Self::ToggleFrameAxis => "Count the time axes in frames at the project's fps instead of seconds",
-            Self::ToggleDockTools => "Open Smooth, Simplify, Scale time, Convert and the import report beside the graph (on) or floating, where you last moved them (off)",
-            Self::ToggleTangents => "Draw the incoming (in, ra) and outgoing (out, rb) tangents of TCB keys",
-            Self::ToggleSpeedGraph => "Show |dP/dt| of the active track under the graph, in both tangent modes",
-            Self::ToggleAllCurves => "In a document of many tracks, draw every visible track's curve (by default only the active track and those with selected keys)",
-            Self::ToggleSnap => "Snap dragged keys to frames and values to the grid (hold Ctrl to invert while dragging)",
-            Self::ToggleFrameStats => "Show the last frames' CPU time (UI update, tessellation and painting) and what caused each repaint; TANGENT_FRAME_LOG=FILE logs every frame",
-            Self::PreviewRuntime(r) => preview_runtime_tooltip(r),
-            Self::PlayPause => "Play or pause the animation on the playback clock",
-            Self::StepFrame => "Advance one frame in the playing direction (a negative speed steps backwards)",
         }
     }
 

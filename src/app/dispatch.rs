@@ -253,20 +253,6 @@ fn preview_runtime(state: &mut AppState, runtime: Option<crate::runtime::Runtime
     state.set_status(Status::message(text));
 }
 
-/// The window a menu command opens.
-fn window_of(command: Command) -> Window {
-    match command {
-        Command::Export => Window::Export,
-        Command::ConvertToBezier => Window::ConvertToBezier,
-        Command::Simplify => Window::Simplify,
-        Command::ConvertRotation => Window::ConvertRotation,
-        Command::Smooth => Window::Smooth,
-        Command::ScaleTime => Window::ScaleTime,
-        Command::InsertTime => Window::InsertTime,
-        _ => Window::RemoveTime,
-    }
-}
-
 /// Sets `slot` to `value`; returns whether that changed it.
 fn replace<T: PartialEq>(slot: &mut T, value: T) -> bool {
     if *slot == value {
@@ -353,14 +339,14 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::OpenPath => state.ui.show_open_path = true,
         Command::Save => _ = save_interactive(state),
         Command::SaveAs => _ = save_as_interactive(state),
-        c @ (Command::Export
-        | Command::ConvertToBezier
-        | Command::Simplify
-        | Command::ConvertRotation
-        | Command::Smooth
-        | Command::ScaleTime
-        | Command::InsertTime
-        | Command::RemoveTime) => state.ui.windows.open(window_of(c)),
+        Command::Export => state.ui.windows.open(Window::Export),
+        Command::ConvertToBezier => state.ui.windows.open(Window::ConvertToBezier),
+        Command::Simplify => state.ui.windows.open(Window::Simplify),
+        Command::ConvertRotation => state.ui.windows.open(Window::ConvertRotation),
+        Command::Smooth => state.ui.windows.open(Window::Smooth),
+        Command::ScaleTime => state.ui.windows.open(Window::ScaleTime),
+        Command::InsertTime => state.ui.windows.open(Window::InsertTime),
+        Command::RemoveTime => state.ui.windows.open(Window::RemoveTime),
         Command::Import => {
             state.ui.windows.open(Window::Import);
             state.ui.requests.push(PanelRequest::Import(None));
@@ -412,20 +398,22 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         }
         Command::FrameAll => state.ui.requests.push(PanelRequest::FrameAll),
         Command::FrameSelected => state.ui.requests.push(PanelRequest::FrameSelected),
-        Command::ToggleNormalize => {
-            state.view.normalize = !state.view.normalize;
-            state.ui.requests.push(PanelRequest::FrameAll);
+        c @ (Command::ToggleNormalize
+        | Command::ToggleStacked
+        | Command::ToggleFrameAxis
+        | Command::ToggleDockTools
+        | Command::ToggleTangents
+        | Command::ToggleSpeedGraph
+        | Command::ToggleAllCurves
+        | Command::ToggleSnap) => {
+            if let Some(flag) = c.view_flag(&mut state.view) {
+                *flag = !*flag;
+            }
+            if matches!(c, Command::ToggleNormalize | Command::ToggleStacked) {
+                // Another layout of the values: fit it.
+                state.ui.requests.push(PanelRequest::FrameAll);
+            }
         }
-        Command::ToggleStacked => {
-            state.view.stacked = !state.view.stacked;
-            state.ui.requests.push(PanelRequest::FrameAll);
-        }
-        Command::ToggleFrameAxis => state.view.frame_axis = !state.view.frame_axis,
-        Command::ToggleDockTools => state.view.dock_tools = !state.view.dock_tools,
-        Command::ToggleTangents => state.view.show_tangents = !state.view.show_tangents,
-        Command::ToggleSpeedGraph => state.view.show_speed = !state.view.show_speed,
-        Command::ToggleAllCurves => state.view.show_all_curves = !state.view.show_all_curves,
-        Command::ToggleSnap => state.view.snap = !state.view.snap,
         Command::ToggleFrameStats => state.ui.windows.toggle(Window::FrameStats),
         Command::PlayPause => state.ui.transport.toggle_play(),
         Command::StepFrame => {

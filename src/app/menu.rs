@@ -65,18 +65,11 @@ fn file_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>
 /// View: the toggles (checked), Preview runtime ▸, frame statistics, autosave.
 fn view_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
     for c in Command::VIEW {
+        let mut view = cx.view.clone();
         let checked = match c {
-            Command::ToggleNormalize => Some(cx.view.normalize),
-            Command::ToggleStacked => Some(cx.view.stacked),
-            Command::ToggleFrameAxis => Some(cx.view.frame_axis),
-            Command::ToggleDockTools => Some(cx.view.dock_tools),
-            Command::ToggleTangents => Some(cx.view.show_tangents),
-            Command::ToggleSpeedGraph => Some(cx.view.show_speed),
-            Command::ToggleAllCurves => Some(cx.view.show_all_curves),
             Command::ToggleFrameStats => Some(cx.ui.windows.is_open(super::payload::Window::FrameStats)),
             Command::ToggleProblems => Some(cx.ui.windows.is_open(super::payload::Window::Problems)),
-            Command::ToggleSnap => Some(cx.view.snap),
-            _ => None,
+            _ => c.view_flag(&mut view).map(|flag| *flag),
         };
         entry(ui, cx, out, c, checked);
         if c == Command::ClearGhost {
