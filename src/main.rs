@@ -61,9 +61,14 @@ enum Command {
         /// Frames per second for baked tracks (and the CSV's rows); default: the project's fps.
         #[arg(long, allow_negative_numbers = true)]
         fps: Option<f64>,
-        /// Instead of one key per frame, the fewest keys within this error bound.
+        /// Instead of one key per frame, the fewest keys within this error bound, in value (file)
+        /// units, for every track but rotations (those take --angle).
         #[arg(long, allow_negative_numbers = true)]
         adaptive: Option<f64>,
+        /// With --adaptive: the largest angle from the original for rotation (Quat and Euler)
+        /// tracks, in degrees. (Before --angle, --adaptive's E bounded rotations in radians.)
+        #[arg(long, value_name = "DEG", default_value_t = tangent::reduce::DEFAULT_ANGLE_DEG, allow_negative_numbers = true)]
+        angle: f64,
         /// With --adaptive: linear keys (for engines without cubic curves) instead of fitted
         /// Bezier keys (glTF CUBICSPLINE, three.js InterpolateBezier).
         #[arg(long, requires = "adaptive")]
@@ -246,9 +251,11 @@ fn main() -> ExitCode {
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
         }
-        Some(Command::Bake { file, fps, adaptive, adaptive_linear, constant_speed, three_before_r187, format, output, map, runtime }) => {
-            cli::bake(&file, cli::BakeArgs { fps, adaptive, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map, runtime }, &output)
-        }
+        Some(Command::Bake { file, fps, adaptive, angle, adaptive_linear, constant_speed, three_before_r187, format, output, map, runtime }) => cli::bake(
+            &file,
+            cli::BakeArgs { fps, adaptive, angle, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map, runtime },
+            &output,
+        ),
         Some(Command::Reduce { file, tolerance, body, tracks, angle, output }) => match (tolerance, body) {
             (_, Some(bound)) => cli_problems::reduce_on_body(&file, bound, output.as_deref()),
             (Some(tolerance), None) => match output {

@@ -23,8 +23,9 @@
 //!   Bezier keys as glTF CUBICSPLINE where the runtime plays them), the angle measured densely
 //!   on the keys as played and reported. Linear Euler tracks
 //!   (a take's frames, a spin between two keys) keep the default bake: their keys are samples.
-//! - **`--adaptive E`** (E in radians, as for Quat tracks): [`crate::euler_tracks::euler_to_quat`]
-//!   within E — Slerp keys written as LINEAR rotations (reported "baked"), Bezier keys as glTF
+//! - **`--adaptive E --angle A`** (A in degrees, for Quat and Euler tracks alike, through
+//!   [`ExportOptions::adaptive_angle_deg`]; without it, as before, E read as radians):
+//!   [`crate::euler_tracks::euler_to_quat`] within the bound — Slerp keys written as LINEAR rotations (reported "baked"), Bezier keys as glTF
 //!   CUBICSPLINE. three.js' `InterpolateBezier` does not normalise quaternions, so three.js JSON
 //!   (and `--adaptive-linear`, and a track baked beyond its keys for pre/post infinity) gets
 //!   Slerp keys only ([`slerp_within`]).
@@ -32,6 +33,7 @@
 //! Errors are rotation angles in radians, measured on the written keys as played, as the
 //! report gives them for Quat tracks.
 
+use crate::bake::Bound;
 use crate::curve::TrackCurve;
 use crate::euler_tracks::{euler_to_quat, EulerTrackError};
 use crate::model::{Interpolation, Key, Track, TrackKind};
@@ -110,6 +112,21 @@ pub(super) fn euler_as_quaternions(
     let missed = options.adaptive.map(|b| format!("; no keys within {:e} rad", b.get())).unwrap_or_default();
     let exact = Exact { form: Form::Baked, times, values, tangents: None, max_error };
     Ok((exact, format!("{inexact}{missed}; baked at {rate}{extra}")))
+}
+
+impl ExportOptions {
+    /// The options `track` is prepared with: for a rotation (Quat or Euler) track, when
+    /// [`Self::adaptive_angle_deg`] is set, [`Self::adaptive`] becomes that angle in radians —
+    /// the unit every rotation bound of the export is measured in (`crate::bake`, this file).
+    pub(super) fn for_track(&self, track: &Track) -> std::borrow::Cow<'_, Self> {
+        match (self.adaptive, self.adaptive_angle_deg) {
+            (Some(_), Some(deg)) if track.kind.is_rotation() => {
+                let adaptive = Bound::new(deg.to_radians()).ok().or(self.adaptive);
+                std::borrow::Cow::Owned(Self { adaptive, ..self.clone() })
+            }
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
 }
 
 /// `q`, or `−q` if that is nearer the last quaternion of `values` (dot ≥ 0), appended.
@@ -286,7 +303,10 @@ fn adaptive(
         && !options.adaptive_linear
         && !matches!(options.runtime, crate::runtime::Runtime::Blender | crate::runtime::Runtime::Blender34 | crate::runtime::Runtime::Godot);
     if span == curve.domain() {
-        let fitted = euler_to_quat(track, deg).map_err(track_error)?;
+        // Only the keys are written (over the keys' span): the quaternion track need not, and
+        // cannot always (CycleOffset), extrapolate as the Euler track does.
+        let (pre_infinity, post_infinity) = (crate::model::Infinity::Constant, crate::model::Infinity::Constant);
+        let fitted = euler_to_quat(&Track { pre_infinity, post_infinity, ..track.clone() }, deg).map_err(track_error)?;
         if fitted.max_error_deg <= deg {
             let keys = &fitted.track.keys;
             let times: Vec<f64> = keys.iter().map(|k| k.time).collect();
