@@ -48,8 +48,13 @@ fn write_row(out: &mut impl Write, values: &[f64]) -> std::io::Result<()> {
     out.write_all(b"\n")
 }
 
-pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
+/// `tangent eval`: the track's values at each time as stored (radians for an Euler track's
+/// angles, what scripts read), or with `degrees` an Euler track's angles in degrees.
+pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>, degrees: bool) -> Result<()> {
     let curve = compiled_track(file, track)?;
+    if degrees && curve.kind() != tangent::TrackKind::Euler {
+        bail!("--degrees is for Euler tracks: \"{track}\" is a {:?} track", curve.kind());
+    }
     let times = match times {
         Some(t) => t,
         None => stdin_numbers()?,
@@ -63,6 +68,9 @@ pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     for t in times {
         curve.sample(&mut cursor, t, &mut value);
+        if degrees {
+            value.iter_mut().for_each(|v| *v = v.to_degrees());
+        }
         write_row(&mut out, &value)?;
     }
     out.flush()?;

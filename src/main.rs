@@ -19,7 +19,7 @@ use clap::{ArgGroup, Parser, Subcommand};
 #[command(version, args_conflicts_with_subcommands = true)]
 struct Cli {
     /// A project (.ron) to open in the editor, or a file to import into a new untitled project
-    /// (.glb, .gltf, .json, .csv).
+    /// (the kinds are listed below).
     file: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
@@ -27,15 +27,19 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print a track's value at each time, one line per time.
+    /// Print a track's value at each time, one line per time: the values as stored (an Euler
+    /// track's angles in radians, for scripts; with --degrees in degrees).
     Eval {
         file: PathBuf,
         /// Name of the track.
         #[arg(long)]
         track: String,
-        /// Comma-separated times; without it, times are read from stdin, one per line.
+        /// Comma-separated times in seconds; without it, times are read from stdin, one per line.
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         times: Option<Vec<f64>>,
+        /// An Euler track's angles in degrees instead of radians (Euler tracks only).
+        #[arg(long)]
+        degrees: bool,
     },
     /// Check a project file and print what is wrong with it (a file Tangent imports is
     /// imported, and said to be one).
@@ -222,8 +226,8 @@ enum Command {
         #[arg(long)]
         body: bool,
     },
-    /// Import a glTF (.gltf, .glb), three.js clip (.json) or CSV file as a project; prints one
-    /// line per track (name, kind, interpolation, keys, target) and the warnings.
+    /// Import a file of a kind Tangent reads (listed below) as a project; prints one line per
+    /// track (name, kind, interpolation, keys, target) and the warnings.
     Import {
         file: PathBuf,
         /// The project to write; default: FILE's name with .ron, beside it (never overwritten).
@@ -240,11 +244,34 @@ fn parse_order(s: &str) -> Result<tangent::euler::EulerOrder, String> {
     tangent::euler::EulerOrder::parse(s).ok_or_else(|| format!("unknown rotation order \"{s}\" (the orders are {})", tangent::euler::EulerOrder::all_names()))
 }
 
+/// The commands whose FILE may be a file Tangent imports, not only a project, and when.
+const READ_IMPORTS: [(&str, &str); 7] =
+    [("check", ""), ("import", ""), ("pose", ""), ("diff", ""), ("problems", ""), ("filter", " with --jumps"), ("reduce", " with --body")];
+
+/// The command line with the kinds of file Tangent imports named in every command's help, from
+/// the import table (`tangent::import::IMPORT_KINDS`), so the help cannot fall behind it.
+fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let kinds = tangent::import::import_kinds_named();
+    let mut cmd = Cli::command().after_help(format!("Files Tangent imports: {kinds}."));
+    let names: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_owned()).collect();
+    for name in names {
+        let text = match READ_IMPORTS.iter().find(|(n, _)| *n == name) {
+            _ if name == "import" => format!("FILE is a file Tangent imports: {kinds}."),
+            Some((_, when)) => format!("FILE is a project (.ron), or{when} a file Tangent imports: {kinds}."),
+            None => format!("FILE is a project (.ron); `tangent import` makes one of a file Tangent imports: {kinds}."),
+        };
+        cmd = cmd.mut_subcommand(name, |s| s.after_help(text));
+    }
+    cmd
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::FromArgMatches;
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         None => tangent::app::run(cli.file),
-        Some(Command::Eval { file, track, times }) => cli::eval(&file, &track, times),
+        Some(Command::Eval { file, track, times, degrees }) => cli::eval(&file, &track, times, degrees),
         Some(Command::Check { file }) => cli::check(&file),
         Some(Command::Pose { file, times }) => cli_body::pose(&file, times),
         Some(Command::Diff { before, after, tracks, body }) => cli_body::diff(&before, &after, &tracks, body),
