@@ -100,12 +100,14 @@ enum Command {
         #[arg(long, value_enum, default_value = "spec")]
         runtime: tangent::runtime::Runtime,
     },
-    /// Replace each track's keys by the fewest Bezier keys within a tolerance (SPEC §12), or
-    /// with --body within a bound on the body (no joint moves more than E).
+    /// Replace each track's keys by the fewest Bezier keys within a tolerance (SPEC §12):
+    /// --tolerance for Scalar and vector tracks, --angle for Quat and Euler tracks; or with
+    /// --body within a bound on the body (no joint moves more than E).
     #[command(group(ArgGroup::new("bound").required(true).args(["tolerance", "body"])))]
     Reduce {
         file: PathBuf,
-        /// Largest distance from the original, in value units.
+        /// Largest distance from the original for Scalar and vector tracks (Euclidean over the
+        /// components), in value (file) units. Rotation tracks take --angle.
         #[arg(long, allow_negative_numbers = true)]
         tolerance: Option<f64>,
         /// Largest displacement of any joint or end site from the original at any time, in
@@ -116,7 +118,9 @@ enum Command {
         /// Only this track (repeat for more); default: every track.
         #[arg(long = "track", value_name = "NAME")]
         tracks: Vec<String>,
-        /// Largest angle from the original for Quat tracks, in degrees.
+        /// Largest angle from the original for rotation tracks, Quat and Euler alike: the angle
+        /// between the original and the reduced rotation at every key (and between keys of a
+        /// smooth original), in degrees. (An Euler track's angles are not bounded one by one.)
         #[arg(long, default_value_t = tangent::reduce::DEFAULT_ANGLE_DEG, allow_negative_numbers = true)]
         angle: f64,
         /// Output project (required with --tolerance; with --body, without it only the report).

@@ -57,7 +57,11 @@ fn eval_degrees_prints_an_euler_tracks_angles_in_degrees() {
     }
     assert_eq!(rows.len(), 2);
     let bad = tangent(&["eval", &f, "--track", "pos", "--times", "1", "--degrees"]);
-    assert!(!bad.status.success() && text(&bad.stderr).contains("--degrees is for Euler tracks") && text(&bad.stderr).contains("Vec3"), "{}", text(&bad.stderr));
+    assert!(
+        !bad.status.success() && text(&bad.stderr).contains("--degrees is for Euler tracks") && text(&bad.stderr).contains("Vec3"),
+        "{}",
+        text(&bad.stderr)
+    );
 }
 
 /// The filter moves key 2 from −3 to 2π − 3 (by hand), says so, keeps the Vec3 track, and
