@@ -15,8 +15,9 @@
 //! within its bound, so a fit within `A/√3` radians turns at most `A` anywhere: the guaranteed
 //! start. The sum is rarely reached (it needs the three axes' turns to line up), so the bound
 //! is then loosened — `m · A/√3` for `m` up to [`MAX_LOOSEN`] (first `m = √3`, the bound
-//! orthogonal axes would allow), bisected [`BISECTIONS`] times — keeping the fit with the fewest keys whose measured angle stays within `A` (times
-//! [`FIT_FRACTION`], a margin for what lies between the points measured). The angle is measured
+//! orthogonal axes would allow), bisected [`BISECTIONS`] times — keeping the fit with the
+//! fewest keys whose measured angle stays within `A` (times [`FIT_FRACTION`], a margin for
+//! what lies between the points measured). The angle is measured
 //! on the compiled curves as rotations ([`super::rotation::max_angle`], in the track's own
 //! Euler order through [`TrackCurve::rotation_at`]) at every key time of the original and of
 //! the reduced track and just before each jump; for a smooth original (Tcb, Cubic, Bezier)
@@ -32,8 +33,8 @@ use crate::model::Track;
 pub const MAX_LOOSEN: f64 = 3.0;
 /// Halvings of the interval between the loosest bound that held and the tightest that did not.
 pub const BISECTIONS: usize = 3;
-/// Tightenings of the guaranteed start (each halves it) when, for a sampled original, the
-/// dense measurement between its keys finds it over `A` (the fit's guarantee is at the keys).
+/// Tightenings of the guaranteed start (each halves it) when its fit measures over `A`: the
+/// fit stays within its bound only where its refit rounds sufficed (`fit_values`).
 const START_TIGHTENINGS: usize = 4;
 
 /// Where the angle is measured (and densely between): every key time of the original and of
