@@ -111,7 +111,7 @@ async function checkTake(bvh) {
   const glb = path.join(work, `${base}.glb`);
   execFileSync(tangent, ['import', bvh, '-o', project], { encoding: 'utf8' });
   const report = execFileSync(tangent, ['bake', project, '--format', 'glb', '-o', glb], { encoding: 'utf8' }).trim().split('\n');
-  const errors = Object.fromEntries(report.map((l) => l.split('\t')).map((f) => [f[0], Number(f[4].replace('max error ', ''))]));
+  const errors = Object.fromEntries(report.map((l) => l.split('\t')).map((f) => [f[0], parseFloat(f[4].replace('max error ', ''))]));
   const joints = readProject(project);
   const names = pointNames(joints);
   const height = restHeight(joints);

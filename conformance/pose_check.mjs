@@ -221,7 +221,7 @@ function bake(project, glb) {
   const lossy = new Set();
   for (const line of out.trim().split('\n')) {
     const [name, target, form, , error] = line.split('\t');
-    if (['Translation', 'Rotation', 'Scale'].includes(target) && (form === 'baked' || Number(error.replace('max error ', '')) > 0)) lossy.add(name);
+    if (['Translation', 'Rotation', 'Scale'].includes(target) && (form === 'baked' || parseFloat(error.replace('max error ', '')) > 0)) lossy.add(name);
   }
   return { ...readGlb(glb), lossy };
 }

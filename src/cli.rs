@@ -48,8 +48,13 @@ fn write_row(out: &mut impl Write, values: &[f64]) -> std::io::Result<()> {
     out.write_all(b"\n")
 }
 
-pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
+/// `tangent eval`: the track's values at each time as stored (radians for an Euler track's
+/// angles, what scripts read), or with `degrees` an Euler track's angles in degrees.
+pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>, degrees: bool) -> Result<()> {
     let curve = compiled_track(file, track)?;
+    if degrees && curve.kind() != tangent::TrackKind::Euler {
+        bail!("--degrees is for Euler tracks: \"{track}\" is a {:?} track", curve.kind());
+    }
     let times = match times {
         Some(t) => t,
         None => stdin_numbers()?,
@@ -63,6 +68,9 @@ pub fn eval(file: &Path, track: &str, times: Option<Vec<f64>>) -> Result<()> {
     let mut out = BufWriter::new(std::io::stdout().lock());
     for t in times {
         curve.sample(&mut cursor, t, &mut value);
+        if degrees {
+            value.iter_mut().for_each(|v| *v = v.to_degrees());
+        }
         write_row(&mut out, &value)?;
     }
     out.flush()?;
@@ -155,6 +163,8 @@ pub fn parse_mapping(text: &str) -> Result<(String, Target), String> {
 pub struct BakeArgs {
     pub fps: Option<f64>,
     pub adaptive: Option<f64>,
+    /// With `adaptive`: the bound for rotation (Quat, Euler) tracks, in degrees.
+    pub angle: f64,
     /// With `adaptive`: linear keys rather than fitted Bezier keys.
     pub adaptive_linear: bool,
     pub constant_speed: bool,
@@ -167,7 +177,8 @@ pub struct BakeArgs {
 }
 
 /// `tangent bake`: exports every (mapped) track, with a progress bar on a terminal and a
-/// per-track report (form, keys, true maximum error, and a note where the track went in
+/// per-track report (form, keys, true maximum error with its unit — radians and degrees for
+/// rotations, value units otherwise — and a note where the track went in
 /// another form, as an Euler track as quaternions) on stdout.
 pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
     let project = load_project(file)?;
@@ -180,6 +191,10 @@ pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
         ..ExportOptions::new(fps)
     };
     options.adaptive = args.adaptive.map(Bound::new).transpose().context("--adaptive")?;
+    if !(args.angle > 0.0 && args.angle < 180.0) {
+        bail!("--angle must be between 0 and 180 degrees, got {}", args.angle);
+    }
+    options.adaptive_angle_deg = Some(args.angle);
     for (name, target) in args.map {
         if project.track(&name).is_none() {
             bail!("--map {name}={target:?}: no track named \"{name}\"");
@@ -202,7 +217,14 @@ pub fn bake(file: &Path, args: BakeArgs, output: &Path) -> Result<()> {
         // it, the runtime the error was measured in, unless the specification.
         let note = r.note.as_deref().map(|n| format!("\t{n}")).unwrap_or_default();
         let runtime = if r.runtime == tangent::runtime::Runtime::Spec { String::new() } else { format!("\tin {}", r.runtime) };
-        writeln!(out, "{}\t{:?}\t{}\t{} keys\tmax error {:e}{runtime}{note}", r.name, r.target, r.form, r.keys, r.max_error)?;
+        // Rotations are measured as angles in radians (and said in degrees too), the rest in
+        // the track's own units.
+        let error = if r.target == Target::Rotation {
+            format!("{:e} rad ({:.5}°)", r.max_error, r.max_error.to_degrees())
+        } else {
+            format!("{:e} value units", r.max_error)
+        };
+        writeln!(out, "{}\t{:?}\t{}\t{} keys\tmax error {error}{runtime}{note}", r.name, r.target, r.form, r.keys)?;
     }
     out.flush()?;
     // Warnings on stderr, so the report's lines stay one per track.

@@ -95,7 +95,10 @@ pub fn diff(before_file: &Path, after_file: &Path, names: &[String], body: bool)
             bail!("{} and {} have different skeletons: the body cannot be compared", before_file.display(), after_file.display());
         }
         let d = body::project_difference(&before, &after)?.ok_or(body::BodyError::NoSkeleton)?;
-        lines.push(format!("body: largest joint displacement {:?} at {}, {:?} s ({:.3}% of the skeleton's size)", d.distance, d.point, d.time, d.percent));
+        lines.push(format!(
+            "body: largest joint displacement {:?} file units at {}, {:?} s ({:.3}% of the skeleton's size)",
+            d.distance, d.point, d.time, d.percent
+        ));
     }
     let mut out = BufWriter::new(std::io::stdout().lock());
     for line in lines {

@@ -85,7 +85,10 @@ pub fn fix_jumps(file: &Path, names: &[String], output: &Path) -> Result<()> {
         lines.push("no jumps found: nothing changed".to_owned());
     }
     if let Some(d) = tangent::body::project_difference(&before, &after)? {
-        lines.push(format!("body: largest joint displacement {:.6} at {}, {:.4} s ({:.3}% of the skeleton's size)", d.distance, d.point, d.time, d.percent));
+        lines.push(format!(
+            "body: largest joint displacement {:.6} file units at {}, {:.4} s ({:.3}% of the skeleton's size)",
+            d.distance, d.point, d.time, d.percent
+        ));
     }
     if output.exists() && output.canonicalize().ok() == file.canonicalize().ok() {
         bail!("-o {}: the output would replace the input; name another file", output.display());
@@ -126,7 +129,7 @@ pub fn reduce_on_body(file: &Path, bound: f64, output: Option<&Path>) -> Result<
         reduced.scale
     ));
     lines.push(format!(
-        "body: largest joint displacement {:?} at {}, {:.4} s ({:.4}% of the skeleton's size), bound {bound:?}",
+        "body: largest joint displacement {:?} file units at {}, {:.4} s ({:.4}% of the skeleton's size), bound {bound:?} file units",
         d.distance, d.point, d.time, d.percent
     ));
     if let Some(output) = output {

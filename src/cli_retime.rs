@@ -31,7 +31,7 @@ pub fn retime(file: &Path, scale: f64, pivot: f64, names: &[String], output: &Pa
     for i in which {
         let track = &project.tracks[i];
         let r = retime_track(track, scale, pivot).map_err(|e| anyhow!("track \"{}\": {e}", track.name))?;
-        let unit = if track.kind.is_rotation() { " deg" } else { "" };
+        let unit = if track.kind.is_rotation() { " deg" } else { " value units" };
         let mut line = format!("{}\t{} keys\tmax difference {:.3e}{unit}", track.name, r.track.keys.len(), r.max_difference);
         for n in &r.notes {
             line.push_str(&format!("\t{n}"));

@@ -91,7 +91,7 @@ pub fn convert(file: &Path, conversion: Conversion, names: &[String], output: &P
                 let r = euler_to_quat(track, angle)?;
                 writeln!(
                     out,
-                    "{}\tEuler {} -> Quat {:?}\t{} -> {} keys\tmax error {:.6} deg (bound {angle})",
+                    "{}\tEuler {} -> Quat {:?}\t{} -> {} keys\tmax error {:.6} deg (bound {angle} deg)",
                     track.name, track.order, r.track.interpolation, r.keys_before, r.keys_after, r.max_error_deg
                 )?;
                 if r.max_error_deg > angle {

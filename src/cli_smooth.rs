@@ -68,7 +68,7 @@ pub fn smooth(file: &Path, filter: Result<Filter>, names: &[String], output: &Pa
             Some(spacing) => format!("resampled at {:.6} s ({:.6} Hz): keys were not uniform", spacing, s.rate),
             None => format!("uniform at {:.6} Hz", s.rate),
         };
-        let unit = if s.unit().is_empty() { String::new() } else { format!(" {}", s.unit()) };
+        let unit = if s.unit().is_empty() { " value units".to_owned() } else { format!(" {}", s.unit()) };
         writeln!(out, "{}\t{}\t{} keys\t{resampled}\tmax difference {:.6}{unit}", s.track.name, filter.describe(), s.keys, s.max_difference)?;
         smoothed.push((i, s.track));
     }

@@ -19,7 +19,11 @@
 //!   component-wise Bezier keys fitted to them (`reduce/fit.rs`), each segment turning less
 //!   than [`crate::reduce::rotation::MAX_SEGMENT_TURN_DEG`] (a Bezier segment that turns more is fitted again in two
 //!   halves). Both are measured against the Euler curve's rotation at every sample and densely
-//!   between; the one with fewer keys within the bound wins. Step tracks convert exactly.
+//!   between; the one with fewer keys within the bound wins. While neither holds, or only the
+//!   Slerp keys do and the Bezier keys that missed are fewer: the samples are doubled where a
+//!   candidate strayed more than twice the bound (it bulges between samples) or the Slerp keys
+//!   missed, and a Bezier fit that missed by less has its chord tightened by the ratio
+//!   measured; [`DENSER_ROUNDS`] rounds at most. Step tracks convert exactly.
 
 use thiserror::Error;
 
@@ -206,8 +210,8 @@ fn joined_bezier(template: &Track, runs: Vec<Vec<FitKey>>) -> Track {
     track
 }
 
-/// Rounds of doubling the samples when no candidate stays within the bound between them.
-const DENSER_ROUNDS: usize = 4;
+/// Rounds of denser samples or a tighter Bezier chord while no candidate stays within the bound.
+const DENSER_ROUNDS: usize = 6;
 
 /// An Euler track as the fewest Slerp or Bezier quaternion keys within `angle_deg` of its
 /// rotation (module docs). Keys sharing a time (jumps) are kept as jumps.
@@ -249,16 +253,22 @@ pub fn euler_to_quat(track: &Track, angle_deg_bound: f64) -> Result<EulerToQuat,
         }
     }
     let mut best: Option<EulerToQuat> = None;
-    for round in 0..=DENSER_ROUNDS {
+    // The Bezier fit's chord as a fraction of the bound's: tightened by the ratio measured when
+    // its curve strays past the bound between samples (as `reduce::fit_values` does).
+    let mut chord_fraction = FIT_FRACTION;
+    // Halvings of the samples' spacing: where a candidate strayed far (twice the bound) or
+    // the Slerp keys did not hold.
+    let mut density = 0;
+    for _ in 0..=DENSER_ROUNDS {
         let (mut slerp, mut bezier, mut all_times) = (Vec::new(), Vec::new(), Vec::new());
         for run in &runs {
             let mut times = run_times(run);
-            for _ in 0..round {
+            for _ in 0..density {
                 times = times.windows(2).flat_map(|w| [w[0], 0.5 * (w[0] + w[1])]).chain(times.last().copied()).collect();
             }
             let values = continuous_rotations(&curve, &times, (&run[0], &run[run.len() - 1]));
             slerp.extend(slerp_keys(&times, &values, angle_deg_bound * FIT_FRACTION));
-            let chord = (angle_deg_bound.to_radians() / 2.0).sin() * FIT_FRACTION;
+            let chord = (angle_deg_bound.to_radians() / 2.0).sin() * chord_fraction;
             let mut fitted = Vec::new();
             fit_turning(&times, &values, 0, times.len() - 1, chord, &mut fitted);
             bezier.extend(joined_bezier(&template, fitted).keys);
@@ -268,9 +278,20 @@ pub fn euler_to_quat(track: &Track, angle_deg_bound: f64) -> Result<EulerToQuat,
             Track { interpolation: Interpolation::Slerp, ..template.with_other_keys(slerp) },
             Track { interpolation: Interpolation::Bezier, ..template.with_other_keys(bezier) },
         ];
+        let (mut denser, mut bezier_over) = (false, None);
         for c in candidates {
             let reduced = TrackCurve::new(&c)?;
             let err = max_angle(&curve, &reduced, &all_times, true);
+            if err > angle_deg_bound {
+                let far = err > 2.0 * angle_deg_bound;
+                denser |= c.interpolation == Interpolation::Slerp || far;
+                if c.interpolation == Interpolation::Bezier {
+                    if !far {
+                        chord_fraction *= (angle_deg_bound / err).clamp(0.5, 0.95);
+                    }
+                    bezier_over = Some(c.keys.len());
+                }
+            }
             let better = best.as_ref().is_none_or(|b| {
                 let (ok, b_ok) = (err <= angle_deg_bound, b.max_error_deg <= angle_deg_bound);
                 (ok && !b_ok) || (ok == b_ok && (c.keys.len(), err) < (b.keys_after, b.max_error_deg))
@@ -279,9 +300,11 @@ pub fn euler_to_quat(track: &Track, angle_deg_bound: f64) -> Result<EulerToQuat,
                 best = Some(EulerToQuat { keys_before: track.keys.len(), keys_after: c.keys.len(), track: c, max_error_deg: err });
             }
         }
-        if best.as_ref().is_some_and(|b| b.max_error_deg <= angle_deg_bound) {
+        // Done when a candidate holds, unless the Bezier keys, fewer, only just missed.
+        if best.as_ref().is_some_and(|b| b.max_error_deg <= angle_deg_bound && bezier_over.is_none_or(|n| b.keys_after <= n)) {
             break;
         }
+        density += usize::from(denser);
     }
     Ok(best.expect("at least one round ran"))
 }

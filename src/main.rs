@@ -19,7 +19,7 @@ use clap::{ArgGroup, Parser, Subcommand};
 #[command(version, args_conflicts_with_subcommands = true)]
 struct Cli {
     /// A project (.ron) to open in the editor, or a file to import into a new untitled project
-    /// (.glb, .gltf, .json, .csv).
+    /// (the kinds are listed below).
     file: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
@@ -27,15 +27,19 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Print a track's value at each time, one line per time.
+    /// Print a track's value at each time, one line per time: the values as stored (an Euler
+    /// track's angles in radians, for scripts; with --degrees in degrees).
     Eval {
         file: PathBuf,
         /// Name of the track.
         #[arg(long)]
         track: String,
-        /// Comma-separated times; without it, times are read from stdin, one per line.
+        /// Comma-separated times in seconds; without it, times are read from stdin, one per line.
         #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
         times: Option<Vec<f64>>,
+        /// An Euler track's angles in degrees instead of radians (Euler tracks only).
+        #[arg(long)]
+        degrees: bool,
     },
     /// Check a project file and print what is wrong with it (a file Tangent imports is
     /// imported, and said to be one).
@@ -61,9 +65,14 @@ enum Command {
         /// Frames per second for baked tracks (and the CSV's rows); default: the project's fps.
         #[arg(long, allow_negative_numbers = true)]
         fps: Option<f64>,
-        /// Instead of one key per frame, the fewest keys within this error bound.
+        /// Instead of one key per frame, the fewest keys within this error bound, in value (file)
+        /// units, for every track but rotations (those take --angle).
         #[arg(long, allow_negative_numbers = true)]
         adaptive: Option<f64>,
+        /// With --adaptive: the largest angle from the original for rotation (Quat and Euler)
+        /// tracks, in degrees. (Before --angle, --adaptive's E bounded rotations in radians.)
+        #[arg(long, value_name = "DEG", default_value_t = tangent::reduce::DEFAULT_ANGLE_DEG, allow_negative_numbers = true)]
+        angle: f64,
         /// With --adaptive: linear keys (for engines without cubic curves) instead of fitted
         /// Bezier keys (glTF CUBICSPLINE, three.js InterpolateBezier).
         #[arg(long, requires = "adaptive")]
@@ -91,12 +100,14 @@ enum Command {
         #[arg(long, value_enum, default_value = "spec")]
         runtime: tangent::runtime::Runtime,
     },
-    /// Replace each track's keys by the fewest Bezier keys within a tolerance (SPEC §12), or
-    /// with --body within a bound on the body (no joint moves more than E).
+    /// Replace each track's keys by the fewest Bezier keys within a tolerance (SPEC §12):
+    /// --tolerance for Scalar and vector tracks, --angle for Quat and Euler tracks; or with
+    /// --body within a bound on the body (no joint moves more than E).
     #[command(group(ArgGroup::new("bound").required(true).args(["tolerance", "body"])))]
     Reduce {
         file: PathBuf,
-        /// Largest distance from the original, in value units.
+        /// Largest distance from the original for Scalar and vector tracks (Euclidean over the
+        /// components), in value (file) units. Rotation tracks take --angle.
         #[arg(long, allow_negative_numbers = true)]
         tolerance: Option<f64>,
         /// Largest displacement of any joint or end site from the original at any time, in
@@ -107,7 +118,9 @@ enum Command {
         /// Only this track (repeat for more); default: every track.
         #[arg(long = "track", value_name = "NAME")]
         tracks: Vec<String>,
-        /// Largest angle from the original for Quat tracks, in degrees.
+        /// Largest angle from the original for rotation tracks, Quat and Euler alike: the angle
+        /// between the original and the reduced rotation at every key (and between keys of a
+        /// smooth original), in degrees. (An Euler track's angles are not bounded one by one.)
         #[arg(long, default_value_t = tangent::reduce::DEFAULT_ANGLE_DEG, allow_negative_numbers = true)]
         angle: f64,
         /// Output project (required with --tolerance; with --body, without it only the report).
@@ -217,8 +230,8 @@ enum Command {
         #[arg(long)]
         body: bool,
     },
-    /// Import a glTF (.gltf, .glb), three.js clip (.json) or CSV file as a project; prints one
-    /// line per track (name, kind, interpolation, keys, target) and the warnings.
+    /// Import a file of a kind Tangent reads (listed below) as a project; prints one line per
+    /// track (name, kind, interpolation, keys, target) and the warnings.
     Import {
         file: PathBuf,
         /// The project to write; default: FILE's name with .ron, beside it (never overwritten).
@@ -235,20 +248,45 @@ fn parse_order(s: &str) -> Result<tangent::euler::EulerOrder, String> {
     tangent::euler::EulerOrder::parse(s).ok_or_else(|| format!("unknown rotation order \"{s}\" (the orders are {})", tangent::euler::EulerOrder::all_names()))
 }
 
+/// The commands whose FILE may be a file Tangent imports, not only a project, and when.
+const READ_IMPORTS: [(&str, &str); 7] =
+    [("check", ""), ("import", ""), ("pose", ""), ("diff", ""), ("problems", ""), ("filter", " with --jumps"), ("reduce", " with --body")];
+
+/// The command line with the kinds of file Tangent imports named in every command's help, from
+/// the import table (`tangent::import::IMPORT_KINDS`), so the help cannot fall behind it.
+fn command() -> clap::Command {
+    use clap::CommandFactory;
+    let kinds = tangent::import::import_kinds_named();
+    let mut cmd = Cli::command().after_help(format!("Files Tangent imports: {kinds}."));
+    let names: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_owned()).collect();
+    for name in names {
+        let text = match READ_IMPORTS.iter().find(|(n, _)| *n == name) {
+            _ if name == "import" => format!("FILE is a file Tangent imports: {kinds}."),
+            Some((_, when)) => format!("FILE is a project (.ron), or{when} a file Tangent imports: {kinds}."),
+            None => format!("FILE is a project (.ron); `tangent import` makes one of a file Tangent imports: {kinds}."),
+        };
+        cmd = cmd.mut_subcommand(name, |s| s.after_help(text));
+    }
+    cmd
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    use clap::FromArgMatches;
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         None => tangent::app::run(cli.file),
-        Some(Command::Eval { file, track, times }) => cli::eval(&file, &track, times),
+        Some(Command::Eval { file, track, times, degrees }) => cli::eval(&file, &track, times, degrees),
         Some(Command::Check { file }) => cli::check(&file),
         Some(Command::Pose { file, times }) => cli_body::pose(&file, times),
         Some(Command::Diff { before, after, tracks, body }) => cli_body::diff(&before, &after, &tracks, body),
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
         }
-        Some(Command::Bake { file, fps, adaptive, adaptive_linear, constant_speed, three_before_r187, format, output, map, runtime }) => {
-            cli::bake(&file, cli::BakeArgs { fps, adaptive, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map, runtime }, &output)
-        }
+        Some(Command::Bake { file, fps, adaptive, angle, adaptive_linear, constant_speed, three_before_r187, format, output, map, runtime }) => cli::bake(
+            &file,
+            cli::BakeArgs { fps, adaptive, angle, adaptive_linear, constant_speed, three_bezier: !three_before_r187, format, map, runtime },
+            &output,
+        ),
         Some(Command::Reduce { file, tolerance, body, tracks, angle, output }) => match (tolerance, body) {
             (_, Some(bound)) => cli_problems::reduce_on_body(&file, bound, output.as_deref()),
             (Some(tolerance), None) => match output {

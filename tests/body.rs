@@ -154,9 +154,9 @@ fn diff_body_is_the_largest_displacement_of_the_poses() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("Hips.rotation: ") && text.contains(" deg\n"), "{text}");
     let body = text.lines().last().unwrap();
-    // body: largest joint displacement D at JOINT, T s (P% of the skeleton's size)
+    // body: largest joint displacement D file units at JOINT, T s (P% of the skeleton's size)
     let rest = body.strip_prefix("body: largest joint displacement ").unwrap_or_else(|| panic!("{text}"));
-    let (d, rest) = rest.split_once(" at ").unwrap();
+    let (d, rest) = rest.split_once(" file units at ").unwrap();
     let (joint, rest) = rest.split_once(", ").unwrap();
     let (t, _) = rest.split_once(" s (").unwrap();
     let (d, t): (f64, f64) = (d.parse().unwrap(), t.parse().unwrap());

@@ -164,7 +164,8 @@ fn bake_writes_each_format_and_reports_each_track() {
         // Every line states the track's form and its true maximum error; keyed formats keep
         // the adaptive bound (CSV rows are samples at the frame rate, where it does not apply).
         for line in report.lines() {
-            let err: f64 = line.rsplit("max error ").next().unwrap().parse().unwrap();
+            let err: f64 = line.rsplit("max error ").next().unwrap().split(' ').next().unwrap().parse().unwrap();
+            assert!(line.contains(" rad (") || line.contains(" value units"), "the error's unit: {line}");
             assert!(format == "csv" || err <= 1e-3, "{format}: {line}");
         }
     }

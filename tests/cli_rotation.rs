@@ -44,6 +44,26 @@ fn eval_prints_an_euler_tracks_angles_in_radians() {
     assert_eq!(text(&out.stdout), "0.0 0.0 1.5\n0.0 0.0 3.0\n");
 }
 
+/// `--degrees`: 1.5 rad and 3 rad as degrees (180/π by hand: 85.94366926962348°,
+/// 171.88733853924697°); on a Vec3 track it is refused, naming the kind.
+#[test]
+fn eval_degrees_prints_an_euler_tracks_angles_in_degrees() {
+    let f = write("eval_deg.ron", WRAPPED);
+    let out = tangent(&["eval", &f, "--track", "spin", "--times", "0.5,1", "--degrees"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let rows: Vec<Vec<f64>> = text(&out.stdout).lines().map(|l| l.split(' ').map(|x| x.parse().unwrap()).collect()).collect();
+    for (row, want) in rows.iter().zip([85.943_669_269_623_48, 171.887_338_539_246_97]) {
+        assert!(row[0] == 0.0 && row[1] == 0.0 && (row[2] - want).abs() < 1e-12, "{row:?} against {want}");
+    }
+    assert_eq!(rows.len(), 2);
+    let bad = tangent(&["eval", &f, "--track", "pos", "--times", "1", "--degrees"]);
+    assert!(
+        !bad.status.success() && text(&bad.stderr).contains("--degrees is for Euler tracks") && text(&bad.stderr).contains("Vec3"),
+        "{}",
+        text(&bad.stderr)
+    );
+}
+
 /// The filter moves key 2 from −3 to 2π − 3 (by hand), says so, keeps the Vec3 track, and
 /// writes version 3 with the order.
 #[test]

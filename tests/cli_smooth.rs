@@ -70,7 +70,7 @@ fn butterworth_prints_a_line_per_track_and_writes() {
     let want = smooth_track(&project().tracks[0], &Filter::butterworth(2.0, 2).unwrap()).unwrap();
     assert_eq!(written.tracks[0].keys, want.track.keys);
     assert_eq!(written.tracks[2], project().tracks[2], "the Step track is left alone");
-    assert!(lines[1].ends_with(&format!("max difference {:.6}", want.max_difference)));
+    assert!(lines[1].ends_with(&format!("max difference {:.6} value units", want.max_difference)));
     // --order.
     let out = tangent(&["filter", &f, "--butterworth", "4", "--order", "4", "--track", "jitter", "-o", out_path.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));

@@ -1,8 +1,9 @@
 //! `tangent reduce --body E` (issue 43) on a 31-joint CMU-style take of 600 frames written by
 //! `tools/problem_takes.py`: with E = 1e-3 of the skeleton's size, every joint and end site
 //! stays within E at every frame (measured again by `tangent diff --body` on the written
-//! file), with at most 0.8x the keys of the best per-curve reduction (one `--tolerance` for
-//! every track, searched over a log grid) whose body error is also within E.
+//! file), with at most 0.8x the keys of the best per-curve reduction (one tolerance for every
+//! track — `--tolerance t --angle t` in degrees of t radians — searched over a log grid) whose
+//! body error is also within E.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -31,7 +32,9 @@ fn reduce_on_the_body_beats_every_per_curve_tolerance() {
     let mut tried = 0;
     for k in 0..=32 {
         let t = 1e-6 * 10f64.powf(k as f64 / 8.0);
-        let reports = project::reduce_tracks(&take, &[], Tolerance::new(t, 90.0).unwrap(), &|_, _| {});
+        // The same number for every track: t file units for positions, t radians (as
+        // degrees) of rotation for the Euler tracks.
+        let reports = project::reduce_tracks(&take, &[], Tolerance::new(t, t.to_degrees().min(90.0)).unwrap(), &|_, _| {});
         let reduced = project::apply(&take, &reports);
         let d = project_difference(&take, &reduced).unwrap().unwrap();
         tried += 1;

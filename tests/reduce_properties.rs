@@ -2,9 +2,14 @@
 //! automatic Bézier handles), reduced at random bounds, then measured here with the engine's
 //! evaluation of both curves (not the reducer's own measurement): within E (Euclidean) at
 //! every original key, and, where the original is smooth, on a fine grid between its keys;
-//! Quat tracks within the angle (computed here with `acos`, not the reducer's formula).
+//! Quat tracks within the angle (computed here with `acos`, not the reducer's formula), Euler
+//! tracks within the angle between their rotations (quaternions of the angles computed here,
+//! `common/euler_ref.rs`, checked against scipy).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[path = "common/euler_ref.rs"]
+mod euler_ref;
 
 use proptest::prelude::*;
 use tangent::reduce::{reduce_track, Tolerance};
@@ -74,9 +79,13 @@ proptest! {
         CHECKED.fetch_add(1, Ordering::Relaxed);
         let (orig, red) = (TrackCurve::new(&track).unwrap(), TrackCurve::new(&r.track).unwrap());
         let (mut eo, mut er) = (orig.evaluator(), red.evaluator());
-        let quat = track.kind == TrackKind::Quat;
-        let off = |a: &[f64], b: &[f64]| if quat { angle(a, b) } else { distance(a, b) };
-        let bound = if quat { angle_deg * (1.0 + 1e-6) } else { e * (1.0 + 1e-9) };
+        let order = track.order.name();
+        let off = |a: &[f64], b: &[f64]| match track.kind {
+            TrackKind::Quat => angle(a, b),
+            TrackKind::Euler => euler_ref::angle_deg(euler_ref::quat([a[0], a[1], a[2]], order), euler_ref::quat([b[0], b[1], b[2]], order)),
+            _ => distance(a, b),
+        };
+        let bound = if track.kind.is_rotation() { angle_deg * (1.0 + 1e-6) } else { e * (1.0 + 1e-9) };
         for (i, k) in track.keys.iter().enumerate() {
             let jump = track.keys.get(i + 1).is_some_and(|n| n.time == k.time);
             let after_jump = i > 0 && track.keys[i - 1].time == k.time;

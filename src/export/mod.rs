@@ -66,6 +66,9 @@ pub struct ExportOptions {
     /// fitting Bezier keys ([`crate::reduce::fit_range`]) written as glTF CUBICSPLINE or
     /// three.js `InterpolateBezier`.
     pub adaptive_linear: bool,
+    /// With [`Self::adaptive`]: the bound for rotation (Quat, Euler) tracks, degrees (`--angle`);
+    /// `None` keeps the old meaning, [`Self::adaptive`] read as radians (`rotation.rs`).
+    pub adaptive_angle_deg: Option<f64>,
     /// Target per track name; tracks not listed use [`Target::default_for`].
     pub targets: BTreeMap<String, Target>,
     /// Who plays the file (`runtime.rs`): with Blender, keys Blender's importer plays within
@@ -84,6 +87,7 @@ impl ExportOptions {
             arclen_tolerance: crate::DEFAULT_ACCURACY,
             three_bezier: true,
             adaptive_linear: false,
+            adaptive_angle_deg: None,
             targets: BTreeMap::new(),
             runtime: Runtime::Spec,
         }
@@ -387,6 +391,7 @@ fn prepare_all(
             if cancelled.load(Ordering::Relaxed) {
                 return Err(ExportError::Cancelled);
             }
+            let options = &options.for_track(t);
             let p = prepare(t, *g, format, options, range, project.skeleton.as_ref(), skeleton::joint_track(project, t))
                 .and_then(|mut p| runtime::for_runtime(&mut p, t, format, options).map(|()| p));
             let n = done.fetch_add(1, Ordering::Relaxed) + 1;

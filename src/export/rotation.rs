@@ -17,8 +17,15 @@
 //!   changes, `|Δx| + |Δy| + |Δz|` (each axis turns the body by its own angle's change), taken
 //!   at eight points of the frame and every key time inside it; only frames where that bound
 //!   reaches 170° are sampled finer and measured as rotation angles.
-//! - **`--adaptive E`** (E in radians, as for Quat tracks): [`crate::euler_tracks::euler_to_quat`]
-//!   within E — Slerp keys written as LINEAR rotations (reported "baked"), Bezier keys as glTF
+//! - **As edited** (a plain export of a smooth Euler track: Bezier, Tcb or Cubic, as `tangent
+//!   reduce` and the editor leave one): not baked back to a key per frame but the fewest
+//!   quaternion keys within [`AS_EDITED_DEG`], as `--adaptive` chooses them (below: Slerp, or
+//!   Bezier keys as glTF CUBICSPLINE where the runtime plays them), the angle measured densely
+//!   on the keys as played and reported. Linear Euler tracks
+//!   (a take's frames, a spin between two keys) keep the default bake: their keys are samples.
+//! - **`--adaptive E --angle A`** (A in degrees, for Quat and Euler tracks alike, through
+//!   [`ExportOptions::adaptive_angle_deg`]; without it, as before, E read as radians):
+//!   [`crate::euler_tracks::euler_to_quat`] within the bound — Slerp keys written as LINEAR rotations (reported "baked"), Bezier keys as glTF
 //!   CUBICSPLINE. three.js' `InterpolateBezier` does not normalise quaternions, so three.js JSON
 //!   (and `--adaptive-linear`, and a track baked beyond its keys for pre/post infinity) gets
 //!   Slerp keys only ([`slerp_within`]).
@@ -48,6 +55,12 @@ const SAMPLE_STEP_DEG: f64 = 2.5;
 const MAX_DEPTH: u32 = 24;
 /// Rounds of the slerp fit on denser samples while the measured angle exceeds the bound.
 const DENSER_ROUNDS: usize = 4;
+/// The angle within which a plain export (no `--adaptive`) writes a smooth Euler track (Bezier,
+/// Tcb, Cubic: an edited or reduced one) as the fewest slerp keys instead of a key per frame,
+/// in degrees: 0.01°, a hundredth of a degree, the default bound of `tangent reduce --angle`
+/// ([`crate::reduce::DEFAULT_ANGLE_DEG`]), far below what a viewer sees, and keys kept
+/// from the curve's own rotations (exact at their times).
+pub const AS_EDITED_DEG: f64 = crate::reduce::DEFAULT_ANGLE_DEG;
 /// `--adaptive` bounds above this many degrees are treated as this (tighter, still within E).
 const MAX_BOUND_DEG: f64 = 90.0;
 
@@ -77,8 +90,15 @@ pub(super) fn euler_as_quaternions(
     }
     let inexact = format!("{head}: {mode} Euler keys have no exact quaternion form");
     if let Some(bound) = options.adaptive {
-        if let Some((exact, how)) = adaptive(track, curve, format, options, bound, span)? {
+        let deg = bound.get().to_degrees().min(MAX_BOUND_DEG);
+        if let Some((exact, how)) = adaptive(track, curve, format, options, deg, span)? {
             return Ok((exact, format!("{inexact}; {how} within {:e} rad", bound.get())));
+        }
+    }
+    if options.adaptive.is_none() && track.interpolation != Interpolation::Linear {
+        if let Some((exact, how)) = adaptive(track, curve, format, options, AS_EDITED_DEG, span)? {
+            let measured = exact.max_error.to_degrees();
+            return Ok((exact, format!("{inexact}; as edited, {how} within {AS_EDITED_DEG}° (measured {measured:.5}°)")));
         }
     }
     let (grid, rate) = if take {
@@ -92,6 +112,21 @@ pub(super) fn euler_as_quaternions(
     let missed = options.adaptive.map(|b| format!("; no keys within {:e} rad", b.get())).unwrap_or_default();
     let exact = Exact { form: Form::Baked, times, values, tangents: None, max_error };
     Ok((exact, format!("{inexact}{missed}; baked at {rate}{extra}")))
+}
+
+impl ExportOptions {
+    /// The options `track` is prepared with: for a rotation (Quat or Euler) track, when
+    /// [`Self::adaptive_angle_deg`] is set, [`Self::adaptive`] becomes that angle in radians —
+    /// the unit every rotation bound of the export is measured in (`crate::bake`, this file).
+    pub(super) fn for_track(&self, track: &Track) -> std::borrow::Cow<'_, Self> {
+        match (self.adaptive, self.adaptive_angle_deg) {
+            (Some(_), Some(deg)) if track.kind.is_rotation() => {
+                let adaptive = Bound::new(deg.to_radians()).ok().or(self.adaptive);
+                std::borrow::Cow::Owned(Self { adaptive, ..self.clone() })
+            }
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
 }
 
 /// `q`, or `−q` if that is nearer the last quaternion of `values` (dot ≥ 0), appended.
@@ -253,22 +288,25 @@ fn track_error(e: EulerTrackError) -> ExportError {
     }
 }
 
-/// `--adaptive`'s form (module docs), or `None` where no fit stayed within the bound (then
-/// the track is baked at the frame rate). The text says which keys were written.
+/// `--adaptive`'s form within `deg` degrees (module docs), also the as-edited form, or `None`
+/// where no fit stayed within the bound (then the track is baked at the frame rate). The text
+/// says which keys were written.
 fn adaptive(
     track: &Track,
     curve: &TrackCurve,
     format: Format,
     options: &ExportOptions,
-    bound: Bound,
+    deg: f64,
     span: (f64, f64),
 ) -> Result<Option<(Exact, String)>, ExportError> {
-    let deg = bound.get().to_degrees().min(MAX_BOUND_DEG);
     let cubic = matches!(format, Format::Gltf | Format::Glb)
         && !options.adaptive_linear
         && !matches!(options.runtime, crate::runtime::Runtime::Blender | crate::runtime::Runtime::Blender34 | crate::runtime::Runtime::Godot);
     if span == curve.domain() {
-        let fitted = euler_to_quat(track, deg).map_err(track_error)?;
+        // Only the keys are written (over the keys' span): the quaternion track need not, and
+        // cannot always (CycleOffset), extrapolate as the Euler track does.
+        let (pre_infinity, post_infinity) = (crate::model::Infinity::Constant, crate::model::Infinity::Constant);
+        let fitted = euler_to_quat(&Track { pre_infinity, post_infinity, ..track.clone() }, deg).map_err(track_error)?;
         if fitted.max_error_deg <= deg {
             let keys = &fitted.track.keys;
             let times: Vec<f64> = keys.iter().map(|k| k.time).collect();

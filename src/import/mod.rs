@@ -154,6 +154,13 @@ pub fn import_kinds_list() -> String {
     }
 }
 
+/// The kinds [`IMPORT_KINDS`] lists, each by its format's name and extension, for help text:
+/// `GLB (.glb), glTF (.gltf), three.js JSON (.json), CSV (.csv), BVH (.bvh), FBX (.fbx)`.
+#[must_use]
+pub fn import_kinds_named() -> String {
+    IMPORT_KINDS.iter().map(|k| format!("{} (.{})", k.format.label(), k.extension)).collect::<Vec<_>>().join(", ")
+}
+
 /// What to import.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ImportOptions {

@@ -9,9 +9,9 @@
 //! take. With D the most animated tracks on any chain from a root to a point, each track gets
 //! an equal share: θₐ = s·E/(D·Lₐ) and τₐ = s·E/D, so a joint near the root (a long lever)
 //! carries a tight bound and a hand a loose one, as ozz-animation and ACL share their error
-//! by distance. An Euler track's bound is on its angles (θ/√3 of Euclidean distance bounds the
-//! rotation's angle by θ: each axis turns it at most by its own angle's error); a Quat
-//! track's is the angle θ.
+//! by distance. A rotation track's bound, Quat or Euler, is the angle θ between the original
+//! and the reduced rotation ([`Tolerance::angle_deg`]; an Euler track's angles are fitted
+//! within a bound that guarantees it, `euler.rs`).
 //!
 //! The sum is a worst case that real errors rarely reach, so the scale `s` starts at 1 (the
 //! bound guaranteed) and is searched upwards: the largest `s` (doubling, then bisecting, a
@@ -118,8 +118,8 @@ pub fn reduce_on_body(project: &Project, bound: f64, progress: &(dyn Fn(&str) + 
         // A rotation's share: θ = s / L radians (no lever: nothing below moves).
         let theta = if lever > 0.0 { s / lever } else { 1.0 };
         let tol = match track.kind {
-            TrackKind::Euler => Tolerance::new((theta / 3f64.sqrt()).min(1.0), 90.0),
-            TrackKind::Quat => Tolerance::new(1.0, theta.to_degrees().min(90.0)),
+            // Rotations (Quat and Euler alike) within the angle θ, measured between rotations.
+            TrackKind::Euler | TrackKind::Quat => Tolerance::new(1.0, theta.to_degrees().min(90.0)),
             _ => Tolerance::new(s, 90.0),
         };
         tol.and_then(|tol| reduce_track(track, tol))

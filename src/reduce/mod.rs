@@ -12,11 +12,15 @@
 //!   fitted apart, the jump kept), and a track the fit cannot make smaller (the report says so).
 //! - **Quat tracks** (`rotation.rs`): within an angle, as Slerp keys (kept samples) or as
 //!   component-wise Bezier keys, whichever is fewer.
+//! - **Euler tracks** (`euler.rs`): within the same angle, measured between the rotations (not
+//!   per angle): Bezier keys of the three angles fitted within a bound that guarantees it,
+//!   loosened while the measured angle allows.
 //!
 //! The fitted keys are Free Bézier keys with handles at thirds ([`fit`]), so glTF CUBICSPLINE
 //! and three.js `InterpolateBezier` hold them exactly.
 
 pub mod body;
+pub mod euler;
 pub mod fit;
 pub mod measure;
 pub mod project;
@@ -36,15 +40,26 @@ pub const REFIT_ROUNDS: usize = 8;
 /// Segments are fitted against this fraction of the bound, so rounding in the compiled curve
 /// cannot carry a sample over it.
 pub const FIT_FRACTION: f64 = 0.995;
-/// The angle bound for Quat tracks when none is given (SPEC §12), in degrees.
+/// The angle bound for rotation (Quat and Euler) tracks when none is given (SPEC §12), in
+/// degrees.
 pub const DEFAULT_ANGLE_DEG: f64 = 0.01;
 
-/// How far the reduced curve may stray.
+/// How far the reduced curve may stray: which bound applies depends on the track's kind.
+///
+/// | kind | bound | measured as |
+/// |---|---|---|
+/// | Scalar, Vec2, Vec3, Vec4 | [`Self::value`] | Euclidean distance over the components, value (file) units |
+/// | Quat | [`Self::angle_deg`] | rotation angle between original and reduced, degrees |
+/// | Euler | [`Self::angle_deg`] | rotation angle between original and reduced (in the track's order), degrees |
+///
+/// What the editor's Simplify and `tangent reduce --tolerance E --angle A` pass to
+/// [`reduce_track`] and [`project::reduce_tracks`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Tolerance {
-    /// Distance in value units (Euclidean over the components).
+    /// Distance in value units (Euclidean over the components), for Scalar and vector tracks.
     pub value: f64,
-    /// Angle in degrees, for Quat tracks.
+    /// Angle in degrees between the original and the reduced rotation, for Quat and Euler
+    /// tracks.
     pub angle_deg: f64,
 }
 
@@ -78,13 +93,20 @@ pub struct Reduced {
     pub track: Track,
     pub keys_before: usize,
     pub keys_after: usize,
-    /// Largest difference measured (value units, or degrees for Quat tracks).
+    /// Largest difference measured: value units, or degrees for rotation (Quat and Euler)
+    /// tracks ([`Reduced::is_angle`]).
     pub max_error: f64,
     /// Why the track was left as it was, if it was.
     pub kept: Option<String>,
 }
 
 impl Reduced {
+    /// Whether [`Self::max_error`] is an angle in degrees (a rotation track's), not a distance.
+    #[must_use]
+    pub fn is_angle(&self) -> bool {
+        self.track.kind.is_rotation()
+    }
+
     fn kept(track: &Track, why: impl Into<String>) -> Self {
         Self { track: track.clone(), keys_before: track.keys.len(), keys_after: track.keys.len(), max_error: 0.0, kept: Some(why.into()) }
     }
@@ -102,7 +124,11 @@ pub fn reduce_track(track: &Track, tol: Tolerance) -> Result<Reduced, ReduceErro
     if track.keys.len() < 3 {
         return Ok(Reduced::kept(track, "fewer than three keys"));
     }
-    let reduced = if track.kind == TrackKind::Quat { rotation::reduce(track, &curve, tol)? } else { reduce_values(track, &curve, tol.value)? };
+    let reduced = match track.kind {
+        TrackKind::Quat => rotation::reduce(track, &curve, tol)?,
+        TrackKind::Euler => euler::reduce(track, &curve, tol)?,
+        _ => reduce_values(track, &curve, tol.value)?,
+    };
     if reduced.keys_after >= reduced.keys_before {
         return Ok(Reduced::kept(track, format!("no fewer keys within the bound ({} would be needed)", reduced.keys_after)));
     }

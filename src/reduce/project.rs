@@ -20,7 +20,8 @@ impl std::fmt::Display for TrackReport {
         match &self.result {
             Ok(r) => match &r.kept {
                 Some(why) => write!(f, "{}\t{} keys\tkept: {why}", self.name, r.keys_before),
-                None => write!(f, "{}\t{} -> {} keys\tmax error {:.3e}", self.name, r.keys_before, r.keys_after, r.max_error),
+                None if r.is_angle() => write!(f, "{}\t{} -> {} keys\tmax error {:.4}°", self.name, r.keys_before, r.keys_after, r.max_error),
+                None => write!(f, "{}\t{} -> {} keys\tmax error {:.3e} value units", self.name, r.keys_before, r.keys_after, r.max_error),
             },
             Err(e) => write!(f, "{}\terror: {e}", self.name),
         }
