@@ -106,7 +106,7 @@ pub const SAME_TIME: f64 = 1e-6;
 /// `held` keeps which columns hold keys per track; `stamps(track)` is its curve's stamp.
 pub fn marks(
     tracks: &[Track],
-    selection: &std::collections::BTreeSet<KeyRef>,
+    selection: &Selection<'_>,
     row: &DopeRow,
     ((x0, x1), columns): ((f64, f64), usize),
     held: &mut ColumnCache,
@@ -124,7 +124,7 @@ pub fn marks(
     for &ti in members {
         let track = &tracks[ti];
         for k in in_view(track) {
-            let selected = selection.contains(&KeyRef { track: ti, key: k });
+            let selected = selection.keys.contains(&KeyRef { track: ti, key: k });
             keys.push((track.keys[k].time, if summary { Shape::Summary } else { shape(track, k) }, selected));
         }
     }
@@ -144,12 +144,13 @@ pub fn marks(
 }
 
 /// The columns of `(x0, x1)` holding a key of any of `members`, as runs split where a column's
-/// keys start or stop including a selected one. Which columns hold keys comes from `held`
-/// (made once per track, range and width, whatever the selection); which hold selected keys
-/// is found only for members with a selected key (a range query on the selection each).
+/// keys start or stop including a selected one. Which columns hold keys is the union of the
+/// members' columns (`held`, kept per row and per track whatever the selection); which hold
+/// selected keys is found only for the members in `selected` (the tracks with a selected key),
+/// so a selection change costs a row of 200 tracks a copy, not 200 tracks' columns again.
 fn runs(
     tracks: &[Track],
-    selection: &std::collections::BTreeSet<KeyRef>,
+    selection: &Selection<'_>,
     members: &[usize],
     view: ((f64, f64), usize),
     held: &mut ColumnCache,
@@ -157,21 +158,13 @@ fn runs(
 ) -> Vec<(f64, f64, bool)> {
     let ((x0, x1), columns) = view;
     let width = (x1 - x0) / columns as f64;
-    let mut column: Vec<Option<bool>> = vec![None; columns];
-    for &ti in members {
+    let mut column: Vec<Option<bool>> = held.union(tracks, members, view, stamps).iter().map(|&has| has.then_some(false)).collect();
+    for &ti in members.iter().filter(|ti| selection.tracks.binary_search(ti).is_ok()) {
         let keys = &tracks[ti].keys;
-        for (slot, &has) in column.iter_mut().zip(held.occupied(ti, keys, stamps(ti), view)) {
-            if has && slot.is_none() {
-                *slot = Some(false);
-            }
-        }
-        if selection.range(KeyRef { track: ti, key: 0 }..=KeyRef { track: ti, key: usize::MAX }).next().is_none() {
-            continue;
-        }
         let mut a = keys.partition_point(|k| k.time < x0);
         for (c, slot) in column.iter_mut().enumerate() {
             let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
-            if b > a && selection.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b }).next().is_some() {
+            if b > a && selection.keys.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b }).next().is_some() {
                 *slot = Some(true);
             }
             a = b;
@@ -189,12 +182,21 @@ fn runs(
     out
 }
 
+/// The selection as the marks read it: the keys, and the tracks holding one (ascending,
+/// `intent::selected_tracks`, found once a frame).
+pub struct Selection<'a> {
+    pub keys: &'a std::collections::BTreeSet<KeyRef>,
+    pub tracks: &'a [usize],
+}
+
 /// Which pixel columns hold a key, per track: kept until the track's curve stamp, the time
 /// range or the width change (a selection change, which makes every row's marks again, then
 /// costs a summary of 200 tracks 200 boolean ORs per column, not 400 binary searches).
 #[derive(Default)]
 pub struct ColumnCache {
     tracks: HashMap<usize, (u64, (u64, u64), usize, Vec<bool>)>,
+    /// Per row (its members): the union of their columns, with the members' stamps folded.
+    rows: HashMap<Vec<usize>, (u64, (u64, u64), usize, Vec<bool>)>,
 }
 
 impl ColumnCache {
@@ -219,9 +221,29 @@ impl ColumnCache {
         &entry.3
     }
 
-    /// Forgets tracks past `count` (a document with fewer tracks).
-    pub fn retain(&mut self, count: usize) {
+    /// Which columns hold a key of any of `members` (the union of [`Self::occupied`]).
+    fn union(&mut self, tracks: &[Track], members: &[usize], view: ((f64, f64), usize), stamps: &dyn Fn(usize) -> u64) -> &[bool] {
+        let ((x0, x1), columns) = view;
+        let stamp = members.iter().fold(0u64, |h, &ti| h.rotate_left(5) ^ stamps(ti));
+        let id = (stamp, (x0.to_bits(), x1.to_bits()), columns);
+        let kept = self.rows.get(members).is_some_and(|e| (e.0, e.1, e.2) == id);
+        if !kept {
+            let mut union = vec![false; columns];
+            for &ti in members {
+                for (u, &has) in union.iter_mut().zip(self.occupied(ti, &tracks[ti].keys, stamps(ti), view)) {
+                    *u |= has;
+                }
+            }
+            self.rows.insert(members.to_vec(), (id.0, id.1, id.2, union));
+        }
+        &self.rows[members].3
+    }
+
+    /// Forgets tracks past `count` (a document with fewer tracks) and rows not in `shown`.
+    pub fn retain(&mut self, count: usize, shown: &[DopeRow]) {
         self.tracks.retain(|&ti, _| ti < count);
+        let members: std::collections::HashSet<&[usize]> = shown.iter().map(DopeRow::members).collect();
+        self.rows.retain(|m, _| members.contains(m.as_slice()));
     }
 }
 
@@ -274,7 +296,8 @@ mod tests {
     #[test]
     fn sparse_rows_mark_each_key_and_summaries_merge_times() {
         let tracks = vec![track(&[0.0, 1.0, 2.0, 3.0]), track(&[2.0, 2.2])];
-        let selection = std::collections::BTreeSet::from([KeyRef { track: 0, key: 2 }]);
+        let keys = std::collections::BTreeSet::from([KeyRef { track: 0, key: 2 }]);
+        let selection = Selection { keys: &keys, tracks: &[0] };
         let row = DopeRow::Track { index: 0, depth: 0 };
         let m = marks(&tracks, &selection, &row, ((0.5, 2.5), 30), &mut ColumnCache::default(), &|_| 0);
         assert_eq!(m.keys, vec![(1.0, Shape::Linear, false), (2.0, Shape::Linear, true)]);
@@ -288,11 +311,32 @@ mod tests {
     #[test]
     fn dense_rows_are_runs_split_at_the_selection() {
         let tracks = vec![track(&(0..1000).map(|i| i as f64 * 0.001).collect::<Vec<_>>())];
-        let selection: std::collections::BTreeSet<KeyRef> = (450..550).map(|key| KeyRef { track: 0, key }).collect();
+        let keys: std::collections::BTreeSet<KeyRef> = (450..550).map(|key| KeyRef { track: 0, key }).collect();
+        let selection = Selection { keys: &keys, tracks: &[0] };
         let m = marks(&tracks, &selection, &DopeRow::Track { index: 0, depth: 0 }, ((0.0, 1.0), 10), &mut ColumnCache::default(), &|_| 0);
         assert!(m.keys.is_empty());
         let r: Vec<(i64, i64, bool)> = m.runs.iter().map(|&(a, b, s)| ((a * 10.0).round() as i64, (b * 10.0).round() as i64, s)).collect();
         assert_eq!(r, vec![(0, 4, false), (4, 6, true), (6, 10, false)]);
+    }
+
+    /// Hand-checked: two dense tracks, keys of the second (at 0..0.5 s) and the first (at
+    /// 0.5..1 s); a summary of both is one run per half, the selected one (keys 700..=799 of
+    /// the first track: columns 7 and 8) split out, and a member with no selected key (the
+    /// second) adds no selection. The same cache serves the track's own row after.
+    #[test]
+    fn a_dense_summary_is_the_union_of_its_tracks_with_their_selections() {
+        let times = |from: usize, to: usize| (from..to).map(|i| i as f64 * 0.001).collect::<Vec<_>>();
+        let tracks = vec![track(&times(500, 1000)), track(&times(0, 500))];
+        let keys: std::collections::BTreeSet<KeyRef> = (200..300).map(|key| KeyRef { track: 0, key }).collect();
+        let selection = Selection { keys: &keys, tracks: &[0] };
+        let mut held = ColumnCache::default();
+        let summary = DopeRow::Summary { members: vec![0, 1] };
+        let m = marks(&tracks, &selection, &summary, ((0.0, 1.0), 10), &mut held, &|_| 0);
+        let r: Vec<(i64, i64, bool)> = m.runs.iter().map(|&(a, b, s)| ((a * 10.0).round() as i64, (b * 10.0).round() as i64, s)).collect();
+        assert_eq!(r, vec![(0, 7, false), (7, 8, true), (8, 10, false)]);
+        let own = marks(&tracks, &selection, &DopeRow::Track { index: 1, depth: 0 }, ((0.0, 1.0), 10), &mut held, &|_| 0);
+        let r: Vec<(i64, i64, bool)> = own.runs.iter().map(|&(a, b, s)| ((a * 10.0).round() as i64, (b * 10.0).round() as i64, s)).collect();
+        assert_eq!(r, vec![(0, 5, false)]);
     }
 
     #[test]

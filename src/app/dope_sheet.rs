@@ -17,7 +17,7 @@ use eframe::egui::{self, Color32, Modifiers, Pos2};
 use egui_plot::{Bar, BarChart, GridMark, MarkerShape, Plot, PlotBounds, PlotPoint, PlotPoints, PlotTransform, Points, Polygon, VLine};
 
 use super::commands::AppCommand;
-use super::dope_rows::{dope_rows, marks, ColumnCache, DopeRow, MarkCache, MarkKey, Shape, SAME_TIME};
+use super::dope_rows::{dope_rows, marks, ColumnCache, DopeRow, MarkCache, MarkKey, Selection, Shape, SAME_TIME};
 use super::panel::{Panel, PanelContext};
 use super::payload::{Change, KeyChange, KeyMove, KeyRef, Status};
 use super::playback::TransportCommand;
@@ -193,7 +193,7 @@ impl Panel for DopeSheet {
         });
         self.rows = rows;
         self.marks.retain(&self.rows);
-        self.columns.retain(cx.project().tracks.len());
+        self.columns.retain(cx.project().tracks.len(), &self.rows);
         self.interact(ui, cx, out, &response.response, &response.transform);
         self.transform = Some(response.transform);
     }
@@ -206,7 +206,9 @@ impl DopeSheet {
         let (x0, x1) = (bounds.min()[0], bounds.max()[0]);
         let columns = (plot_ui.transform().frame().width().max(1.0) / 2.0) as usize;
         let tracks = &cx.project().tracks;
-        let selection: &BTreeSet<KeyRef> = &cx.doc.selection;
+        // The tracks holding a selected key: found once (a jump per track in the set).
+        let with_selected = cx.doc.selection.tracks();
+        let selection = Selection { keys: &cx.doc.selection, tracks: &with_selected };
         let mut points: std::collections::HashMap<(Shape, bool, Color32), Vec<[f64; 2]>> = std::collections::HashMap::new();
         let mut bars: Vec<Bar> = Vec::new();
         for (i, row) in rows.iter().enumerate() {
@@ -222,7 +224,7 @@ impl DopeSheet {
             let key = MarkKey { stamps, selection: cx.doc.selection.generation(), range: (x0.to_bits(), x1.to_bits()), columns };
             let held = &mut self.columns;
             let stamps = |ti: usize| cx.doc.curve_stamp(ti).unwrap_or(0);
-            let m = self.marks.get(row, key, || marks(tracks, selection, row, ((x0, x1), columns), held, &stamps));
+            let m = self.marks.get(row, key, || marks(tracks, &selection, row, ((x0, x1), columns), held, &stamps));
             for &(t, shape, selected) in &m.keys {
                 points.entry((shape, selected, color)).or_default().push([t, y]);
             }
