@@ -108,9 +108,9 @@ impl Panel for SimplifyWindow {
         open &= super::style::tool_window(ui, "Simplify", cx.view.dock_tools, |ui| {
             ui.label("The fewest Bézier keys that stay within the tolerance of the curve (measured, not assumed).");
             ui.horizontal(|ui| {
-                ui.label("tolerance");
+                ui.label("tolerance (file units)");
                 ui.add(egui::Slider::new(&mut self.tolerance, 1e-6..=1.0).logarithmic(true).custom_formatter(|v, _| format!("{v:.0e}")))
-                    .on_hover_text("Largest distance from the original curve, in value units (Euclidean over a vector's components; radians for Euler angles, as the file keeps them)")
+                    .on_hover_text("Largest distance from the original curve of Scalar and vector tracks, in file units (Euclidean over a vector's components). Rotation tracks, Quat and Euler, are bounded by the angle below")
                     .accessible_name("simplify tolerance");
             });
             if let Some(size) = size {
@@ -122,9 +122,9 @@ impl Panel for SimplifyWindow {
                 });
             }
             ui.horizontal(|ui| {
-                ui.label("rotations");
+                ui.label("rotations, Quat and Euler (deg)");
                 ui.add(egui::Slider::new(&mut self.angle, 0.001..=10.0).logarithmic(true).suffix("°"))
-                    .on_hover_text("Largest angle from the original rotation, for Quat tracks")
+                    .on_hover_text("Largest angle between the original and the reduced rotation, in degrees, for Quat and Euler tracks alike (an Euler track's three angles are fitted so that the rotation they make stays within it, measured in the track's order)")
                     .accessible_name("simplify angle");
             });
             let fresh = self.preview.computed.as_ref().is_some_and(|c| asked_of(c) == asked);

@@ -91,14 +91,15 @@ impl Measured {
 }
 
 /// The unit of a reduction's error (Simplify, `reduce::ReduceResult::max_error`) on a `kind`
-/// track: a Quat track's angle in degrees, an Euler track's stored angles in radians, other
-/// values in file units.
+/// track: a rotation's (Quat or Euler) angle in degrees, other values in file units.
 #[must_use]
 pub fn reduction(kind: TrackKind) -> Measured {
-    match kind {
-        TrackKind::Quat => Measured::Degrees,
-        TrackKind::Euler => Measured::Radians,
-        _ => Measured::FileUnits,
+    // Rotations, Quat and Euler alike, are reduced within an angle and measured as one, in
+    // degrees (`reduce::Reduced::is_angle`).
+    if kind.is_rotation() {
+        Measured::Degrees
+    } else {
+        Measured::FileUnits
     }
 }
 
