@@ -38,6 +38,8 @@ pub struct ExportWindow {
     /// The last export's notes per track (what `tangent bake` prints after a track's line:
     /// keys made for a runtime, baked, …), `track: text`.
     pub notes: Vec<String>,
+    /// The last export per track: name, keys written, form, largest error with its unit.
+    pub written: Vec<(String, usize, Form, String)>,
     /// Who "Preview as" turns View > Preview runtime on for.
     pub preview_runtime: PreviewAs,
 }
@@ -111,6 +113,22 @@ impl Panel for ExportWindow {
                     for n in &self.notes {
                         ui.label(n);
                     }
+                });
+            }
+            if !self.written.is_empty() {
+                let keys: usize = self.written.iter().map(|w| w.1).sum();
+                egui::CollapsingHeader::new(format!("Keys per track of the last export ({keys} keys)")).id_salt("export keys").show(ui, |ui| {
+                    super::style::track_table(ui, "export keys table", |ui| {
+                        egui::Grid::new("export keys grid").num_columns(4).striped(true).show(ui, |ui| {
+                            for (name, keys, form, error) in &self.written {
+                                ui.label(name);
+                                ui.label(format!("{keys} keys"));
+                                ui.label(format!("{form:?}"));
+                                ui.label(error);
+                                ui.end_row();
+                            }
+                        });
+                    });
                 });
             }
             preview_list(ui, cx);
@@ -275,6 +293,7 @@ impl ExportWindow {
                 let keys: usize = report.iter().map(|r| r.keys).sum();
                 self.warnings = report.iter().filter_map(|r| r.warning.as_ref().map(|w| format!("{}: {w}", r.name))).collect();
                 self.notes = report.iter().filter_map(|r| r.note.as_ref().map(|n| format!("{}: {n}", r.name))).collect();
+                self.written = report.iter().map(|r| (r.name.clone(), r.keys, r.form, fmt_measured(r.max_error, error_unit(project, r), 2))).collect();
                 let runtime = report.first().map_or(Runtime::Spec, |r| r.runtime);
                 let played = if runtime == Runtime::Spec { String::new() } else { format!(" in {runtime}") };
                 let warned = match self.warnings.len() {

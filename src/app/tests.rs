@@ -466,6 +466,17 @@ fn export_window_writes_a_gltf_in_the_background() {
     assert!(app(&h).ui.status.text.starts_with("Exported 8 tracks"), "{}", app(&h).ui.status.text);
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(&bytes[0..4], b"glTF");
+    // The window tells how many keys each track got.
+    h.run();
+    let written = h.state().panels.export.written.clone();
+    assert_eq!(written.len(), 8);
+    let total: usize = written.iter().map(|w| w.1).sum();
+    assert!(app(&h).ui.status.text.contains(&format!("({total} keys")), "{}", app(&h).ui.status.text);
+    h.get_by_label_contains("Keys per track of the last export").click();
+    h.run();
+    let (_, keys, _, error) = &written[0];
+    assert!(h.query_all_by_label(&format!("{keys} keys")).next().is_some(), "the table shows {keys} keys");
+    assert!(error.ends_with("file units") || error.ends_with("deg"), "{error}");
 }
 
 #[test]
