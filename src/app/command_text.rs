@@ -79,6 +79,76 @@ pub fn preview_runtime_tooltip(runtime: Option<Runtime>) -> &'static str {
 }
 
 impl Command {
+    /// The command's menu text.
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::New => "New",
+            Self::Open => "Open…",
+            Self::OpenPath => "Open path…",
+            Self::Save => "Save",
+            Self::SaveAs => "Save as…",
+            Self::Import => "Import…",
+            Self::Export => "Export…",
+            Self::Quit => "Quit",
+            Self::Undo => "Undo",
+            Self::Redo => "Redo",
+            Self::SelectAll => "Select all keys",
+            Self::DeselectAll => "Deselect all",
+            Self::DeleteKeys => "Delete keys",
+            Self::Copy => "Copy keys",
+            Self::Paste => "Paste keys at playhead",
+            Self::InsertKey => "Insert key at playhead",
+            Self::ConvertToBezier => "Convert to Bézier…",
+            Self::HandleTypeMenu => "Handle type…",
+            Self::InterpolationMenu => "Interpolation mode…",
+            Self::EasingMenu => "Easing…",
+            Self::Simplify => "Simplify…",
+            Self::EulerFilter => "Euler filter",
+            Self::FixJumps => "Fix jumps",
+            Self::ToggleProblems => "Problems",
+            Self::ConvertRotation => "Convert rotation…",
+            Self::Smooth => "Smooth…",
+            Self::ScaleTime => "Scale time…",
+            Self::Blend(tool) => match tool {
+                BlendTool::ToNeighbor => "Blend to Neighbor…",
+                BlendTool::Breakdown => "Breakdown…",
+                BlendTool::ToEase => "Blend to Ease…",
+            },
+            Self::InsertTime => "Insert time…",
+            Self::RemoveTime => "Remove time…",
+            Self::ClearGhost => "Clear ghost of the original",
+            Self::SetHandleType(t) => match t {
+                crate::HandleType::Free => "Free",
+                crate::HandleType::Vector => "Vector",
+                crate::HandleType::Aligned => "Aligned",
+                crate::HandleType::Auto => "Automatic",
+                crate::HandleType::AutoClamped => "Auto Clamped",
+            },
+            Self::SetKeyInterpolation(mode) => interpolation_text(mode),
+            Self::SetEasing(easing) => match easing {
+                Easing::Auto => "Automatic easing",
+                Easing::In => "Ease in",
+                Easing::Out => "Ease out",
+                Easing::InOut => "Ease in and out",
+            },
+            Self::FrameAll => "Frame all",
+            Self::FrameSelected => "Frame selected",
+            Self::ToggleNormalize => "Normalize curves",
+            Self::ToggleStacked => "Stacked curves",
+            Self::ToggleFrameAxis => "Time in frames",
+            Self::ToggleDockTools => "Dock tool windows",
+            Self::ToggleTangents => "Show tangents",
+            Self::ToggleSpeedGraph => "Show speed graph",
+            Self::ToggleAllCurves => "Show every track's curve",
+            Self::ToggleSnap => "Snap to frames and grid",
+            Self::ToggleFrameStats => "Frame statistics",
+            Self::PreviewRuntime(None) => "Off",
+            Self::PreviewRuntime(Some(r)) => r.label(),
+            Self::PlayPause => "Play / pause",
+            Self::StepFrame => "Step one frame",
+        }
+    }
+
     pub fn tooltip(self) -> &'static str {
         match self {
             Self::New => "Start an empty project (asks before discarding unsaved changes)",
