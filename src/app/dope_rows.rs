@@ -26,7 +26,30 @@ pub enum DopeRow {
     Track { index: usize, depth: usize },
 }
 
+/// What a row's kept marks and columns are filed under: cheap to hash (a summary of 200
+/// tracks is not hashed by its 200 members every frame).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum RowId {
+    Summary,
+    Group(String),
+    Track(usize),
+}
+
 impl DopeRow {
+    /// The row's key in the caches.
+    pub fn id(&self) -> RowId {
+        match self {
+            Self::Summary { .. } => RowId::Summary,
+            Self::Group { name, .. } => RowId::Group(name.clone()),
+            Self::Track { index, .. } => RowId::Track(*index),
+        }
+    }
+
+    /// A number that changes with the row's members and their curves' stamps.
+    pub fn stamp(&self, stamps: &dyn Fn(usize) -> u64) -> u64 {
+        self.members().iter().fold(0u64, |h, &ti| h.rotate_left(5) ^ stamps(ti) ^ (ti as u64).rotate_left(32))
+    }
+
     /// The tracks whose keys the row shows.
     pub fn members(&self) -> &[usize] {
         match self {
@@ -117,7 +140,7 @@ pub fn marks(
     let in_view = |t: &Track| super::key_ranges::keys_in_range(&t.keys, x0, x1);
     let dense = members.iter().any(|&ti| in_view(&tracks[ti]).len() * 3 > columns);
     if dense {
-        return Marks { keys: Vec::new(), runs: runs(tracks, selection, members, ((x0, x1), columns), held, stamps) };
+        return Marks { keys: Vec::new(), runs: runs(tracks, selection, row, ((x0, x1), columns), held, stamps) };
     }
     let summary = !matches!(row, DopeRow::Track { .. });
     let mut keys: Vec<(f64, Shape, bool)> = Vec::new();
@@ -151,14 +174,15 @@ pub fn marks(
 fn runs(
     tracks: &[Track],
     selection: &Selection<'_>,
-    members: &[usize],
+    row: &DopeRow,
     view: ((f64, f64), usize),
     held: &mut ColumnCache,
     stamps: &dyn Fn(usize) -> u64,
 ) -> Vec<(f64, f64, bool)> {
     let ((x0, x1), columns) = view;
+    let members = row.members();
     let width = (x1 - x0) / columns as f64;
-    let mut column: Vec<Option<bool>> = held.union(tracks, members, view, stamps).iter().map(|&has| has.then_some(false)).collect();
+    let mut column: Vec<Option<bool>> = held.union(tracks, row, view, stamps).iter().map(|&has| has.then_some(false)).collect();
     for &ti in members.iter().filter(|ti| selection.tracks.binary_search(ti).is_ok()) {
         let keys = &tracks[ti].keys;
         let mut a = keys.partition_point(|k| k.time < x0);
@@ -196,7 +220,7 @@ pub struct Selection<'a> {
 pub struct ColumnCache {
     tracks: HashMap<usize, (u64, (u64, u64), usize, Vec<bool>)>,
     /// Per row (its members): the union of their columns, with the members' stamps folded.
-    rows: HashMap<Vec<usize>, (u64, (u64, u64), usize, Vec<bool>)>,
+    rows: HashMap<RowId, (u64, (u64, u64), usize, Vec<bool>)>,
 }
 
 impl ColumnCache {
@@ -222,35 +246,35 @@ impl ColumnCache {
     }
 
     /// Which columns hold a key of any of `members` (the union of [`Self::occupied`]).
-    fn union(&mut self, tracks: &[Track], members: &[usize], view: ((f64, f64), usize), stamps: &dyn Fn(usize) -> u64) -> &[bool] {
+    fn union(&mut self, tracks: &[Track], row: &DopeRow, view: ((f64, f64), usize), stamps: &dyn Fn(usize) -> u64) -> &[bool] {
         let ((x0, x1), columns) = view;
-        let stamp = members.iter().fold(0u64, |h, &ti| h.rotate_left(5) ^ stamps(ti));
-        let id = (stamp, (x0.to_bits(), x1.to_bits()), columns);
-        let kept = self.rows.get(members).is_some_and(|e| (e.0, e.1, e.2) == id);
+        let id = (row.stamp(stamps), (x0.to_bits(), x1.to_bits()), columns);
+        let key = row.id();
+        let kept = self.rows.get(&key).is_some_and(|e| (e.0, e.1, e.2) == id);
         if !kept {
             let mut union = vec![false; columns];
-            for &ti in members {
+            for &ti in row.members() {
                 for (u, &has) in union.iter_mut().zip(self.occupied(ti, &tracks[ti].keys, stamps(ti), view)) {
                     *u |= has;
                 }
             }
-            self.rows.insert(members.to_vec(), (id.0, id.1, id.2, union));
+            self.rows.insert(key.clone(), (id.0, id.1, id.2, union));
         }
-        &self.rows[members].3
+        &self.rows[&key].3
     }
 
     /// Forgets tracks past `count` (a document with fewer tracks) and rows not in `shown`.
     pub fn retain(&mut self, count: usize, shown: &[DopeRow]) {
         self.tracks.retain(|&ti, _| ti < count);
-        let members: std::collections::HashSet<&[usize]> = shown.iter().map(DopeRow::members).collect();
-        self.rows.retain(|m, _| members.contains(m.as_slice()));
+        let ids: std::collections::HashSet<RowId> = shown.iter().map(DopeRow::id).collect();
+        self.rows.retain(|id, _| ids.contains(id));
     }
 }
 
 /// Each row's marks, kept while what they were made from holds.
 #[derive(Default)]
 pub struct MarkCache {
-    rows: HashMap<(Vec<usize>, bool), (MarkKey, Marks)>,
+    rows: HashMap<RowId, (MarkKey, Marks)>,
 }
 
 /// What a row's marks were made from: the members' curve stamps, the selection's generation,
@@ -266,7 +290,7 @@ pub struct MarkKey {
 impl MarkCache {
     /// The marks of `row` for `key`, made with `make` unless kept.
     pub fn get(&mut self, row: &DopeRow, key: MarkKey, make: impl FnOnce() -> Marks) -> &Marks {
-        let id = (row.members().to_vec(), matches!(row, DopeRow::Track { .. }));
+        let id = row.id();
         let entry = self.rows.entry(id).or_insert_with(|| (MarkKey { stamps: 0, selection: 0, range: (0, 0), columns: 0 }, Marks::default()));
         if entry.0 != key {
             entry.1 = make();
@@ -277,7 +301,7 @@ impl MarkCache {
 
     /// Forgets rows no longer shown (a closed group's tracks, a new document).
     pub fn retain(&mut self, shown: &[DopeRow]) {
-        let ids: std::collections::HashSet<(Vec<usize>, bool)> = shown.iter().map(|r| (r.members().to_vec(), matches!(r, DopeRow::Track { .. }))).collect();
+        let ids: std::collections::HashSet<RowId> = shown.iter().map(DopeRow::id).collect();
         self.rows.retain(|id, _| ids.contains(id));
     }
 }

@@ -220,8 +220,8 @@ impl DopeSheet {
                 DopeRow::Track { index, .. } => track_color(&tracks[*index], *index),
                 _ => SUMMARY,
             };
-            let stamps = row.members().iter().fold(0u64, |h, &ti| h.rotate_left(5) ^ cx.doc.curve_stamp(ti).unwrap_or(0));
-            let key = MarkKey { stamps, selection: cx.doc.selection.generation(), range: (x0.to_bits(), x1.to_bits()), columns };
+            let stamp_of = |ti: usize| cx.doc.curve_stamp(ti).unwrap_or(0);
+            let key = MarkKey { stamps: row.stamp(&stamp_of), selection: cx.doc.selection.generation(), range: (x0.to_bits(), x1.to_bits()), columns };
             let held = &mut self.columns;
             let stamps = |ti: usize| cx.doc.curve_stamp(ti).unwrap_or(0);
             let m = self.marks.get(row, key, || marks(tracks, &selection, row, ((x0, x1), columns), held, &stamps));
