@@ -184,14 +184,10 @@ fn runs(
     let width = (x1 - x0) / columns as f64;
     let mut column: Vec<Option<bool>> = held.union(tracks, row, view, stamps).iter().map(|&has| has.then_some(false)).collect();
     for &ti in members.iter().filter(|ti| selection.tracks.binary_search(ti).is_ok()) {
-        let keys = &tracks[ti].keys;
-        let mut a = keys.partition_point(|k| k.time < x0);
-        for (c, slot) in column.iter_mut().enumerate() {
-            let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
-            if b > a && selection.keys.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b }).next().is_some() {
+        for (slot, &selected) in column.iter_mut().zip(held.selected(ti, &tracks[ti].keys, selection, view)) {
+            if selected {
                 *slot = Some(true);
             }
-            a = b;
         }
     }
     let mut out: Vec<(f64, f64, bool)> = Vec::new();
@@ -206,11 +202,13 @@ fn runs(
     out
 }
 
-/// The selection as the marks read it: the keys, and the tracks holding one (ascending,
-/// `intent::selected_tracks`, found once a frame).
+/// The selection as the marks read it: the keys, the tracks holding one (ascending,
+/// `intent::selected_tracks`, found once a frame) and its generation (what kept columns of
+/// selected keys were made for; a key edit that moves selected keys takes a new one too).
 pub struct Selection<'a> {
     pub keys: &'a std::collections::BTreeSet<KeyRef>,
     pub tracks: &'a [usize],
+    pub generation: u64,
 }
 
 /// Which pixel columns hold a key, per track: kept until the track's curve stamp, the time
@@ -221,6 +219,9 @@ pub struct ColumnCache {
     tracks: HashMap<usize, (u64, (u64, u64), usize, Vec<bool>)>,
     /// Per row (its members): the union of their columns, with the members' stamps folded.
     rows: HashMap<RowId, (u64, (u64, u64), usize, Vec<bool>)>,
+    /// Per track with a selected key: which columns hold one, for the selection's generation
+    /// (a track under ten nested groups is looked at once a frame, not once per row).
+    selected: HashMap<usize, (u64, (u64, u64), usize, Vec<bool>)>,
 }
 
 impl ColumnCache {
@@ -238,6 +239,26 @@ impl ColumnCache {
                     let has = b > a;
                     a = b;
                     has
+                })
+                .collect();
+            (entry.0, entry.1, entry.2) = id;
+        }
+        &entry.3
+    }
+
+    /// Which columns hold a selected key of track `ti` (binary search per column).
+    fn selected(&mut self, ti: usize, keys: &[crate::Key], selection: &Selection<'_>, ((x0, x1), columns): ((f64, f64), usize)) -> &[bool] {
+        let id = (selection.generation, (x0.to_bits(), x1.to_bits()), columns);
+        let entry = self.selected.entry(ti).or_insert_with(|| (u64::MAX, (0, 0), 0, Vec::new()));
+        if (entry.0, entry.1, entry.2) != id {
+            let width = (x1 - x0) / columns as f64;
+            let mut a = keys.partition_point(|k| k.time < x0);
+            entry.3 = (0..columns)
+                .map(|c| {
+                    let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
+                    let any = b > a && selection.keys.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b }).next().is_some();
+                    a = b;
+                    any
                 })
                 .collect();
             (entry.0, entry.1, entry.2) = id;
@@ -266,6 +287,7 @@ impl ColumnCache {
     /// Forgets tracks past `count` (a document with fewer tracks) and rows not in `shown`.
     pub fn retain(&mut self, count: usize, shown: &[DopeRow]) {
         self.tracks.retain(|&ti, _| ti < count);
+        self.selected.retain(|&ti, _| ti < count);
         let ids: std::collections::HashSet<RowId> = shown.iter().map(DopeRow::id).collect();
         self.rows.retain(|id, _| ids.contains(id));
     }
@@ -321,7 +343,7 @@ mod tests {
     fn sparse_rows_mark_each_key_and_summaries_merge_times() {
         let tracks = vec![track(&[0.0, 1.0, 2.0, 3.0]), track(&[2.0, 2.2])];
         let keys = std::collections::BTreeSet::from([KeyRef { track: 0, key: 2 }]);
-        let selection = Selection { keys: &keys, tracks: &[0] };
+        let selection = Selection { keys: &keys, tracks: &[0], generation: 1 };
         let row = DopeRow::Track { index: 0, depth: 0 };
         let m = marks(&tracks, &selection, &row, ((0.5, 2.5), 30), &mut ColumnCache::default(), &|_| 0);
         assert_eq!(m.keys, vec![(1.0, Shape::Linear, false), (2.0, Shape::Linear, true)]);
@@ -336,7 +358,7 @@ mod tests {
     fn dense_rows_are_runs_split_at_the_selection() {
         let tracks = vec![track(&(0..1000).map(|i| i as f64 * 0.001).collect::<Vec<_>>())];
         let keys: std::collections::BTreeSet<KeyRef> = (450..550).map(|key| KeyRef { track: 0, key }).collect();
-        let selection = Selection { keys: &keys, tracks: &[0] };
+        let selection = Selection { keys: &keys, tracks: &[0], generation: 1 };
         let m = marks(&tracks, &selection, &DopeRow::Track { index: 0, depth: 0 }, ((0.0, 1.0), 10), &mut ColumnCache::default(), &|_| 0);
         assert!(m.keys.is_empty());
         let r: Vec<(i64, i64, bool)> = m.runs.iter().map(|&(a, b, s)| ((a * 10.0).round() as i64, (b * 10.0).round() as i64, s)).collect();
@@ -352,7 +374,7 @@ mod tests {
         let times = |from: usize, to: usize| (from..to).map(|i| i as f64 * 0.001).collect::<Vec<_>>();
         let tracks = vec![track(&times(500, 1000)), track(&times(0, 500))];
         let keys: std::collections::BTreeSet<KeyRef> = (200..300).map(|key| KeyRef { track: 0, key }).collect();
-        let selection = Selection { keys: &keys, tracks: &[0] };
+        let selection = Selection { keys: &keys, tracks: &[0], generation: 1 };
         let mut held = ColumnCache::default();
         let summary = DopeRow::Summary { members: vec![0, 1] };
         let m = marks(&tracks, &selection, &summary, ((0.0, 1.0), 10), &mut held, &|_| 0);

@@ -208,7 +208,9 @@ impl DopeSheet {
         let tracks = &cx.project().tracks;
         // The tracks holding a selected key: found once (a jump per track in the set).
         let with_selected = cx.doc.selection.tracks();
-        let selection = Selection { keys: &cx.doc.selection, tracks: &with_selected };
+        // Kept columns of selected keys hold while the selection and the keys do.
+        let generation = cx.doc.selection.generation() ^ cx.doc.document.revision().rotate_left(32);
+        let selection = Selection { keys: &cx.doc.selection, tracks: &with_selected, generation };
         let mut points: std::collections::HashMap<(Shape, bool, Color32), Vec<[f64; 2]>> = std::collections::HashMap::new();
         let mut bars: Vec<Bar> = Vec::new();
         for (i, row) in rows.iter().enumerate() {
