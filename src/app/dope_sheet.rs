@@ -431,13 +431,13 @@ impl DopeSheet {
         let (t0, t1) = (a.x.min(b.x), a.x.max(b.x));
         let (y0, y1) = (a.y.min(b.y), a.y.max(b.y));
         let tracks = &cx.project().tracks;
-        let mut found = BTreeSet::new();
-        for (i, row) in self.rows.iter().enumerate().filter(|(i, _)| (y0..=y1).contains(&row_y(*i))) {
-            let _ = i;
-            for &ti in row.members() {
-                found.extend(super::key_ranges::keys_in_range(&tracks[ti].keys, t0, t1).map(|key| KeyRef { track: ti, key }));
-            }
-        }
+        // Each track once, however many rows in the box hold it (its own, its groups', the
+        // summary): the keys come out in selection order, with no set built here (a box over
+        // a whole take is millions of keys).
+        let boxed: BTreeSet<usize> =
+            self.rows.iter().enumerate().filter(|(i, _)| (y0..=y1).contains(&row_y(*i))).flat_map(|(_, row)| row.members().iter().copied()).collect();
+        let found: Vec<KeyRef> =
+            boxed.into_iter().flat_map(|ti| super::key_ranges::keys_in_range(&tracks[ti].keys, t0, t1).map(move |key| KeyRef { track: ti, key })).collect();
         if !add {
             out.push(AppCommand::Select(BTreeSet::new()));
         }
@@ -445,7 +445,7 @@ impl DopeSheet {
             out.push(AppCommand::SetActiveTrack(first.track));
         }
         out.push(AppCommand::Status(Status::message(format!("Box selected {} keys", found.len()))));
-        out.push(AppCommand::AddToSelection(found.into_iter().collect()));
+        out.push(AppCommand::AddToSelection(found));
     }
 }
 
