@@ -47,7 +47,8 @@ impl DopeRow {
 
     /// A number that changes with the row's members and their curves' stamps.
     pub fn stamp(&self, stamps: &dyn Fn(usize) -> u64) -> u64 {
-        self.members().iter().fold(0u64, |h, &ti| h.rotate_left(5) ^ stamps(ti) ^ (ti as u64).rotate_left(32))
+        // Mixed at each step (a plain rotate-and-xor lets two changes cancel).
+        self.members().iter().fold(0u64, |h, &ti| (h.rotate_left(5) ^ stamps(ti) ^ (ti as u64).rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15))
     }
 
     /// The tracks whose keys the row shows.

@@ -42,6 +42,8 @@ enum DopeDrag {
         sent: std::cell::Cell<Option<(f64, bool)>>,
         selected: bool,
         press: Pos2,
+        /// The plot mapping when the drag began.
+        at_start: PlotTransform,
     },
     Box {
         origin: PlotPoint,
@@ -78,12 +80,11 @@ impl Default for DopeSheet {
     }
 }
 
-/// The names a group of `project` can have: its joints, or its tracks' name prefixes.
+/// The names a group of `project` can have: its joints and its tracks' name prefixes.
 fn group_names(project: &crate::Project) -> Vec<String> {
-    match &project.skeleton {
-        Some(s) => s.joints.iter().map(|j| j.name.clone()).collect(),
-        None => project.tracks.iter().filter_map(|t| super::track_rows::prefix(&t.name).map(str::to_owned)).collect(),
-    }
+    // Joints, and the name prefixes of tracks (those of no joint are grouped by them).
+    let joints = project.skeleton.iter().flat_map(|s| s.joints.iter().map(|j| j.name.clone()));
+    joints.chain(project.tracks.iter().filter_map(|t| super::track_rows::prefix(&t.name).map(str::to_owned))).collect()
 }
 
 /// Row `i` is drawn centred at `y = −i`.
@@ -318,8 +319,10 @@ impl DopeSheet {
             self.start_drag(cx, out, transform, press.unwrap_or_default(), modifiers);
         }
         if response.dragged_by(egui::PointerButton::Primary) {
-            if let (Some(DopeDrag::Move { from, origins, sent, .. }), Some(p)) = (&self.drag, pointer) {
-                let dt = transform.value_from_position(p).x - from;
+            if let (Some(DopeDrag::Move { from, origins, sent, at_start, .. }), Some(p)) = (&self.drag, pointer) {
+                // Through the mapping the drag began with: a zoom or a layout that shifts
+                // mid-drag must not move keys under a pointer that stands still.
+                let dt = at_start.value_from_position(p).x - from;
                 let snapped = !modifiers.command;
                 if sent.replace(Some((dt, snapped))) != Some((dt, snapped)) {
                     out.push(move_command(cx, origins, dt, snapped));
@@ -388,8 +391,14 @@ impl DopeSheet {
             out.push(AppCommand::SetActiveTrack(k.track));
         }
         let origins = Arc::new(intent::move_origins(cx.project(), &selection));
-        self.drag =
-            Some(DopeDrag::Move { from: transform.value_from_position(origin).x, origins, sent: std::cell::Cell::new(None), selected: selects, press: origin });
+        self.drag = Some(DopeDrag::Move {
+            from: transform.value_from_position(origin).x,
+            origins,
+            sent: std::cell::Cell::new(None),
+            selected: selects,
+            press: origin,
+            at_start: *transform,
+        });
         out.push(AppCommand::BeginGesture("Move keys".to_owned()));
     }
 
@@ -417,6 +426,8 @@ impl DopeSheet {
                     out.push(AppCommand::Status(Status::message(format!("{} key(s) at {t:.4} s (frame {:.1})", keys.len(), t * cx.project().fps))));
                 }
             }
+            // Empty space of a group's row: nothing (a double-click there opens or closes it).
+            None if self.row_at(transform.value_from_position(pos).y).is_some_and(|i| matches!(self.rows[i], DopeRow::Group { .. })) => {}
             None => {
                 if !adds {
                     out.push(AppCommand::Select(BTreeSet::new()));

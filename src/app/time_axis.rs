@@ -12,7 +12,7 @@ pub fn time_axis<'a>(plot: Plot<'a>, frames: bool, fps: f64) -> Plot<'a> {
     }
     plot.x_axis_label(format!("frame (at {fps} fps)"))
         .x_grid_spacer(move |input| frame_marks(input, fps))
-        .x_axis_formatter(move |mark, _| format!("{:.0}", mark.value * fps))
+        .x_axis_formatter(move |mark, _| format!("{:.0}", mark.value * fps + 0.0))
 }
 
 /// The smallest step of 1, 2 or 5 × 10ⁿ frames (n ≥ 0) at least `frames` long.
@@ -38,9 +38,12 @@ fn frame_marks(input: GridInput, fps: f64) -> Vec<GridMark> {
     if !(lo.is_finite() && hi.is_finite()) || (hi - lo) / step > 10_000.0 {
         return Vec::new();
     }
-    let mut marks = Vec::new();
-    let mut f = (lo / step).ceil() * step;
-    while f <= hi {
+    // By index, not by adding the step: far from 0 (times of 1e15 s) an added step is lost.
+    let first = (lo / step).ceil();
+    let count = ((hi / step).floor() - first).max(-1.0) as i64;
+    let mut marks = Vec::with_capacity(count.max(0) as usize + 1);
+    for i in 0..=count {
+        let f = (first + i as f64) * step;
         let size = if (f / (step * 10.0)).fract() == 0.0 {
             step * 10.0
         } else if (f / (step * 5.0)).fract() == 0.0 {
@@ -49,7 +52,6 @@ fn frame_marks(input: GridInput, fps: f64) -> Vec<GridMark> {
             step
         };
         marks.push(GridMark { value: f / fps, step_size: size / fps });
-        f += step;
     }
     marks
 }
@@ -79,5 +81,14 @@ mod tests {
         }
         let thick = marks.iter().filter(|m| (m.step_size * 120.0 - 50.0).abs() < 1e-9).count();
         assert_eq!(thick, 5, "every 50 frames thickest: 0, 50, 100, 150, 200");
+    }
+
+    #[test]
+    fn far_from_zero_and_before_it_the_marks_end() {
+        // Times of 1e15 s: a step added to 1.2e17 frames is lost; by index the loop ends.
+        let marks = frame_marks(GridInput { bounds: (1e15, 1e15 + 1.0), base_step_size: 0.1 }, 120.0);
+        assert!(marks.len() <= 121, "{}", marks.len());
+        let before = frame_marks(GridInput { bounds: (-1.0, -0.5), base_step_size: 0.05 }, 20.0);
+        assert_eq!(before.iter().map(|m| (m.value * 20.0).round() as i64).collect::<Vec<_>>(), vec![-20, -19, -18, -17, -16, -15, -14, -13, -12, -11, -10]);
     }
 }

@@ -34,16 +34,19 @@ impl Display {
 
     /// A number that changes when the mapping does (caches of drawn curves are kept by it).
     pub fn bits(self) -> u64 {
-        self.offset.to_bits() ^ self.scale.to_bits().rotate_left(21) ^ self.base.to_bits().rotate_left(42)
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.offset.to_bits(), self.scale.to_bits(), self.base.to_bits()).hash(&mut h);
+        h.finish()
     }
 }
 
 /// The curves the stacked graph gives a lane, top to bottom: each drawn track's shown
-/// components, in track order.
+/// components (a quaternion's four too), in track order.
 pub fn lanes(cx: &PanelContext<'_>) -> Vec<(usize, usize)> {
     let tracks = &cx.project().tracks;
     (0..tracks.len())
-        .filter(|&ti| cx.curve_drawn(ti) && tracks[ti].kind != crate::TrackKind::Quat)
+        .filter(|&ti| cx.curve_drawn(ti))
         .flat_map(|ti| (0..tracks[ti].kind.dim()).filter(move |&c| component_shown(cx, ti, c)).map(move |c| (ti, c)))
         .collect()
 }
@@ -53,7 +56,7 @@ pub fn lanes(cx: &PanelContext<'_>) -> Vec<(usize, usize)> {
 fn lane_of(cx: &PanelContext<'_>, track: usize, comp: usize) -> usize {
     let tracks = &cx.project().tracks;
     let before: usize = (0..track.min(tracks.len()))
-        .filter(|&ti| cx.curve_drawn(ti) && tracks[ti].kind != crate::TrackKind::Quat)
+        .filter(|&ti| cx.curve_drawn(ti))
         .map(|ti| (0..tracks[ti].kind.dim()).filter(|&c| component_shown(cx, ti, c)).count())
         .sum();
     before + (0..comp).filter(|&c| component_shown(cx, track, c)).count()

@@ -62,12 +62,14 @@ fn fit_bounds(cx: &PanelContext<'_>) -> Option<PlotBounds> {
 fn selection_bounds(cx: &PanelContext<'_>) -> Option<PlotBounds> {
     let mut lo = [f64::INFINITY; 2];
     let mut hi = [f64::NEG_INFINITY; 2];
+    // Each component's mapping once (stacked, a mapping counts the lanes before it).
+    let mut displays: std::collections::HashMap<(usize, usize), display::Display> = std::collections::HashMap::new();
     for k in cx.doc.selection.iter() {
         let Some(key) = cx.project().tracks.get(k.track).and_then(|t| t.keys.get(k.key)) else { continue };
         lo[0] = lo[0].min(key.time);
         hi[0] = hi[0].max(key.time);
         for (comp, &v) in key.value.iter().enumerate() {
-            let y = display(cx, k.track, comp).show(v);
+            let y = displays.entry((k.track, comp)).or_insert_with(|| display(cx, k.track, comp)).show(v);
             lo[1] = lo[1].min(y);
             hi[1] = hi[1].max(y);
         }
@@ -158,7 +160,8 @@ impl Panel for Graph {
             self.frame_all = true;
             ui.ctx().request_repaint();
         }
-        let pointer = ui.input(|i| i.pointer.hover_pos()).filter(|p| response.transform.frame().contains(*p));
+        // Not under a window over the graph: only while the plot itself is hovered.
+        let pointer = ui.input(|i| i.pointer.hover_pos()).filter(|p| response.transform.frame().contains(*p) && response.response.hovered());
         self.curve_hover = match (&self.drag, pointer) {
             (None, Some(p)) => hover::curve_under(cx, &response.transform, p),
             _ => None,
