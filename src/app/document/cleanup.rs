@@ -262,7 +262,7 @@ impl DocState {
                 Err(e) => _ = failed.get_or_insert(format!("\"{name}\": {e}")),
             }
         }
-        let (applied, refused) = self.install_tracks("Smooth", replace);
+        let (applied, refused) = self.replace_tracks("Smooth", replace);
         whole.retain(|t| applied.contains(t));
         self.deselect_tracks(&whole);
         let n = applied.len();
@@ -324,7 +324,7 @@ impl DocState {
             replace.push((i, r.retimed.track, r.compiled));
         }
         let selected: Vec<KeyRef> = self.selection.iter().copied().collect();
-        let (applied, refused) = self.install_tracks("Scale time", replace);
+        let (applied, refused) = self.replace_tracks("Scale time", replace);
         self.follow_retimed(&selected, &before, scale < 0.0);
         let n = applied.len();
         let what = match keys {
@@ -359,32 +359,6 @@ impl DocState {
             self.selection.clear();
             self.selection.extend(keys);
         }
-    }
-
-    /// Replaces tracks with new ones compiled elsewhere, as one undo step labelled `label`;
-    /// returns the indices replaced and the first refusal (a locked track stays as it was).
-    fn install_tracks(&mut self, label: &str, tracks: Vec<(usize, Track, CompiledTrack)>) -> (Vec<usize>, Option<String>) {
-        let compiled_now = self.curves_revision_is_current();
-        let (mut installed, mut applied, mut refused) = (Vec::new(), Vec::new(), None);
-        self.document.begin_gesture(label);
-        for (index, track, compiled) in tracks {
-            let Ok(curve) = compiled.curve.as_ref() else { continue };
-            match self.document.apply_compiled_track(label, index, track, curve) {
-                Ok(()) => {
-                    installed.push((index, compiled));
-                    applied.push(index);
-                }
-                Err(e) => _ = refused.get_or_insert(e.to_string()),
-            }
-        }
-        self.document.end_gesture();
-        if compiled_now && !installed.is_empty() {
-            let replaced = self.install_compiled(installed);
-            self.park(crate::edit::Side::Undo, replaced);
-        } else if !compiled_now {
-            self.refresh();
-        }
-        (applied, refused)
     }
 }
 

@@ -171,41 +171,24 @@ impl DocState {
             Some(c) => std::sync::Arc::try_unwrap(c).unwrap_or_else(|shared| Conversions { bound, made_for, rows: Vec::new(), tracks: shared.tracks.clone() }),
             None => convert_tracks(self.project(), &targets, bound, made_for),
         };
-        let compiled_now = self.curves_revision_is_current();
         // How far the conversion moves the body (a conversion is exact within its bound).
         let body =
             crate::app::body::BodyChange::measure(self.project(), conversions.tracks.iter().filter_map(|(i, r)| Some((*i, &r.as_ref().ok()?.compiled.curve))));
         let body = body.text().map(|t| format!(". {t}")).unwrap_or_default();
-        let (mut installed, mut added, mut worst, mut refused) = (Vec::new(), 0, 0.0f64, None);
-        self.document.begin_gesture("Convert to Bézier");
+        let (mut replace, mut made, mut refused) = (Vec::new(), std::collections::HashMap::new(), None);
         for (index, result) in conversions.tracks {
-            let c = match result {
-                Ok(c) => c,
-                Err(e) => {
-                    refused = Some(Status::error(format!("Convert to Bézier: {e}")));
-                    continue;
-                }
-            };
-            let ConvertedTrack { conversion, compiled } = c;
-            let Ok(curve) = &compiled.curve else { continue };
-            match self.document.apply_compiled_track("Convert to Bézier", index, conversion.track, curve) {
-                Ok(()) => {
-                    added += conversion.added_keys;
-                    worst = worst.max(conversion.max_difference);
-                    installed.push((index, compiled));
+            match result {
+                Ok(ConvertedTrack { conversion, compiled }) => {
+                    made.insert(index, (conversion.added_keys, conversion.max_difference));
+                    replace.push((index, conversion.track, compiled));
                 }
                 Err(e) => refused = Some(Status::error(format!("Convert to Bézier: {e}"))),
             }
         }
-        self.document.end_gesture();
-        let converted: Vec<usize> = installed.iter().map(|(i, _)| *i).collect();
-        if compiled_now && !installed.is_empty() {
-            // The step is the newest now, and made of these tracks' only changes.
-            let replaced = self.install_compiled(installed);
-            self.park(crate::edit::Side::Undo, replaced);
-        } else if !compiled_now {
-            self.refresh();
-        }
+        let (converted, refusal) = self.replace_tracks("Convert to Bézier", replace);
+        refused = refused.or(refusal.map(|e| Status::error(format!("Convert to Bézier: {e}"))));
+        let added: usize = converted.iter().map(|i| made[i].0).sum();
+        let worst = converted.iter().map(|i| made[i].1).fold(0.0f64, f64::max);
         // The converted tracks' keys leave the selection.
         self.deselect_tracks(&converted);
         match (converted.len(), refused) {
@@ -228,36 +211,19 @@ impl DocState {
         let (mut done, mut before, mut after) = (0, 0, 0);
         let Simplified { reports, tracks, .. } = std::sync::Arc::unwrap_or_clone(simplified);
         let mut curves: std::collections::HashMap<usize, CompiledTrack> = tracks.into_iter().map(|(i, _, c)| (i, c)).collect();
-        let compiled_now = self.curves_revision_is_current();
-        let (mut installed, mut applied, mut refused) = (Vec::new(), Vec::new(), None);
-        self.document.begin_gesture("Simplify");
-        for r in &reports {
-            let Ok(reduced) = &r.result else { continue };
-            if reduced.kept.is_some() {
-                continue;
+        // The reduced tracks (not those kept as they were), each with the curve the worker
+        // compiled (compiled here only if it is missing).
+        let reduced: Vec<(usize, crate::Track, CompiledTrack)> = reports
+            .iter()
+            .filter_map(|r| Some((r.index, r.result.as_ref().ok().filter(|x| x.kept.is_none())?)))
+            .map(|(i, x)| (i, x.track.clone(), curves.remove(&i).unwrap_or_else(|| CompiledTrack::of(&x.track))))
+            .collect();
+        let (applied, refused) = self.replace_tracks("Simplify", reduced);
+        let refused = refused.map(|e| format!("{e}, left as it was"));
+        for r in reports.iter().filter(|r| applied.contains(&r.index)) {
+            if let Ok(x) = &r.result {
+                (done, before, after) = (done + 1, before + x.keys_before, after + x.keys_after);
             }
-            let result = match curves.remove(&r.index).filter(|c| c.curve.is_ok()) {
-                Some(compiled) => {
-                    let curve = compiled.curve.as_ref().expect("filtered to compiled curves");
-                    let applied = self.document.apply_compiled_track("Simplify", r.index, reduced.track.clone(), curve);
-                    applied.map(|()| installed.push((r.index, compiled)))
-                }
-                None => self.document.apply("Simplify", Edit::SetTrack { index: r.index, track: reduced.track.clone() }).map(|_| ()),
-            };
-            // A refused track (locked, say) stays as it was; the others still go in.
-            if let Err(e) = result {
-                refused = Some(format!("{e}, left as it was"));
-                continue;
-            }
-            applied.push(r.index);
-            (done, before, after) = (done + 1, before + reduced.keys_before, after + reduced.keys_after);
-        }
-        self.document.end_gesture();
-        if compiled_now && installed.len() == done {
-            let replaced = self.install_compiled(installed);
-            self.park(crate::edit::Side::Undo, replaced);
-        } else {
-            self.refresh();
         }
         self.deselect_tracks(&applied);
         if done == 0 {

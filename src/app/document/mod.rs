@@ -346,6 +346,40 @@ impl DocState {
         replaced
     }
 
+    /// Replaces tracks with new ones compiled elsewhere (a tool's worker, its preview), as one
+    /// undo step labelled `label`: the one way every tool (Smooth, Scale time, Simplify,
+    /// Convert to Bézier, Convert rotation) puts its result in. The compiled curves go in as
+    /// they are and the replaced ones are parked with the step, so undo compiles nothing.
+    /// Returns the indices replaced and the first refusal (a locked track, or one whose new
+    /// keys do not compile, stays as it was).
+    pub(super) fn replace_tracks(&mut self, label: &str, tracks: Vec<(usize, crate::Track, CompiledTrack)>) -> (Vec<usize>, Option<String>) {
+        let compiled_now = self.curves_revision_is_current();
+        let (mut installed, mut applied, mut refused) = (Vec::new(), Vec::new(), None);
+        self.document.begin_gesture(label);
+        for (index, track, compiled) in tracks {
+            let outcome = match compiled.curve.as_ref() {
+                Ok(curve) => self.document.apply_compiled_track(label, index, track, curve).map_err(|e| e.to_string()),
+                Err(e) => Err(e.to_string()),
+            };
+            match outcome {
+                Ok(()) => {
+                    installed.push((index, compiled));
+                    applied.push(index);
+                }
+                Err(e) => _ = refused.get_or_insert(e),
+            }
+        }
+        self.document.end_gesture();
+        if compiled_now && !installed.is_empty() {
+            // The step is the newest now, and made of these tracks' only changes.
+            let replaced = self.install_compiled(installed);
+            self.park(crate::edit::Side::Undo, replaced);
+        } else if !compiled_now {
+            self.refresh();
+        }
+        (applied, refused)
+    }
+
     /// "name* - Tangent": the file name, and a star while there are unsaved changes.
     pub fn title(&self) -> String {
         let name = self.path.as_deref().and_then(Path::file_name).map_or_else(|| "untitled".to_owned(), |n| n.to_string_lossy().into_owned());

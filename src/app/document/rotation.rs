@@ -140,29 +140,19 @@ impl DocState {
     pub fn apply_rotations(&mut self, rotations: std::sync::Arc<Rotations>) -> Status {
         const LABEL: &str = "Convert rotation";
         let Rotations { tracks, body, .. } = std::sync::Arc::unwrap_or_clone(rotations);
-        let compiled_now = self.curves_revision_is_current();
-        let (mut installed, mut reports, mut refused) = (Vec::new(), Vec::new(), None);
-        self.document.begin_gesture(LABEL);
+        let (mut replace, mut made, mut refused) = (Vec::new(), Vec::new(), None);
         for (index, name, result) in tracks {
-            let outcome = result.and_then(|c| {
-                let ConvertedRotation { track, compiled, report } = c;
-                let curve = compiled.curve.as_ref().map_err(ToString::to_string)?;
-                self.document.apply_compiled_track(LABEL, index, track, curve).map_err(|e| e.to_string())?;
-                installed.push((index, compiled));
-                Ok(report)
-            });
-            match outcome {
-                Ok(report) => reports.push((index, name, report)),
+            match result {
+                Ok(ConvertedRotation { track, compiled, report }) => {
+                    made.push((index, name, report));
+                    replace.push((index, track, compiled));
+                }
                 Err(e) => _ = refused.get_or_insert(e),
             }
         }
-        self.document.end_gesture();
-        if compiled_now && !installed.is_empty() {
-            let replaced = self.install_compiled(installed);
-            self.park(crate::edit::Side::Undo, replaced);
-        } else if !compiled_now {
-            self.refresh();
-        }
+        let (applied, refusal) = self.replace_tracks(LABEL, replace);
+        refused = refused.or(refusal);
+        let reports: Vec<(usize, String, RotationReport)> = made.into_iter().filter(|(i, _, _)| applied.contains(i)).collect();
         let converted: Vec<usize> = reports.iter().map(|(i, _, _)| *i).collect();
         self.deselect_tracks(&converted);
         let mut text = conversion_text(&reports);
