@@ -55,17 +55,13 @@ pub mod format;
 pub mod fuzzing;
 pub mod handles;
 pub mod import;
-pub mod io;
 pub mod model;
-pub mod open;
 pub mod player;
 pub mod problems;
+pub mod project;
 pub mod quat;
 pub mod reduce;
 pub mod retime;
-pub mod ron_keys;
-pub mod ron_split;
-pub mod ron_write;
 pub mod runtime;
 pub mod search;
 pub mod skeleton;
@@ -78,6 +74,8 @@ pub use curve::{Evaluator, PathCurve, PathError, SegmentSpeed, TrackCurve};
 pub use edit::{Document, Edit, EditError};
 pub use error::{FileError, ProjectError, TrackError};
 pub use model::{Binding, Ending, HandleType, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackHeader, TrackKind};
+/// Project files, at the paths every caller uses (`tangent::io`, …); they live in `project/`.
+pub use project::{io, open, ron_keys, ron_split, ron_write};
 pub use search::{Located, SegmentCursor};
 
 /// The accuracy used where none is given: the error bound of arc-length tables (length

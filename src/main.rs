@@ -1,11 +1,6 @@
 //! `tangent`: the editor, and the commands that scripts depend on (SPEC §9).
 
 mod cli;
-mod cli_body;
-mod cli_problems;
-mod cli_retime;
-mod cli_rotation;
-mod cli_smooth;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -277,8 +272,8 @@ fn main() -> ExitCode {
         None => tangent::app::run(cli.file),
         Some(Command::Eval { file, track, times, degrees }) => cli::eval(&file, &track, times, degrees),
         Some(Command::Check { file }) => cli::check(&file),
-        Some(Command::Pose { file, times }) => cli_body::pose(&file, times),
-        Some(Command::Diff { before, after, tracks, body }) => cli_body::diff(&before, &after, &tracks, body),
+        Some(Command::Pose { file, times }) => cli::body::pose(&file, times),
+        Some(Command::Diff { before, after, tracks, body }) => cli::body::diff(&before, &after, &tracks, body),
         Some(Command::Arclen { file, track, tolerance, lengths, times }) => {
             cli::arclen(&file, &track, tolerance, cli::ArclenOutput::from_flags(lengths, times))
         }
@@ -288,7 +283,7 @@ fn main() -> ExitCode {
             &output,
         ),
         Some(Command::Reduce { file, tolerance, body, tracks, angle, output }) => match (tolerance, body) {
-            (_, Some(bound)) => cli_problems::reduce_on_body(&file, bound, output.as_deref()),
+            (_, Some(bound)) => cli::problems::reduce_on_body(&file, bound, output.as_deref()),
             (Some(tolerance), None) => match output {
                 Some(output) => cli::reduce(&file, tolerance, angle, &tracks, &output),
                 None => Err(anyhow::anyhow!("--tolerance needs -o OUT: the project to write")),
@@ -296,20 +291,20 @@ fn main() -> ExitCode {
             (None, None) => unreachable!("clap requires --tolerance or --body"),
         },
         Some(Command::Import { file, output, animation }) => cli::import(&file, output.as_deref(), animation),
-        Some(Command::Problems { file }) => cli_problems::problems(&file),
+        Some(Command::Problems { file }) => cli::problems::problems(&file),
         Some(Command::Filter { file, euler, jumps, butterworth, order, gaussian, median, tracks, output }) => {
             if jumps {
-                cli_problems::fix_jumps(&file, &tracks, &output)
+                cli::problems::fix_jumps(&file, &tracks, &output)
             } else if euler {
-                cli_rotation::filter_euler(&file, &tracks, &output)
+                cli::rotation::filter_euler(&file, &tracks, &output)
             } else {
-                cli_smooth::smooth(&file, cli_smooth::chosen_filter(butterworth, order, gaussian, median), &tracks, &output)
+                cli::smooth::smooth(&file, cli::smooth::chosen_filter(butterworth, order, gaussian, median), &tracks, &output)
             }
         }
-        Some(Command::Retime { file, scale, pivot, tracks, output }) => cli_retime::retime(&file, scale, pivot, &tracks, &output),
+        Some(Command::Retime { file, scale, pivot, tracks, output }) => cli::retime::retime(&file, scale, pivot, &tracks, &output),
         Some(Command::Convert { file, to_euler, to_quat: _, angle, tracks, output }) => {
-            let conversion = to_euler.map_or(cli_rotation::Conversion::ToQuat(angle), cli_rotation::Conversion::ToEuler);
-            cli_rotation::convert(&file, conversion, &tracks, &output)
+            let conversion = to_euler.map_or(cli::rotation::Conversion::ToQuat(angle), cli::rotation::Conversion::ToEuler);
+            cli::rotation::convert(&file, conversion, &tracks, &output)
         }
     };
     match result {

@@ -1,6 +1,12 @@
 //! The command-line subcommands of SPEC §9. Output goes to stdout only on success; every
 //! error is returned for `main` to print on stderr with a non-zero exit code.
 
+pub mod body;
+pub mod problems;
+pub mod retime;
+pub mod rotation;
+pub mod smooth;
+
 use std::io::{BufRead, BufWriter, Write};
 use std::path::Path;
 

@@ -18,7 +18,7 @@ use crate::error::{FileError, ProjectError};
 use crate::model::{Project, FILE_VERSION};
 
 /// The built-in demo project's text (`assets/demo.ron`).
-pub const DEMO_PROJECT: &str = include_str!("../assets/demo.ron");
+pub const DEMO_PROJECT: &str = include_str!("../../assets/demo.ron");
 
 /// The built-in demo project.
 #[must_use]
