@@ -187,9 +187,33 @@ impl ExportWindow {
             ui.radio_value(&mut self.settings.adaptive, false, "every frame").on_hover_text("Baked tracks get one key per frame");
             ui.add(egui::DragValue::new(&mut self.settings.fps).range(1.0..=1000.0).suffix(" fps")).accessible_name("export fps");
             ui.radio_value(&mut self.settings.adaptive, true, "adaptive").on_hover_text("The fewest keys that stay within the error bound");
-            ui.add(egui::DragValue::new(&mut self.settings.bound).range(1e-9..=1.0).speed(0.0).custom_formatter(|v, _| format!("{v:.0e}")).prefix("E = "))
-                .accessible_name("export error bound")
-                .on_hover_text("Largest allowed difference from the curve (value units; radians for rotations)");
+            ui.add(
+                egui::DragValue::new(&mut self.settings.bound)
+                    .range(1e-9..=1.0)
+                    .speed(0.0)
+                    .custom_formatter(|v, _| format!("{v:.0e}"))
+                    .prefix("E = ")
+                    .suffix(" file units"),
+            )
+            .accessible_name("export error bound")
+            .on_hover_text("Largest allowed difference from the curve of Scalar and vector tracks, in file units");
+            // An angle for rotations, Quat and Euler alike; a project saved before it had one
+            // bounds them by E in radians until an angle is set.
+            let mut angle = self.settings.angle_deg.unwrap_or(self.settings.bound.to_degrees());
+            let r = ui
+                .add(
+                    egui::DragValue::new(&mut angle)
+                        .range(1e-6..=10.0)
+                        .speed(0.0)
+                        .custom_formatter(|v, _| format!("{v:.3}"))
+                        .prefix("rotations ")
+                        .suffix(" deg"),
+                )
+                .accessible_name("export angle bound")
+                .on_hover_text("Largest allowed angle between the rotation and what is written, in degrees, for Quat and Euler tracks");
+            if r.changed() {
+                self.settings.angle_deg = Some(angle);
+            }
         });
         ui.add_enabled(self.settings.adaptive, egui::Checkbox::new(&mut self.settings.adaptive_linear, "linear keys"))
             .on_hover_text("Adaptive: bake linear keys (for engines without cubic curves) instead of the fewest Bézier keys within E, written as glTF CUBICSPLINE or three.js InterpolateBezier");

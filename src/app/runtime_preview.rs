@@ -33,6 +33,7 @@ impl ExportSettings {
     pub fn options(&self) -> Result<ExportOptions, RateError> {
         Ok(ExportOptions {
             adaptive: self.adaptive.then(|| Bound::new(self.bound)).transpose()?,
+            adaptive_angle_deg: self.angle_deg,
             adaptive_linear: self.adaptive_linear,
             constant_speed: self.constant_speed,
             targets: self.targets.clone(),

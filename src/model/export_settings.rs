@@ -12,6 +12,10 @@ use crate::bake::{Bound, Fps, RateError};
 use crate::export::{Format, Target};
 use crate::runtime::Runtime;
 
+/// The rotation bound a project's adaptive export starts with, in degrees (`tangent bake
+/// --angle`'s default).
+pub const DEFAULT_ANGLE_DEG: f64 = 0.01;
+
 /// What File > Export… writes (and View > Preview runtime plays). A field left out of the
 /// file takes its default; an unknown one is refused, as everywhere in the file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -22,8 +26,14 @@ pub struct ExportSettings {
     pub fps: f64,
     /// The fewest keys within `bound` instead of one per frame.
     pub adaptive: bool,
-    /// Adaptive export's error bound (value units; radians for rotations).
+    /// Adaptive export's error bound: file units for Scalar and vector tracks (and, where
+    /// [`Self::angle_deg`] is not given, radians for rotations, as files written before it
+    /// mean).
     pub bound: f64,
+    /// Adaptive export's bound on rotation tracks (Quat and Euler): the angle in degrees
+    /// between the curve and what is written (`ExportOptions::adaptive_angle_deg`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub angle_deg: Option<f64>,
     /// Adaptive: linear keys instead of fitted Bézier keys.
     pub adaptive_linear: bool,
     pub constant_speed: bool,
@@ -51,6 +61,7 @@ impl ExportSettings {
             fps,
             adaptive: false,
             bound: crate::DEFAULT_ACCURACY,
+            angle_deg: Some(DEFAULT_ANGLE_DEG),
             adaptive_linear: false,
             constant_speed: false,
             runtime: Runtime::Spec,
@@ -65,6 +76,9 @@ impl ExportSettings {
     pub fn check(&self) -> Result<(), RateError> {
         Fps::new(self.fps)?;
         Bound::new(self.bound)?;
+        if let Some(a) = self.angle_deg {
+            Bound::new(a)?;
+        }
         Ok(())
     }
 }
@@ -103,5 +117,25 @@ mod tests {
         assert!(e.contains("export settings: the frame rate must be a positive number"), "{e}");
         let e = parse_project(&text.replace("adaptive_linear:", "adaptive_lineer:"), "typo").unwrap_err().to_string();
         assert!(e.contains("unknown field `adaptive_lineer` in the export settings") && e.contains("adaptive_linear"), "{e}");
+    }
+
+    /// The rotation bound is kept as an angle in degrees; settings written without one keep
+    /// their meaning (E bounds rotations in radians), and an angle that is not a positive
+    /// finite number is refused.
+    #[test]
+    fn the_rotation_angle_is_kept_and_a_file_without_it_keeps_its_meaning() {
+        let mut kept = demo_project();
+        let mut settings = ExportSettings::at_fps(30.0);
+        settings.adaptive = true;
+        settings.angle_deg = Some(0.5);
+        kept.export = Some(settings);
+        let text = project_to_string(&kept).unwrap();
+        assert!(text.contains("angle_deg: Some(0.5)"), "{text}");
+        let back = parse_project(&text, "kept").unwrap();
+        assert_eq!(back.export.as_ref().unwrap().angle_deg, Some(0.5));
+        let without = parse_project(&text.replace("angle_deg: Some(0.5),", ""), "older").unwrap();
+        assert_eq!(without.export.as_ref().unwrap().angle_deg, None, "no angle: E in radians, as before");
+        let e = parse_project(&text.replace("angle_deg: Some(0.5)", "angle_deg: Some(-2.0)"), "bad").unwrap_err().to_string();
+        assert!(e.contains("export settings"), "{e}");
     }
 }
