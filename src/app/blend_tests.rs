@@ -159,7 +159,7 @@ fn the_slider_shows_the_ghost_and_the_difference_while_sliding() {
             let d = crate::smooth::max_difference(&crate::TrackCurve::new(original).unwrap(), &crate::TrackCurve::new(&blended[t]).unwrap());
             assert!(d > 0.1, "{d}");
             assert_eq!(app(&h).ui.blend.as_ref().unwrap().differences[t], (t, d), "at {f}");
-            h.get_by_label(&format!("{d:.3e}"));
+            h.get_by_label(&format!("{d:.3e} file units"));
         }
     }
     h.get_by_role_and_label(Role::Button, "Cancel").click();
@@ -213,7 +213,7 @@ fn the_slider_on_a_large_track_works_off_the_ui_thread_as_one_undo_step() {
     assert!(app(&h).project().tracks == blended, "the worker's keys, in place");
     let d = crate::smooth::max_difference(&crate::TrackCurve::new(&originals[0]).unwrap(), &crate::TrackCurve::new(&blended[0]).unwrap());
     assert!(d > 0.01, "{d}");
-    h.get_by_label(&format!("{d:.3e}"));
+    h.get_by_label(&format!("{d:.3e} file units"));
     assert_eq!(app(&h).ui.status.text, "Blend to Neighbor 0.200: 2000 of 2000 keys moved on 1 track");
     h.get_by_role_and_label(Role::Slider, "blend factor").set_value_accesskit(0.9);
     h.step();

@@ -103,7 +103,8 @@ impl Panel for BlendWindow {
         let (min, max) = tool.neutral_and_range().1;
         let (mut done, mut reached) = (None, true);
         let ctx = ui.ctx().clone();
-        egui::Window::new(tool.label()).collapsible(false).resizable(false).anchor(egui::Align2::CENTER_TOP, [0.0, 60.0]).show(&ctx, |ui| {
+        // Docked below the graph (or floating), as every tool: its close button is Cancel.
+        let open = super::style::tool_window(ui, tool.label(), cx.view.dock_tools, |ui| {
             ui.label(format!("{}, from the keys as they were when the slider opened", session.scope()));
             let mut factor = self.asked;
             let r = ui.add(egui::Slider::new(&mut factor, min..=max).text("factor").max_decimals(3)).on_hover_text(ends(tool)).accessible_name("blend factor");
@@ -134,6 +135,9 @@ impl Panel for BlendWindow {
                 }
             });
         });
+        if !open {
+            done = done.or(Some(BlendCommand::Cancel));
+        }
         if !ctx.egui_wants_keyboard_input() {
             if ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Enter)) {
                 done = done.or(Some(BlendCommand::Keep));
@@ -171,7 +175,8 @@ fn differences(ui: &mut egui::Ui, session: &BlendSession) {
         for (i, d) in &session.differences {
             let Some(o) = session.origins.iter().find(|o| o.index == *i) else { continue };
             ui.label(&o.track.name);
-            ui.label(format!("{d:.3e}{}", if o.track.kind.is_rotation() { "°" } else { "" }));
+            let unit = if o.track.kind.is_rotation() { super::units::Measured::Degrees } else { super::units::Measured::FileUnits };
+            ui.label(super::units::fmt_measured(*d, unit, 3));
             ui.end_row();
         }
     });

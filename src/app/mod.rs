@@ -285,12 +285,12 @@ impl TangentApp {
         p.smooth.ui(ui, &cx, &mut out);
         p.retime.ui(ui, &cx, &mut out);
         p.import.ui(ui, &cx, &mut out);
+        p.ripple.ui(ui, &cx, &mut out);
+        p.blend.ui(ui, &cx, &mut out);
         egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
         p.dialogs.ui(ui, &cx, &mut out);
         p.export.ui(ui, &cx, &mut out);
         p.pointer_menus.ui(ui, &cx, &mut out);
-        p.ripple.ui(ui, &cx, &mut out);
-        p.blend.ui(ui, &cx, &mut out);
         p.problems.ui(ui, &cx, &mut out);
         if cx.ui.windows.is_open(Window::FrameStats) {
             let mut open = true;

@@ -21,10 +21,10 @@ impl Default for RippleWindow {
 }
 
 impl RippleWindow {
-    fn show(&mut self, ctx: &egui::Context, cx: &PanelContext<'_>, ripple: Ripple, out: &mut Vec<AppCommand>) -> bool {
+    fn show(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, ripple: Ripple, out: &mut Vec<AppCommand>) -> bool {
         let (mut open, mut close) = (true, false);
         let at = cx.playhead();
-        egui::Window::new(ripple.label()).open(&mut open).collapsible(false).resizable(false).show(ctx, |ui| {
+        open &= super::style::tool_window(ui, ripple.label(), cx.view.dock_tools, |ui| {
             ui.label(match ripple {
                 Ripple::Insert => "Every key after the playhead moves later by the amount (a key at the playhead stays).",
                 Ripple::Remove => "The keys in the span after the playhead are deleted; every later key moves earlier by the amount.",
@@ -59,7 +59,7 @@ impl RippleWindow {
 impl Panel for RippleWindow {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
         for (window, ripple) in [(Window::InsertTime, Ripple::Insert), (Window::RemoveTime, Ripple::Remove)] {
-            if cx.ui.windows.is_open(window) && self.show(ui.ctx(), cx, ripple, out) {
+            if cx.ui.windows.is_open(window) && self.show(ui, cx, ripple, out) {
                 out.push(AppCommand::CloseWindow(window));
             }
         }
