@@ -212,59 +212,65 @@ pub struct Selection<'a> {
     pub generation: u64,
 }
 
+/// What a kept column list was made from: a stamp (the curve's, the row's, or the
+/// selection's generation), the time range (as bits) and the number of columns.
+type ColumnsId = (u64, (u64, u64), usize);
+
+/// A column list kept with what it was made from.
+type Kept = (ColumnsId, Vec<bool>);
+
+/// The kept list under `key` in `map`, made again with `make` when `id` changed.
+fn kept_or_made<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Kept>, key: K, id: ColumnsId, make: impl FnOnce() -> Vec<bool>) -> &[bool] {
+    let entry = map.entry(key).or_insert_with(|| ((u64::MAX, (0, 0), 0), Vec::new()));
+    if entry.0 != id {
+        *entry = (id, make());
+    }
+    &entry.1
+}
+
+/// The key indices of `keys` in each of `columns` equal columns of `(x0, x1)`, by binary
+/// search per column (O(columns · log keys)), as `f(column's keys)` per column.
+fn per_column(keys: &[crate::Key], ((x0, x1), columns): ((f64, f64), usize), mut f: impl FnMut(std::ops::Range<usize>) -> bool) -> Vec<bool> {
+    let width = (x1 - x0) / columns as f64;
+    let mut a = keys.partition_point(|k| k.time < x0);
+    (0..columns)
+        .map(|c| {
+            let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
+            let yes = f(a..b);
+            a = b;
+            yes
+        })
+        .collect()
+}
+
 /// Which pixel columns hold a key, per track: kept until the track's curve stamp, the time
 /// range or the width change (a selection change, which makes every row's marks again, then
 /// costs a summary of 200 tracks 200 boolean ORs per column, not 400 binary searches).
 #[derive(Default)]
 pub struct ColumnCache {
-    tracks: HashMap<usize, (u64, (u64, u64), usize, Vec<bool>)>,
+    tracks: HashMap<usize, Kept>,
     /// Per row (its members): the union of their columns, with the members' stamps folded.
-    rows: HashMap<RowId, (u64, (u64, u64), usize, Vec<bool>)>,
+    rows: HashMap<RowId, Kept>,
     /// Per track with a selected key: which columns hold one, for the selection's generation
     /// (a track under ten nested groups is looked at once a frame, not once per row).
-    selected: HashMap<usize, (u64, (u64, u64), usize, Vec<bool>)>,
+    selected: HashMap<usize, Kept>,
 }
 
 impl ColumnCache {
-    /// Whether each of `columns` columns of `(x0, x1)` holds one of `keys` (binary search
-    /// per column: O(columns · log keys)).
-    fn occupied(&mut self, ti: usize, keys: &[crate::Key], stamp: u64, ((x0, x1), columns): ((f64, f64), usize)) -> &[bool] {
-        let id = (stamp, (x0.to_bits(), x1.to_bits()), columns);
-        let entry = self.tracks.entry(ti).or_insert_with(|| (u64::MAX, (0, 0), 0, Vec::new()));
-        if (entry.0, entry.1, entry.2) != id {
-            let width = (x1 - x0) / columns as f64;
-            let mut a = keys.partition_point(|k| k.time < x0);
-            entry.3 = (0..columns)
-                .map(|c| {
-                    let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
-                    let has = b > a;
-                    a = b;
-                    has
-                })
-                .collect();
-            (entry.0, entry.1, entry.2) = id;
-        }
-        &entry.3
+    /// Whether each column holds one of `keys` (track `ti`'s, whose curve has `stamp`).
+    fn occupied(&mut self, ti: usize, keys: &[crate::Key], stamp: u64, view: ((f64, f64), usize)) -> &[bool] {
+        let ((x0, x1), columns) = view;
+        kept_or_made(&mut self.tracks, ti, (stamp, (x0.to_bits(), x1.to_bits()), columns), || per_column(keys, view, |r| !r.is_empty()))
     }
 
-    /// Which columns hold a selected key of track `ti` (binary search per column).
-    fn selected(&mut self, ti: usize, keys: &[crate::Key], selection: &Selection<'_>, ((x0, x1), columns): ((f64, f64), usize)) -> &[bool] {
-        let id = (selection.generation, (x0.to_bits(), x1.to_bits()), columns);
-        let entry = self.selected.entry(ti).or_insert_with(|| (u64::MAX, (0, 0), 0, Vec::new()));
-        if (entry.0, entry.1, entry.2) != id {
-            let width = (x1 - x0) / columns as f64;
-            let mut a = keys.partition_point(|k| k.time < x0);
-            entry.3 = (0..columns)
-                .map(|c| {
-                    let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
-                    let any = b > a && selection.keys.range(KeyRef { track: ti, key: a }..KeyRef { track: ti, key: b }).next().is_some();
-                    a = b;
-                    any
-                })
-                .collect();
-            (entry.0, entry.1, entry.2) = id;
-        }
-        &entry.3
+    /// Which columns hold a selected key of track `ti`.
+    fn selected(&mut self, ti: usize, keys: &[crate::Key], selection: &Selection<'_>, view: ((f64, f64), usize)) -> &[bool] {
+        let ((x0, x1), columns) = view;
+        kept_or_made(&mut self.selected, ti, (selection.generation, (x0.to_bits(), x1.to_bits()), columns), || {
+            per_column(keys, view, |r| {
+                !r.is_empty() && selection.keys.range(KeyRef { track: ti, key: r.start }..KeyRef { track: ti, key: r.end }).next().is_some()
+            })
+        })
     }
 
     /// Which columns hold a key of any of `members` (the union of [`Self::occupied`]).
@@ -272,17 +278,16 @@ impl ColumnCache {
         let ((x0, x1), columns) = view;
         let id = (row.stamp(stamps), (x0.to_bits(), x1.to_bits()), columns);
         let key = row.id();
-        let kept = self.rows.get(&key).is_some_and(|e| (e.0, e.1, e.2) == id);
-        if !kept {
+        if self.rows.get(&key).is_none_or(|e| e.0 != id) {
             let mut union = vec![false; columns];
             for &ti in row.members() {
                 for (u, &has) in union.iter_mut().zip(self.occupied(ti, &tracks[ti].keys, stamps(ti), view)) {
                     *u |= has;
                 }
             }
-            self.rows.insert(key.clone(), (id.0, id.1, id.2, union));
+            self.rows.insert(key.clone(), (id, union));
         }
-        &self.rows[&key].3
+        &self.rows[&key].1
     }
 
     /// Forgets tracks past `count` (a document with fewer tracks) and rows not in `shown`.
