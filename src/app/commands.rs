@@ -127,6 +127,24 @@ pub enum AppCommand {
     Finished(Finished),
 }
 
+impl AppCommand {
+    /// What a box selection asks (the graph's and the dope sheet's): the keys `found` added to
+    /// the selection, or in place of it unless `add`; the first one's track active; how many
+    /// in the status bar.
+    pub fn box_selected(found: Vec<KeyRef>, add: bool) -> Vec<AppCommand> {
+        let mut out = Vec::with_capacity(4);
+        if !add {
+            out.push(AppCommand::Select(BTreeSet::new()));
+        }
+        if let Some(first) = found.first() {
+            out.push(AppCommand::SetActiveTrack(first.track));
+        }
+        out.push(AppCommand::Status(Status::message(format!("Box selected {} keys", found.len()))));
+        out.push(AppCommand::AddToSelection(found));
+        out
+    }
+}
+
 /// What the blend slider asks.
 #[derive(Clone, Debug, PartialEq)]
 pub enum BlendCommand {

@@ -449,14 +449,7 @@ impl DopeSheet {
             self.rows.iter().enumerate().filter(|(i, _)| (y0..=y1).contains(&row_y(*i))).flat_map(|(_, row)| row.members().iter().copied()).collect();
         let found: Vec<KeyRef> =
             boxed.into_iter().flat_map(|ti| super::key_ranges::keys_in_range(&tracks[ti].keys, t0, t1).map(move |key| KeyRef { track: ti, key })).collect();
-        if !add {
-            out.push(AppCommand::Select(BTreeSet::new()));
-        }
-        if let Some(first) = found.first() {
-            out.push(AppCommand::SetActiveTrack(first.track));
-        }
-        out.push(AppCommand::Status(Status::message(format!("Box selected {} keys", found.len()))));
-        out.push(AppCommand::AddToSelection(found));
+        out.extend(AppCommand::box_selected(found, add));
     }
 }
 

@@ -297,12 +297,5 @@ fn box_select(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, a: PlotPoint, b:
             }
         }
     }
-    if !add {
-        out.push(AppCommand::Select(BTreeSet::new()));
-    }
-    if let Some(first) = found.first() {
-        out.push(AppCommand::SetActiveTrack(first.track));
-    }
-    out.push(AppCommand::Status(Status::message(format!("Box selected {} keys", found.len()))));
-    out.push(AppCommand::AddToSelection(found));
+    out.extend(AppCommand::box_selected(found, add));
 }
