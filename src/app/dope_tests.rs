@@ -13,13 +13,9 @@ use super::tests::{app, click_at, drag, harness};
 use super::{KeyRef, TangentApp};
 use crate::{Interpolation, Key, Project, Track, TrackKind};
 
-/// Two scalar tracks, "a" (keys 0, 1, 3, 2, 5 at t = 0..4 s) and "b" (= a + 4), at 30 fps.
+/// `tests::two_tracks` ("a": keys 0, 1, 3, 2, 5 at t = 0..4 s; "b" = a + 4) at 30 fps.
 fn two_tracks() -> Project {
-    let track = |name: &str, base: f64| {
-        Track::new(name, TrackKind::Scalar, Interpolation::Linear)
-            .with_keys([0.0, 1.0, 3.0, 2.0, 5.0].iter().enumerate().map(|(i, v)| Key::new(i as f64, vec![base + v])).collect())
-    };
-    Project { tracks: vec![track("a", 0.0), track("b", 4.0)], fps: 30.0, ..Project::default() }
+    Project { fps: 30.0, ..super::tests::two_tracks() }
 }
 
 /// Where time `t` of row `row` is in the dope sheet (row 0 the summary, then "a", "b").

@@ -35,7 +35,7 @@ pub(super) fn open_by_typed_path(h: &mut Harness<'static, TangentApp>, path: &st
 }
 
 /// Two scalar TCB tracks, "a" and "b" (= a + 4), keys at t = 0..4 with values 0, 1, 3, 2, 5.
-fn two_tracks() -> Project {
+pub(super) fn two_tracks() -> Project {
     let track = |name: &str, base: f64| {
         Track::new(name, TrackKind::Scalar, Interpolation::Tcb)
             .with_keys([0.0, 1.0, 3.0, 2.0, 5.0].iter().enumerate().map(|(i, v)| Key::new(i as f64, vec![base + v])).collect())
