@@ -305,21 +305,28 @@ pub struct MarkCache {
     rows: HashMap<RowId, (MarkKey, Marks)>,
 }
 
-/// What a row's marks were made from: the members' curve stamps, the selection's generation,
-/// the time range (as bits) and the columns.
+/// What a row's marks were made from: the members' curve stamps, the selection's generation
+/// (`None` while no track of the row holds a selected key), the time range (as bits) and the
+/// columns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MarkKey {
     pub stamps: u64,
-    pub selection: u64,
+    pub selection: Option<u64>,
     pub range: (u64, u64),
     pub columns: usize,
 }
 
 impl MarkCache {
+    /// How many selected marks and runs the kept row `id` shows (tests).
+    #[cfg(test)]
+    pub fn selected_in(&self, id: &RowId) -> usize {
+        self.rows.get(id).map_or(0, |(_, m)| m.keys.iter().filter(|k| k.2).count() + m.runs.iter().filter(|r| r.2).count())
+    }
+
     /// The marks of `row` for `key`, made with `make` unless kept.
     pub fn get(&mut self, row: &DopeRow, key: MarkKey, make: impl FnOnce() -> Marks) -> &Marks {
         let id = row.id();
-        let entry = self.rows.entry(id).or_insert_with(|| (MarkKey { stamps: 0, selection: 0, range: (0, 0), columns: 0 }, Marks::default()));
+        let entry = self.rows.entry(id).or_insert_with(|| (MarkKey { stamps: 0, selection: None, range: (0, 0), columns: 0 }, Marks::default()));
         if entry.0 != key {
             entry.1 = make();
             entry.0 = key;

@@ -223,10 +223,13 @@ impl DopeSheet {
                 DopeRow::Track { index, .. } => track_color(&tracks[*index], *index),
                 _ => SUMMARY,
             };
-            let stamp_of = |ti: usize| cx.doc.curve_stamp(ti).unwrap_or(0);
-            let key = MarkKey { stamps: row.stamp(&stamp_of), selection: cx.doc.selection.generation(), range: (x0.to_bits(), x1.to_bits()), columns };
-            let held = &mut self.columns;
             let stamps = |ti: usize| cx.doc.curve_stamp(ti).unwrap_or(0);
+            // A row none of whose tracks holds a selected key draws the same whatever else
+            // is selected: its marks are kept across selection changes (None), and made again
+            // when it holds one now or did when they were made (the generation differs).
+            let holds = row.members().iter().any(|ti| with_selected.binary_search(ti).is_ok());
+            let key = MarkKey { stamps: row.stamp(&stamps), selection: holds.then_some(selection.generation), range: (x0.to_bits(), x1.to_bits()), columns };
+            let held = &mut self.columns;
             let m = self.marks.get(row, key, || marks(tracks, &selection, row, ((x0, x1), columns), held, &stamps));
             for &(t, shape, selected) in &m.keys {
                 points.entry((shape, selected, color)).or_default().push([t, y]);
@@ -269,6 +272,12 @@ impl DopeSheet {
         if !open_by_default {
             self.toggled.extend(group_names(project));
         }
+    }
+
+    /// How many selected marks row `id` drew in the last frame.
+    #[cfg(test)]
+    pub fn selected_marks(&self, id: &super::dope_rows::RowId) -> usize {
+        self.marks.selected_in(id)
     }
 
     /// The rows drawn in the last frame, as their labels read.

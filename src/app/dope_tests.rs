@@ -68,9 +68,14 @@ fn a_summary_mark_selects_every_key_at_its_time_and_shift_click_removes_one() {
     click_at(&mut h, p, Modifiers::NONE);
     let at3: BTreeSet<KeyRef> = [KeyRef { track: 0, key: 3 }, KeyRef { track: 1, key: 3 }].into();
     assert_eq!(*app(&h).doc.selection, at3);
+    h.run();
+    let marks = |h: &Harness<'_, TangentApp>, track| h.state().panels.dope.selected_marks(&super::dope_rows::RowId::Track(track));
+    assert_eq!((marks(&h, 0), marks(&h, 1)), (1, 1), "each track's row draws its key at 3 s selected");
     let p = at(&h, 3.0, 2.0);
     click_at(&mut h, p, Modifiers::SHIFT);
     assert_eq!(*app(&h).doc.selection, BTreeSet::from([KeyRef { track: 0, key: 3 }]), "Shift-click on b's selected key removes it: {}", app(&h).ui.status.text);
+    h.run();
+    assert_eq!((marks(&h, 0), marks(&h, 1)), (1, 0), "b's row no longer draws it selected (its kept marks made again)");
     // Empty space: nothing selected, the playhead there.
     let p = at(&h, 2.5, 1.0);
     click_at(&mut h, p, Modifiers::NONE);
