@@ -84,7 +84,7 @@ pub fn other_tangents_between(track: &Track, keys: std::ops::Range<usize>) -> Re
     let part = Track {
         name: track.name.clone(),
         binding: track.binding.clone(),
-        keys: track.keys[keys].to_vec(),
+        keys: track.keys[keys].to_vec().into(),
         tangents: other_tangent_mode(track.tangents),
         ..*track
     };

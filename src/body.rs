@@ -557,7 +557,7 @@ pub fn needed_for(project: &Project, changed: &[usize]) -> Option<Project> {
     }
     let keep: std::collections::HashSet<usize> = (0..joints.len()).filter(|&j| needed[j]).flat_map(|j| rig.tracks[j].iter()).collect();
     let tracks =
-        project.tracks.iter().enumerate().map(|(i, t)| if keep.contains(&i) { t.clone() } else { crate::Track { keys: Vec::new(), ..t.clone() } }).collect();
+        project.tracks.iter().enumerate().map(|(i, t)| if keep.contains(&i) { t.clone() } else { t.with_other_keys(crate::model::Keys::new()) }).collect();
     Some(Project { version: project.version, fps: project.fps, tracks, skeleton: project.skeleton.clone(), export: None })
 }
 

@@ -88,7 +88,7 @@ pub fn to_bezier(track: &Track, bound: f64) -> Result<Conversion, ConvertError> 
     let mut out = Track {
         interpolation: Interpolation::Bezier,
         auto_smoothing: AutoSmoothing::ContinuousAcceleration,
-        keys: Vec::with_capacity(track.keys.len()),
+        keys: Vec::with_capacity(track.keys.len()).into(),
         ..track.clone()
     };
     let mut added = 0;

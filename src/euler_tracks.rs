@@ -72,7 +72,7 @@ pub fn filter_track(track: &Track) -> Result<(Track, usize), EulerTrackError> {
     TrackCurve::new(track)?;
     let mut values: Vec<Angles> = track.keys.iter().map(angles_of).collect();
     let changed = euler::filter(&mut values, track.order);
-    let keys = track.keys.iter().zip(values).map(|(k, v)| Key { value: v.to_vec(), ..k.clone() }).collect();
+    let keys: Vec<Key> = track.keys.iter().zip(values).map(|(k, v)| Key { value: v.to_vec(), ..k.clone() }).collect();
     Ok((track.with_other_keys(keys), changed))
 }
 
@@ -105,7 +105,7 @@ pub fn quat_to_euler(track: &Track, order: EulerOrder) -> Result<QuatToEuler, Eu
     }
     TrackCurve::new(track)?;
     let mut previous: Option<Angles> = None;
-    let keys = track
+    let keys: Vec<Key> = track
         .keys
         .iter()
         .map(|k| {
@@ -206,7 +206,7 @@ fn joined_bezier(template: &Track, runs: Vec<Vec<FitKey>>) -> Track {
             _ => keys.push(k),
         }
     }
-    track.keys = keys;
+    track.keys = keys.into();
     track
 }
 
@@ -227,7 +227,7 @@ pub fn euler_to_quat(track: &Track, angle_deg_bound: f64) -> Result<EulerToQuat,
     let template = Track { kind: TrackKind::Quat, order: EulerOrder::default(), ..track.with_other_keys(Vec::new()) };
     let exact = |interpolation| {
         let mut previous = quat::IDENTITY;
-        let keys = track
+        let keys: Vec<Key> = track
             .keys
             .iter()
             .map(|k| {

@@ -59,7 +59,7 @@ pub fn handle_in_use(keys: &[Key], i: usize, side: Side) -> bool {
 /// (`(dt, dv)` from the key). `curve` is `track` compiled.
 #[must_use]
 pub fn drag_handle(track: &Track, curve: &TrackCurve, i: usize, side: Side, c: usize, offset: (f64, f64)) -> Vec<Key> {
-    let mut keys = track.keys.clone();
+    let mut keys = track.keys.to_vec();
     if let Some(key) = keys.get_mut(i) {
         move_handle(key, curve, i, side, c, offset);
     }
@@ -71,7 +71,7 @@ pub fn drag_handle(track: &Track, curve: &TrackCurve, i: usize, side: Side, c: u
 /// coordinate for many keys at once. Each key follows the rules of a drag.
 #[must_use]
 pub fn set_handles(track: &Track, curve: &TrackCurve, which: &[usize], side: Side, c: usize, to: impl Fn(Offset) -> Offset) -> Vec<Key> {
-    let mut keys = track.keys.clone();
+    let mut keys = track.keys.to_vec();
     for &i in which {
         let (Some(key), Some((l, r))) = (keys.get_mut(i), curve.bezier_handles(i, c)) else { continue };
         let current = if side == Side::Left { l } else { r };
@@ -123,7 +123,7 @@ fn move_handle(key: &mut Key, curve: &TrackCurve, i: usize, side: Side, c: usize
 /// side as it is). Sides becoming Free or Aligned keep their current handles.
 #[must_use]
 pub fn set_handle_types(track: &Track, curve: &TrackCurve, which: &[usize], left: Option<HandleType>, right: Option<HandleType>) -> Vec<Key> {
-    let mut keys = track.keys.clone();
+    let mut keys = track.keys.to_vec();
     for &i in which {
         let Some(key) = keys.get_mut(i) else { continue };
         store_resolved(key, curve, i);
@@ -187,7 +187,7 @@ pub fn split_segment(p0: (f64, f64), right: Offset, left: Offset, p3: (f64, f64)
 /// on other tracks, the new key is a plain key (AutoClamped by default).
 #[must_use]
 pub fn insert_key(track: &Track, curve: &TrackCurve, t: f64, value: Vec<f64>) -> (Vec<Key>, usize) {
-    let mut keys = track.keys.clone();
+    let mut keys = track.keys.to_vec();
     let at = keys.partition_point(|k| k.time < t);
     let mut new = Key::new(t, value);
     let inside = at > 0 && at < keys.len();
@@ -200,7 +200,7 @@ pub fn insert_key(track: &Track, curve: &TrackCurve, t: f64, value: Vec<f64>) ->
             for c in 0..curve.dim() {
                 let (a, b) = (&keys[at - 1], &keys[at]);
                 let split = split_segment((a.time, a.value[c]), a.right[c], b.left[c], (b.time, b.value[c]), t);
-                let Some(split) = split else { return insert_plain(track.keys.clone(), at, new) };
+                let Some(split) = split else { return insert_plain(track.keys.to_vec(), at, new) };
                 keys[at - 1].right[c] = split.start_right;
                 keys[at].left[c] = split.end_left;
                 left.push(split.left);
@@ -252,7 +252,7 @@ mod tests {
         let l = 1.0 / 2.5614;
         assert!((k.left[0].0 + 0.6 * l).abs() < 1e-12 && (k.left[0].1 + 0.8 * l).abs() < 1e-12, "{:?}", k.left);
         // The edited track is valid and draws the handle where it was dragged.
-        let edited = Track { keys, ..t };
+        let edited = Track { keys: keys.into(), ..t };
         let c = TrackCurve::new(&edited).unwrap();
         let (_, right) = c.bezier_handles(1, 0).unwrap();
         assert!((right.0 - 0.3).abs() < 1e-12 && (right.1 - 0.4).abs() < 1e-12, "{right:?}");
@@ -273,7 +273,7 @@ mod tests {
         let t = hill();
         let curve = TrackCurve::new(&t).unwrap();
         let keys = set_handle_types(&t, &curve, &[0, 1, 2], Some(HandleType::Free), Some(HandleType::Free));
-        let free = Track { keys, ..t.clone() };
+        let free = Track { keys: keys.into(), ..t.clone() };
         let c = TrackCurve::new(&free).unwrap();
         let (mut a, mut b) = (curve.evaluator(), c.evaluator());
         for i in 0..=100 {

@@ -73,7 +73,7 @@ pub use arclen::{ArcLengthTable, ConstantSpeed};
 pub use curve::{Evaluator, PathCurve, PathError, SegmentSpeed, TrackCurve};
 pub use edit::{Document, Edit, EditError};
 pub use error::{FileError, ProjectError, TrackError};
-pub use model::{Binding, Ending, HandleType, Infinity, Interpolation, Key, Project, Rgb, TangentMode, Track, TrackHeader, TrackKind};
+pub use model::{Binding, Ending, HandleType, Infinity, Interpolation, Key, Keys, Project, Rgb, TangentMode, Track, TrackHeader, TrackKind};
 /// Project files, at the paths every caller uses (`tangent::io`, …); they live in `project/`.
 pub use project::{io, open, ron_keys, ron_split, ron_write};
 pub use search::{Located, SegmentCursor};

@@ -386,7 +386,7 @@ fn perform(doc: &mut Document, a: &Action, serial: &mut u32) -> bool {
                 key.time += dt;
                 key.value[0] += dv;
             }
-            doc.apply("Move key", Edit::SetKeys { track: track % n, keys: sorted(keys) }).is_ok()
+            doc.apply("Move key", Edit::SetKeys { track: track % n, keys: sorted(keys.into_vec()).into() }).is_ok()
         }
         Action::Drag { track, key, steps } if n > 0 => {
             doc.begin_gesture("Drag key");
@@ -411,7 +411,7 @@ fn perform(doc: &mut Document, a: &Action, serial: &mut u32) -> bool {
             let mut keys = track_keys(track);
             let dim = keys[0].value.len();
             keys.push(Key::new(at, vec![0.5; dim]));
-            doc.apply("Insert key", Edit::SetKeys { track: track % n, keys: sorted(keys) }).is_ok()
+            doc.apply("Insert key", Edit::SetKeys { track: track % n, keys: sorted(keys.into_vec()).into() }).is_ok()
         }
         Action::DeleteKey { track, key } if n > 0 => {
             let mut keys = track_keys(track);

@@ -35,7 +35,7 @@ impl BodyChange {
             .into_iter()
             .filter_map(|(i, keys)| {
                 let t = project.tracks.get(i)?;
-                let track = Track { name: t.name.clone(), keys: keys.to_vec(), ..Track::new(t.name.clone(), t.kind, t.interpolation) };
+                let track = Track { name: t.name.clone(), keys: keys.to_vec().into(), ..Track::new(t.name.clone(), t.kind, t.interpolation) };
                 let track = Track {
                     order: t.order,
                     tangents: t.tangents,

@@ -159,7 +159,7 @@ fn per_track(
             let Some(Ok(curve)) = cx.doc.curve(*t) else { return None };
             let keys = keys_for(track, curve, which);
             let selected = which.iter().map(|&key| KeyRef { track: *t, key }).collect();
-            (keys != track.keys).then_some(KeyEdit { track: *t, edit: Edit::SetKeys { track: *t, keys }, selected })
+            (keys != track.keys).then_some(KeyEdit { track: *t, edit: Edit::SetKeys { track: *t, keys: keys.into() }, selected })
         })
         .collect()
 }

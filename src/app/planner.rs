@@ -278,7 +278,7 @@ fn changed(project: &Project, KeyEdit { track, edit, selected }: KeyEdit) -> Opt
     let old = project.tracks.get(track).filter(|old| old.keys != keys)?;
     let new = old.with_other_keys(keys);
     let compiled = CompiledTrack::of(&new);
-    Some(ChangedKeys { track, keys: new.keys, compiled, selected })
+    Some(ChangedKeys { track, keys: new.keys.into_vec(), compiled, selected })
 }
 
 /// A frame of a key drag ([`KeyMove`]): each track's keys moved and sorted from its origin
@@ -304,7 +304,7 @@ pub fn prepare_deletion(project: &Project, tracks: Vec<(usize, Vec<usize>)>) -> 
             // `gone` is ascending: one pass beside it.
             let mut next = gone.iter().peekable();
             let keys: Vec<Key> = track.keys.iter().enumerate().filter(|(i, _)| next.next_if_eq(&i).is_none()).map(|(_, k)| k.clone()).collect();
-            changed(project, KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected: Vec::new() })
+            changed(project, KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys: keys.into() }, selected: Vec::new() })
         })
         .collect()
 }
@@ -323,7 +323,7 @@ pub fn prepare_handle_types(project: &Project, tracks: Vec<(usize, Vec<usize>)>,
             let curve = TrackCurve::new(track).ok()?;
             let keys = crate::handles::set_handle_types(track, &curve, &which, sides.left, sides.right);
             let selected = which.into_iter().map(|key| KeyRef { track: ti, key }).collect();
-            changed(project, KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected })
+            changed(project, KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys: keys.into() }, selected })
         })
         .collect()
 }

@@ -60,7 +60,7 @@ impl TrackCurve {
         }
         let lo = at.saturating_sub(CONTEXT);
         let hi = (at + added + CONTEXT).min(n);
-        let part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys[lo..hi].to_vec(), ..*track };
+        let part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys[lo..hi].to_vec().into(), ..*track };
         // A part that fails (overflow) is reported for the whole track, with its key numbers.
         let Ok(part) = TrackCurve::new(&part) else { return TrackCurve::new(track) };
         let dim = self.dim();
@@ -111,7 +111,7 @@ impl TrackCurve {
             return Err(self);
         }
         let (lo, hi) = (at.saturating_sub(CONTEXT), (at + added + CONTEXT).min(n));
-        let mut part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys[lo..hi].to_vec(), ..*track };
+        let mut part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys[lo..hi].to_vec().into(), ..*track };
         if lo > 0 {
             // The whole track's aligned key `lo` (unchanged: before the change) is the raw
             // key normalised, or its negation.

@@ -195,7 +195,7 @@ pub fn move_origins(project: &Project, selection: &BTreeSet<KeyRef>) -> Vec<Move
     tracks_of(selection)
         .into_iter()
         .filter(|&t| project.tracks.get(t).is_some_and(|t| !t.locked))
-        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.clone(), selected: selected_on(selection, t), touched: TouchedRange::default() })
+        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.to_vec(), selected: selected_on(selection, t), touched: TouchedRange::default() })
         .collect()
 }
 
@@ -247,7 +247,7 @@ fn move_track(o: &MoveOrigin, dt: f64, dv: f64, comp: usize, snap: Option<Snap>)
     let mut edit = retag(o.track, tagged, &o.selected);
     let Edit::SetKeys { keys, .. } = edit.edit else { return None };
     edit.selected.iter_mut().for_each(|k| k.key += from);
-    edit.edit = Edit::SpliceKeys { track: o.track, at: from, remove: to - from, keys };
+    edit.edit = Edit::SpliceKeys { track: o.track, at: from, remove: to - from, keys: keys.into_vec() };
     Some(edit)
 }
 
@@ -301,7 +301,7 @@ pub fn insert_key(project: &Project, track: usize, t: f64, value: Vec<f64>) -> R
         // Blender's insertion: the segment is split so the curve keeps its shape.
         if let Ok(curve) = crate::TrackCurve::new(tr) {
             let (keys, at) = crate::handles::insert_key(tr, &curve, t, value);
-            return Ok(KeyEdit { track, edit: Edit::SetKeys { track, keys }, selected: vec![KeyRef { track, key: at }] });
+            return Ok(KeyEdit { track, edit: Edit::SetKeys { track, keys: keys.into() }, selected: vec![KeyRef { track, key: at }] });
         }
     }
     let mut tagged: Vec<(usize, Key)> = tr.keys.iter().cloned().enumerate().collect();
@@ -332,7 +332,7 @@ pub fn delete_keys(project: &Project, selection: &BTreeSet<KeyRef>) -> (Vec<Dele
             refused.push(IntentError::MustKeepOneKey(t.name.clone()));
             continue;
         }
-        out.push(Deletion { track, deleted: t.keys.len() - kept.len(), edit: Edit::SetKeys { track, keys: kept } });
+        out.push(Deletion { track, deleted: t.keys.len() - kept.len(), edit: Edit::SetKeys { track, keys: kept.into() } });
     }
     (out, refused)
 }
@@ -435,7 +435,7 @@ pub fn new_track(project: &Project, kind: TrackKind) -> Edit {
     if kind != TrackKind::Quat {
         one.iter_mut().for_each(|x| *x = 1.0);
     }
-    t.keys = vec![Key::new(0.0, kind.zero_value()), Key::new(1.0, one)];
+    t.keys = vec![Key::new(0.0, kind.zero_value()), Key::new(1.0, one)].into();
     Edit::InsertTrack { index: project.tracks.len(), track: t }
 }
 

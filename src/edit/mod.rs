@@ -10,7 +10,7 @@
 
 use crate::curve::validate;
 use crate::error::{ProjectError, TrackError};
-use crate::model::{Key, Project, Track, TrackHeader};
+use crate::model::{Key, Keys, Project, Track, TrackHeader};
 use thiserror::Error;
 
 #[cfg(test)]
@@ -38,7 +38,7 @@ pub enum Edit {
     /// Replace a track's keys (moves, inserts, deletes, TCB and ease changes).
     SetKeys {
         track: usize,
-        keys: Vec<Key>,
+        keys: Keys,
     },
     /// Replace keys `at..at + remove` of a track with `keys` (a drag of a few keys of a long
     /// track, or one key changed): the cost is the keys replaced, not the track.
@@ -122,11 +122,12 @@ impl Edit {
                 }
                 let end = at.checked_add(remove).filter(|&e| e <= t.keys.len()).ok_or(EditError::NoKeys { track, at, end: at.saturating_add(remove) })?;
                 let added = keys.len();
-                let old: Vec<Key> = t.keys.splice(at..end, keys).collect();
+                let old: Vec<Key> = t.keys.splice(at..end, keys);
                 // The rest of the track was valid: the new keys and their order with their
                 // neighbours are what can be wrong.
                 if let Err(e) = if check == Check::Full { crate::curve::validate_keys(t, at..at + added) } else { Ok(()) } {
                     t.keys.splice(at..at + added, old);
+                    t.keys.compact();
                     return Err(e.into());
                 }
                 Ok(Self::SpliceKeys { track, at, remove: added, keys: old })
@@ -256,7 +257,8 @@ impl Step {
         self.inverse
             .iter()
             .map(|e| match e {
-                Edit::SetKeys { keys, .. } | Edit::SpliceKeys { keys, .. } => keys.len(),
+                Edit::SetKeys { keys, .. } => keys.len(),
+                Edit::SpliceKeys { keys, .. } => keys.len(),
                 Edit::SetTrack { track, .. } | Edit::InsertTrack { track, .. } => track.keys.len(),
                 Edit::RemoveTrack { .. } | Edit::SetHeader { .. } => 0,
             })
@@ -418,7 +420,7 @@ impl Document {
     /// the keys are not checked again on this thread.
     pub fn apply_compiled_keys(&mut self, label: &str, track: usize, keys: Vec<Key>, curve: &crate::TrackCurve) -> Result<(), EditError> {
         debug_assert!(curve.times().len() == keys.len() && curve.times().iter().zip(&keys).all(|(t, k)| *t == k.time), "the curve of these keys");
-        self.apply_with(label, Edit::SetKeys { track, keys }, Check::Compiled)
+        self.apply_with(label, Edit::SetKeys { track, keys: keys.into() }, Check::Compiled)
     }
 
     fn apply_with(&mut self, label: &str, edit: Edit, check: Check) -> Result<(), EditError> {

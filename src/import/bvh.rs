@@ -308,7 +308,7 @@ fn track(
     frame_time: f64,
     value: impl Fn(usize) -> [f64; 3] + Sync,
 ) -> Track {
-    let keys = (0..frames).into_par_iter().map(|f| Key::new(f as f64 * frame_time, value(f).to_vec())).collect();
+    let keys: Vec<Key> = (0..frames).into_par_iter().map(|f| Key::new(f as f64 * frame_time, value(f).to_vec())).collect();
     Track { order, binding: Some(binding), ..Track::new(name, kind, Interpolation::Linear).with_keys(keys) }
 }
 

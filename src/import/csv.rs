@@ -82,7 +82,7 @@ pub(super) fn read(bytes: &[u8], ctx: &Ctx<'_>) -> Result<Read, ImportError> {
     let tracks = groups
         .into_iter()
         .map(|g| {
-            let keys = (0..rows).map(|r| Key::new(times[r], g.columns.iter().map(|&c| columns[c][r]).collect())).collect();
+            let keys: Vec<crate::Key> = (0..rows).map(|r| Key::new(times[r], g.columns.iter().map(|&c| columns[c][r]).collect())).collect();
             Track::new(g.name, g.kind, Interpolation::Linear).with_keys(keys)
         })
         .collect();

@@ -464,7 +464,7 @@ fn target_track(target: &Target<'_>, value: &ufbx::AnimValue, stack: &str, node_
     }
     let (pre_infinity, post_infinity) = extrapolation(&curves, &raw[..axes], &what, warnings);
     let mut track = Track::new(format!("{node_label}.{suffix}"), kind, interpolation);
-    track.keys = keys;
+    track.keys = keys.into();
     track.pre_infinity = pre_infinity;
     track.post_infinity = post_infinity;
     track.binding = Some(Binding::Node { animation: stack.to_owned(), node: node_label.to_owned(), property: target.property, element: target.channel });

@@ -140,7 +140,7 @@ fn cubic_split_at_other_times_is_the_same_curve() {
     assert_eq!(interpolation, Interpolation::Bezier);
     assert_eq!(keys.iter().map(|k| k.time).collect::<Vec<_>>(), [0.0, 0.7, 0.7, 1.9, 3.0, 3.0]);
     let mut track = Track::new("t", TrackKind::Vec2, Interpolation::Bezier);
-    track.keys = keys;
+    track.keys = keys.into();
     let compiled = TrackCurve::new(&track).unwrap();
     let mut eval = compiled.evaluator();
     let original = SegmentComponent::new((0.0, 1.0), (0.9, 6.0), (-0.4, 3.0), (3.0, -2.0));

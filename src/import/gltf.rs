@@ -491,7 +491,7 @@ fn build_tracks(plan: &Plan, data: &ChannelData, node_label: &str, root: &gj::Ro
                 None => format!("{node_label}.{suffix}"),
             };
             let mut track = Track::new(name, kind, interpolation);
-            track.keys = keys(data, first, dim, interpolation == Interpolation::Bezier);
+            track.keys = keys(data, first, dim, interpolation == Interpolation::Bezier).into();
             track.binding = Some(Binding::Gltf {
                 animation: plan.animation.clone(),
                 node: plan.node,

@@ -255,7 +255,7 @@ fn read_track(track: JsonTrack, time_scale: f64, warnings: &mut Vec<String>, her
         };
         let mut t = Track::new(name, kind, interpolation);
         t.binding = Some(Binding::Three { path: track.name.clone(), value_type: ty, element });
-        t.keys = keys(&times, &values, size, first, dim, tangents.as_ref());
+        t.keys = keys(&times, &values, size, first, dim, tangents.as_ref()).into();
         if tangents.is_some() && handles_reach_past_segment(&t.keys) {
             warn(format!("{}: Bézier handles reach past their segment or key; Tangent shortens them (as Blender does), three.js does not", t.name));
         }

@@ -126,6 +126,22 @@ impl Key {
             && self.period == KEY_PERIOD
     }
 
+    /// Whether the key carries nothing but its time and value: zero TCB and ease, automatic
+    /// clamped handles without stored offsets, and a default segment ([`Self::has_default_segment`]).
+    /// A track of such keys is held as columns ([`super::Keys`]).
+    #[must_use]
+    pub fn is_plain(&self) -> bool {
+        self.tension == 0.0
+            && self.continuity == 0.0
+            && self.bias == 0.0
+            && self.ease_to == 0.0
+            && self.ease_from == 0.0
+            && self.handles == (HandleType::AutoClamped, HandleType::AutoClamped)
+            && self.left.is_empty()
+            && self.right.is_empty()
+            && self.has_default_segment()
+    }
+
     /// The key's easing parameters, in f64 (period in seconds).
     #[must_use]
     pub fn ease_params(&self) -> EaseParams {

@@ -15,8 +15,10 @@ use serde::{Deserialize, Serialize};
 
 mod export_settings;
 mod key;
+mod keys;
 pub use export_settings::ExportSettings;
 pub use key::{Key, KEY_AMPLITUDE, KEY_BACK, KEY_PERIOD};
+pub use keys::{share_times, Columns, Keys};
 
 pub use crate::easing::{EaseParams, Easing, KeyInterpolation};
 pub use crate::euler::EulerOrder;
@@ -249,7 +251,7 @@ pub struct Track {
     /// `None` for tracks made in Tangent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binding: Option<Binding>,
-    pub keys: Vec<Key>,
+    pub keys: Keys,
 }
 
 /// A track's name, colour, visibility and lock: what its row in the track list sets, apart
@@ -317,7 +319,7 @@ impl Track {
 
     /// This track's settings with `keys` in place of its own (which are not copied).
     #[must_use]
-    pub fn with_other_keys(&self, keys: Vec<Key>) -> Track {
+    pub fn with_other_keys(&self, keys: impl Into<Keys>) -> Track {
         let Track {
             name,
             kind,
@@ -350,7 +352,7 @@ impl Track {
             visible: *visible,
             locked: *locked,
             binding: binding.clone(),
-            keys,
+            keys: keys.into(),
         }
     }
 
@@ -372,21 +374,22 @@ impl Track {
             visible: true,
             locked: false,
             binding: None,
-            keys: Vec::new(),
+            keys: Keys::new(),
         }
     }
 
     /// Builder-style: set the keys.
     #[must_use]
     pub fn with_keys(mut self, keys: Vec<Key>) -> Self {
-        self.keys = keys;
+        self.keys = keys.into();
         self
     }
 
     /// Time of the first and last key, if any.
     #[must_use]
     pub fn time_range(&self) -> Option<(f64, f64)> {
-        Some((self.keys.first()?.time, self.keys.last()?.time))
+        let n = self.keys.len();
+        (n > 0).then(|| (self.keys.time(0), self.keys.time(n - 1)))
     }
 }
 

@@ -45,7 +45,7 @@ fn parse_track(text: &str, options: &ron::Options) -> Option<Track> {
     if let Some((keys, end)) = open.and_then(|open| crate::ron_keys::parse_key_list(text, open)) {
         let header = format!("{}[]{}", &text[..open?], &text[end..]);
         let mut track: Track = options.from_str(&header).ok()?;
-        track.keys = keys;
+        track.keys = keys.into();
         return Some(track);
     }
     options.from_str(text).ok()

@@ -274,7 +274,7 @@ pub(crate) fn bezier_track(track: &Track, runs: Vec<Vec<FitKey>>) -> Track {
             keys.push(Key::new(k.time, k.value.clone()).with_handles((kind, kind), left, right));
         }
     }
-    Track { interpolation: Interpolation::Bezier, keys, ..track.clone() }
+    Track { interpolation: Interpolation::Bezier, keys: keys.into(), ..track.clone() }
 }
 
 #[cfg(test)]

@@ -125,7 +125,7 @@ pub(super) fn reduce(track: &Track, curve: &TrackCurve, tol: Tolerance) -> Resul
     }
     let (times, values) = samples(track, curve);
     let mut candidates = Vec::new();
-    let slerp = Track { interpolation: Interpolation::Slerp, keys: slerp_keys(&times, &values, tol.angle_deg * FIT_FRACTION), ..track.clone() };
+    let slerp = Track { interpolation: Interpolation::Slerp, keys: slerp_keys(&times, &values, tol.angle_deg * FIT_FRACTION).into(), ..track.clone() };
     candidates.push(slerp);
     let chord = (tol.angle_deg.to_radians() / 2.0).sin() * FIT_FRACTION;
     let fitted = fit_run(&Samples { times: &times, values: &values, dim: 4 }, chord);

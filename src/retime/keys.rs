@@ -50,7 +50,7 @@ pub fn retime_keys(track: &Track, selected: &[usize], scale: f64, pivot: f64) ->
     let old = TrackCurve::new(track)?;
     let map = |t: f64| pivot + (t - pivot) * scale;
     check_collisions(track, &chosen, map)?;
-    let mut keys: Vec<Key> = track.keys.clone();
+    let mut keys: Vec<Key> = track.keys.to_vec();
     for k in keys.iter_mut().zip(&chosen).filter(|(_, &c)| c).map(|(k, _)| k) {
         k.time = map(k.time);
         for h in k.left.iter_mut().chain(k.right.iter_mut()) {

@@ -96,7 +96,7 @@ pub fn retime_track(track: &Track, scale: f64, pivot: f64) -> Result<Retimed, Re
     let mut notes = Vec::new();
     let dim = track.kind.dim();
     // Bezier handles as resolved, where they are automatic (module docs).
-    let mut keys: Vec<Key> = track.keys.clone();
+    let mut keys: Vec<Key> = track.keys.to_vec();
     if track.interpolation == Interpolation::Bezier {
         let mut fixed = 0;
         for (i, k) in keys.iter_mut().enumerate() {
@@ -147,7 +147,7 @@ pub fn retime_track(track: &Track, scale: f64, pivot: f64) -> Result<Retimed, Re
         std::mem::swap(&mut new.pre_infinity, &mut new.post_infinity);
         std::mem::swap(&mut new.ending_start, &mut new.ending_end);
     }
-    new.keys = keys;
+    new.keys = keys.into();
     let curve = TrackCurve::new(&new)?;
     let max_difference = measure(&old, &curve, scale, pivot);
     if max_difference > EXACT {

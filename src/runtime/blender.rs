@@ -185,7 +185,7 @@ fn played(version: Version, w: &Written, fps: f64, time: impl Fn(f64) -> f64) ->
 /// ([`Version::handles`]), Continuous Acceleration, Constant extrapolation.
 pub(super) fn bezier_track(version: Version, kind: TrackKind, interpolation: Interpolation, keys: Vec<Key>) -> Track {
     let handles = version.handles();
-    let keys = keys.into_iter().map(|k| Key { handles: (handles, handles), ..k }).collect();
+    let keys: Vec<Key> = keys.into_iter().map(|k| Key { handles: (handles, handles), ..k }).collect();
     let mut track = Track::new("played", kind, interpolation).with_keys(keys);
     track.auto_smoothing = AutoSmoothing::ContinuousAcceleration;
     track

@@ -190,7 +190,7 @@ fn prune(version: Version, kind: TrackKind, curve: &TrackCurve, mut model: Track
     }
     let mut i = 1;
     while i + 1 < model.keys.len() {
-        let mut keys = model.keys.clone();
+        let mut keys = model.keys.to_vec();
         keys.remove(i);
         let trial = model_track(version, kind, keys);
         let (w, _) = max_difference(curve, &TrackCurve::new(&trial)?, bound);

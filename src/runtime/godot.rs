@@ -129,7 +129,7 @@ pub fn play(w: &Written, channel: Channel, fps: f64, length: f64) -> Result<Play
         }
         Channel::Weights => {
             let kind = vector_kind(w.width)?;
-            let keys = |w: &Written| (0..w.times.len()).map(|i| Key::new(w.times[i], w.values[i * w.width..(i + 1) * w.width].to_vec())).collect();
+            let keys = |w: &Written| (0..w.times.len()).map(|i| Key::new(w.times[i], w.values[i * w.width..(i + 1) * w.width].to_vec())).collect::<Vec<Key>>();
             match w.form {
                 Form::Step => Track::new("played", kind, Interpolation::Step).with_keys(keys(w)),
                 Form::Linear | Form::Baked => Track::new("played", kind, Interpolation::Linear).with_keys(keys(w)),

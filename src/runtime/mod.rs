@@ -205,14 +205,14 @@ fn spec(w: &Written) -> Result<Played, RuntimeError> {
     let n = w.times.len();
     let key = |i: usize, stride: usize, first: usize| Key::new(w.times[i], w.values[i * stride + first..i * stride + first + d].to_vec());
     let track = match w.form {
-        Form::Step => Track::new("played", kind, Interpolation::Step).with_keys((0..n).map(|i| key(i, d, 0)).collect()),
+        Form::Step => Track::new("played", kind, Interpolation::Step).with_keys((0..n).map(|i| key(i, d, 0)).collect::<Vec<Key>>()),
         Form::Linear | Form::Baked => {
             let mode = if w.rotation { Interpolation::Slerp } else { Interpolation::Linear };
-            Track::new("played", kind, mode).with_keys((0..n).map(|i| key(i, d, 0)).collect())
+            Track::new("played", kind, mode).with_keys((0..n).map(|i| key(i, d, 0)).collect::<Vec<Key>>())
         }
         Form::CubicSpline => {
             let span = |i: usize| if i + 1 < n { w.times[i + 1] - w.times[i] } else { 0.0 };
-            let keys = (0..n)
+            let keys: Vec<Key> = (0..n)
                 .map(|i| {
                     let (before, after) = (if i > 0 { span(i - 1) } else { 0.0 }, span(i));
                     let a = &w.values[3 * d * i..3 * d * i + d];
@@ -226,7 +226,7 @@ fn spec(w: &Written) -> Result<Played, RuntimeError> {
         }
         Form::Bezier => {
             let (ins, outs) = w.tangents.as_ref().ok_or(RuntimeError::Unsupported { runtime: Runtime::Spec, form: w.form })?;
-            let keys = (0..n)
+            let keys: Vec<Key> = (0..n)
                 .map(|i| {
                     let k = key(i, d, 0);
                     let at = |points: &[f64], c: usize| (points[2 * (i * d + c)] - k.time, points[2 * (i * d + c) + 1] - k.value[c]);
@@ -237,7 +237,7 @@ fn spec(w: &Written) -> Result<Played, RuntimeError> {
             Track::new("played", kind, Interpolation::Bezier).with_keys(keys)
         }
         Form::Smooth => {
-            let mut t = Track::new("played", kind, Interpolation::Cubic).with_keys((0..n).map(|i| key(i, d, 0)).collect());
+            let mut t = Track::new("played", kind, Interpolation::Cubic).with_keys((0..n).map(|i| key(i, d, 0)).collect::<Vec<Key>>());
             (t.ending_start, t.ending_end) = (Ending::ZeroCurvature, Ending::ZeroCurvature);
             t
         }

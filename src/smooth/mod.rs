@@ -429,7 +429,7 @@ pub fn smooth_keys(track: &Track, selected: &[usize], filter: &Filter) -> Result
         }
     } else {
         let signal = Track::new(track.name.clone(), track.kind, resampled_mode(track.kind))
-            .with_keys(times.iter().zip(values.chunks_exact(dim)).map(|(&t, v)| Key::new(t, v.to_vec())).collect());
+            .with_keys(times.iter().zip(values.chunks_exact(dim)).map(|(&t, v)| Key::new(t, v.to_vec())).collect::<Vec<Key>>());
         let signal = TrackCurve::new(&signal)?;
         let mut ev = signal.evaluator();
         for &k in &chosen {

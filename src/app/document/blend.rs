@@ -127,7 +127,7 @@ pub fn blend_on_worker(work: &BlendWork, factor: f64, made_for: Basis, cancelled
                 None => TrackCurve::new(&o.track).map_or(0.0, |old| crate::smooth::max_difference(&old, curve)),
             };
             let selected = o.keys.iter().map(|&key| KeyRef { track: o.index, key }).collect();
-            Ok((ChangedKeys { track: o.index, keys: new.keys, compiled, selected }, moved, difference))
+            Ok((ChangedKeys { track: o.index, keys: new.keys.into_vec(), compiled, selected }, moved, difference))
         })
         .collect();
     if cancelled() {

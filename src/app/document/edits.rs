@@ -305,7 +305,7 @@ impl DocState {
                 }
                 let keys = crate::handles::set_handle_types(track, curve, &which, sides.left, sides.right);
                 let selected = which.iter().map(|&key| KeyRef { track: ti, key }).collect();
-                (keys != track.keys).then(|| (which.len(), KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys }, selected }))
+                (keys != track.keys).then(|| (which.len(), KeyEdit { track: ti, edit: Edit::SetKeys { track: ti, keys: keys.into() }, selected }))
             })
             .collect();
         if edits.is_empty() {

@@ -119,7 +119,7 @@ impl DocState {
                 continue;
             }
             let selected: Vec<KeyRef> = self.selection.of_track(t).filter_map(|k| span.follow(k.key)).map(|key| KeyRef { track: t, key }).collect();
-            edits.push(KeyEdit { track: t, edit: Edit::SetKeys { track: t, keys: span.apply(&track.keys, shift) }, selected });
+            edits.push(KeyEdit { track: t, edit: Edit::SetKeys { track: t, keys: span.apply(&track.keys, shift).into() }, selected });
             (deleted, moved) = (deleted + span.deleted, moved + span.moved);
         }
         let n = edits.len();

@@ -259,7 +259,7 @@ mod tests {
         ask(&d);
         assert_eq!(asked.get(), 2, "a new selection is asked again");
         assert_eq!(*d.bezier_selection(), vec![(1, vec![2]), (2, vec![0])], "the TCB track left out");
-        d.document.apply("x", crate::Edit::SetKeys { track: 0, keys: vec![Key::new(0.0, vec![1.0])] }).unwrap();
+        d.document.apply("x", crate::Edit::SetKeys { track: 0, keys: vec![Key::new(0.0, vec![1.0])].into() }).unwrap();
         ask(&d);
         assert_eq!(asked.get(), 3, "a new document revision is asked again");
     }

@@ -214,7 +214,7 @@ fn drag_handle(out: &mut Vec<AppCommand>, key: KeyRef, (comp, side): (usize, Sid
     let dv = shown(track.kind, h.1);
     let in_unit = unit(track.kind).map_or(String::new(), |u| format!(" {u}"));
     let message = format!("{name} handle of key {}: Δt = {:.4}, Δv = {dv:.4}{in_unit} ({kind:?})", key.key, h.0);
-    let edit = crate::Edit::SetKeys { track: key.track, keys };
+    let edit = crate::Edit::SetKeys { track: key.track, keys: keys.into() };
     out.push(EditCommand::new("Drag handle", edit).in_gesture(true).with_message(message).into());
 }
 
