@@ -100,7 +100,7 @@ pub fn to_bezier(track: &Track, bound: f64) -> Result<Conversion, ConvertError> 
         let mut pending: Option<Vec<(f64, f64)>> = None;
         for (i, key) in track.keys.iter().enumerate() {
             out.keys.push(Key { left: pending.take().unwrap_or_default(), ..plain(key) });
-            if i + 1 == track.keys.len() || track.keys[i + 1].time <= key.time {
+            if i + 1 == track.keys.len() || track.keys.time(i + 1) <= key.time {
                 continue;
             }
             // A Bezier track's segments all go through the pieces: a segment already a cubic

@@ -52,7 +52,11 @@ pub enum EulerTrackError {
 }
 
 fn angles_of(key: &Key) -> Angles {
-    [key.value[0], key.value[1], key.value[2]]
+    angles(&key.value)
+}
+
+fn angles(value: &[f64]) -> Angles {
+    [value[0], value[1], value[2]]
 }
 
 fn require_euler(track: &Track) -> Result<(), EulerTrackError> {
@@ -70,10 +74,9 @@ fn require_euler(track: &Track) -> Result<(), EulerTrackError> {
 pub fn filter_track(track: &Track) -> Result<(Track, usize), EulerTrackError> {
     require_euler(track)?;
     TrackCurve::new(track)?;
-    let mut values: Vec<Angles> = track.keys.iter().map(angles_of).collect();
+    let mut values: Vec<Angles> = (0..track.keys.len()).map(|i| angles(track.keys.value(i))).collect();
     let changed = euler::filter(&mut values, track.order);
-    let keys: Vec<Key> = track.keys.iter().zip(values).map(|(k, v)| Key { value: v.to_vec(), ..k.clone() }).collect();
-    Ok((track.with_other_keys(keys), changed))
+    Ok((track.with_other_keys(track.keys.with_values(values.concat())), changed))
 }
 
 /// A Quat track converted to Euler angles.
@@ -247,7 +250,7 @@ pub fn euler_to_quat(track: &Track, angle_deg_bound: f64) -> Result<EulerToQuat,
     let mut runs: Vec<&[Key]> = Vec::new();
     let mut start = 0;
     for i in 1..=track.keys.len() {
-        if i == track.keys.len() || track.keys[i].time == track.keys[i - 1].time {
+        if i == track.keys.len() || track.keys.time(i) == track.keys.time(i - 1) {
             runs.push(&track.keys[start..i]);
             start = i;
         }

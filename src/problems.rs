@@ -225,9 +225,9 @@ pub fn fix_spikes(track: &Track, jumps: &[&Jump]) -> (Track, usize) {
     for jump in jumps {
         let JumpShape::Spike { back } = jump.shape else { continue };
         let (a, b) = (jump.first - 1, back);
-        let (t0, t1) = (track.keys[a].time, track.keys[b].time);
+        let (t0, t1) = (track.keys.time(a), track.keys.time(b));
         for k in jump.first..back {
-            let u = if t1 > t0 { (track.keys[k].time - t0) / (t1 - t0) } else { 0.5 };
+            let u = if t1 > t0 { (track.keys.time(k) - t0) / (t1 - t0) } else { 0.5 };
             let before = out.keys[k - 1].value.clone();
             let value = across(track, &track.keys[a].value, &track.keys[b].value, u, &before);
             if value != out.keys[k].value {

@@ -289,7 +289,7 @@ fn scale_time_refuses_a_key_landing_on_or_passing_an_unselected_one() {
     assert!(apply_enabled(&h));
     h.get_by_role_and_label(Role::Button, "Apply").click();
     h.run();
-    assert_eq!(app(&h).project().tracks[0].keys[9].time, 2.375);
+    assert_eq!(app(&h).project().tracks[0].keys.time(9), 2.375);
 }
 
 /// Edit > Smooth… (Alt+O) with keys 25–35 of a jittery take selected, the spike (key 30) among
@@ -323,7 +323,7 @@ fn smoothing_a_key_selection_changes_only_those_keys() {
             assert_eq!(new, old, "unselected key {i} keeps its value");
         }
     }
-    assert!(smoothed.keys[30].value[0] < 2.0, "the spike smoothed: {}", smoothed.keys[30].value[0]);
+    assert!(smoothed.keys.value(30)[0] < 2.0, "the spike smoothed: {}", smoothed.keys.value(30)[0]);
     assert!(app(&h).ui.status.text.starts_with("Smoothed 11 selected keys on 1 track: largest difference"), "{}", app(&h).ui.status.text);
     assert_eq!(app(&h).doc.selection.iter().map(|k| k.key).collect::<Vec<_>>(), selected, "the selection stays");
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);

@@ -105,7 +105,7 @@ pub fn shape(track: &Track, k: usize) -> Shape {
         Interpolation::Step => Shape::Constant,
         Interpolation::Linear | Interpolation::Slerp | Interpolation::Nlerp => Shape::Linear,
         Interpolation::Tcb | Interpolation::Cubic | Interpolation::Squad => Shape::Smooth,
-        Interpolation::Bezier => match track.keys.get(k).map_or(KeyInterpolation::Bezier, |key| key.interpolation) {
+        Interpolation::Bezier => match track.keys.full_keys().and_then(|v| v.get(k)).map_or(KeyInterpolation::Bezier, |key| key.interpolation) {
             KeyInterpolation::Constant => Shape::Constant,
             KeyInterpolation::Linear => Shape::Linear,
             KeyInterpolation::Bezier => Shape::Smooth,
@@ -149,7 +149,7 @@ pub fn marks(
         let track = &tracks[ti];
         for k in in_view(track) {
             let selected = selection.keys.contains(&KeyRef { track: ti, key: k });
-            keys.push((track.keys[k].time, if summary { Shape::Summary } else { shape(track, k) }, selected));
+            keys.push((track.keys.time(k), if summary { Shape::Summary } else { shape(track, k) }, selected));
         }
     }
     if summary {
@@ -230,12 +230,12 @@ fn kept_or_made<K: std::hash::Hash + Eq>(map: &mut HashMap<K, Kept>, key: K, id:
 
 /// The key indices of `keys` in each of `columns` equal columns of `(x0, x1)`, by binary
 /// search per column (O(columns · log keys)), as `f(column's keys)` per column.
-fn per_column(keys: &[crate::Key], ((x0, x1), columns): ((f64, f64), usize), mut f: impl FnMut(std::ops::Range<usize>) -> bool) -> Vec<bool> {
+fn per_column(keys: &crate::Keys, ((x0, x1), columns): ((f64, f64), usize), mut f: impl FnMut(std::ops::Range<usize>) -> bool) -> Vec<bool> {
     let width = (x1 - x0) / columns as f64;
-    let mut a = keys.partition_point(|k| k.time < x0);
+    let mut a = keys.partition_point(|t| t < x0);
     (0..columns)
         .map(|c| {
-            let b = a + keys[a..].partition_point(|k| k.time < x0 + (c + 1) as f64 * width);
+            let b = keys.partition_point(|t| t < x0 + (c + 1) as f64 * width).max(a);
             let yes = f(a..b);
             a = b;
             yes
@@ -258,13 +258,13 @@ pub struct ColumnCache {
 
 impl ColumnCache {
     /// Whether each column holds one of `keys` (track `ti`'s, whose curve has `stamp`).
-    fn occupied(&mut self, ti: usize, keys: &[crate::Key], stamp: u64, view: ((f64, f64), usize)) -> &[bool] {
+    fn occupied(&mut self, ti: usize, keys: &crate::Keys, stamp: u64, view: ((f64, f64), usize)) -> &[bool] {
         let ((x0, x1), columns) = view;
         kept_or_made(&mut self.tracks, ti, (stamp, (x0.to_bits(), x1.to_bits()), columns), || per_column(keys, view, |r| !r.is_empty()))
     }
 
     /// Which columns hold a selected key of track `ti`.
-    fn selected(&mut self, ti: usize, keys: &[crate::Key], selection: &Selection<'_>, view: ((f64, f64), usize)) -> &[bool] {
+    fn selected(&mut self, ti: usize, keys: &crate::Keys, selection: &Selection<'_>, view: ((f64, f64), usize)) -> &[bool] {
         let ((x0, x1), columns) = view;
         kept_or_made(&mut self.selected, ti, (selection.generation, (x0.to_bits(), x1.to_bits()), columns), || {
             per_column(keys, view, |r| {

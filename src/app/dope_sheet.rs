@@ -137,9 +137,9 @@ impl DopeSheet {
         let tracks = &cx.project().tracks;
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
         for t in tracks.iter().filter(|t| t.visible) {
-            if let (Some(a), Some(b)) = (t.keys.first(), t.keys.last()) {
-                lo = lo.min(a.time);
-                hi = hi.max(b.time);
+            if let Some((a, b)) = t.time_range() {
+                lo = lo.min(a);
+                hi = hi.max(b);
             }
         }
         if !lo.is_finite() {
@@ -302,7 +302,7 @@ impl DopeSheet {
         let mut best: Option<f64> = None;
         for &ti in self.rows[i].members() {
             let keys = &tracks[ti].keys;
-            let k = keys.partition_point(|k| k.time < p.x);
+            let k = keys.partition_point(|t| t < p.x);
             for j in [k.wrapping_sub(1), k] {
                 if let Some(key) = keys.get(j) {
                     let d = (key.time - p.x).abs();
@@ -431,7 +431,7 @@ impl DopeSheet {
                 }
                 if let Some(k) = keys.first() {
                     out.push(AppCommand::SetActiveTrack(k.track));
-                    let t = cx.project().tracks[k.track].keys[k.key].time;
+                    let t = cx.project().tracks[k.track].keys.time(k.key);
                     out.push(AppCommand::Status(Status::message(format!("{} key(s) at {t:.4} s (frame {:.1})", keys.len(), t * cx.project().fps))));
                 }
             }

@@ -53,7 +53,7 @@ fn box_select_then_a_time_drag_is_one_undo_step_and_the_graph_shows_the_same_key
     // The graph shows the same keys selected, where the dope sheet moved them.
     h.get_by_label("Graph").click();
     h.run();
-    let sel: Vec<f64> = app(&h).doc.selection.iter().map(|k| app(&h).project().tracks[k.track].keys[k.key].time).collect();
+    let sel: Vec<f64> = app(&h).doc.selection.iter().map(|k| app(&h).project().tracks[k.track].keys.time(k.key)).collect();
     assert_eq!(sel, vec![1.5, 2.5, 1.5, 2.5]);
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();

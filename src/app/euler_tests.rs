@@ -87,12 +87,12 @@ fn an_euler_key_is_shown_in_degrees_and_typed_degrees_are_stored_as_radians() {
     assert!((field(&h, "value x") - 90.0).abs() < 1e-9, "the inspector shows {} for π/2 rad", field(&h, "value x"));
     assert!((field(&h, "value z") + 40.0).abs() < 1e-9);
     type_into(&mut h, "value x", 45.0);
-    let stored = app(&h).project().tracks[0].keys[1].value[0];
+    let stored = app(&h).project().tracks[0].keys.value(1)[0];
     assert!((stored - FRAC_PI_4).abs() < 1e-12, "45 typed is stored as π/4 rad, got {stored}");
     assert_eq!(app(&h).doc.document.undo_label(), Some("Set key value"));
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
-    assert_eq!(app(&h).project().tracks[0].keys[1].value[0], FRAC_PI_2);
+    assert_eq!(app(&h).project().tracks[0].keys.value(1)[0], FRAC_PI_2);
 }
 
 /// A value typed with keys of an Euler and a Vec3 track selected: each takes it in its own
@@ -106,17 +106,17 @@ fn a_typed_value_means_each_tracks_own_units() {
     select(&mut h, [KeyRef { track: 0, key: 1 }, KeyRef { track: 1, key: 0 }]);
     type_into(&mut h, "value y", 45.0);
     let tracks = &app(&h).project().tracks;
-    assert!((tracks[0].keys[1].value[1] - FRAC_PI_4).abs() < 1e-12, "{}", tracks[0].keys[1].value[1]);
-    assert_eq!(tracks[1].keys[0].value[1], 45.0);
+    assert!((tracks[0].keys.value(1)[1] - FRAC_PI_4).abs() < 1e-12, "{}", tracks[0].keys.value(1)[1]);
+    assert_eq!(tracks[1].keys.value(0)[1], 45.0);
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
-    assert_eq!(app(&h).project().tracks[1].keys[0].value[1], 2.0, "one undo step for both");
-    assert_eq!(app(&h).project().tracks[0].keys[1].value[1], deg(30.0));
+    assert_eq!(app(&h).project().tracks[1].keys.value(0)[1], 2.0, "one undo step for both");
+    assert_eq!(app(&h).project().tracks[0].keys.value(1)[1], deg(30.0));
     // The same made on a worker (a big selection).
     h.state_mut().state.ui.key_queue.background_keys = 1;
     h.get_by_role_and_label(Role::SpinButton, "value y").set_value_accesskit(60.0);
-    step_until(&mut h, |h| app(h).project().tracks[1].keys[0].value[1] == 60.0);
-    assert!((app(&h).project().tracks[0].keys[1].value[1] - PI / 3.0).abs() < 1e-12);
+    step_until(&mut h, |h| app(h).project().tracks[1].keys.value(0)[1] == 60.0);
+    assert!((app(&h).project().tracks[0].keys.value(1)[1] - PI / 3.0).abs() < 1e-12);
 }
 
 /// A drag of key 1's x from 90 to about 60 on the degree axis stores about π/3; with snapping
@@ -128,7 +128,7 @@ fn dragging_an_euler_key_moves_it_in_degrees_and_snaps_to_round_degrees() {
     let from = shown_at(&h, 0, 1, 0);
     let to = to_screen(&h, 1.0, 61.3);
     drag(&mut h, from, to);
-    let x = app(&h).project().tracks[0].keys[1].value[0];
+    let x = app(&h).project().tracks[0].keys.value(1)[0];
     assert!((x.to_degrees() - 61.3).abs() < 1.5, "dropped at 61.3° on screen, stored {x} rad = {}°", x.to_degrees());
     assert!(app(&h).ui.status.text.ends_with(" deg"), "{}", app(&h).ui.status.text);
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
@@ -137,7 +137,7 @@ fn dragging_an_euler_key_moves_it_in_degrees_and_snaps_to_round_degrees() {
     h.state_mut().state.view.snap = true;
     let from = shown_at(&h, 0, 1, 0);
     drag(&mut h, from, to);
-    let x = app(&h).project().tracks[0].keys[1].value[0].to_degrees();
+    let x = app(&h).project().tracks[0].keys.value(1)[0].to_degrees();
     assert!((x - 60.0).abs() < 1e-9, "snapped to {x}°: the grid is in degrees");
 }
 
@@ -219,7 +219,7 @@ fn the_euler_filter_from_the_edit_menu_is_one_undo_step() {
     h.state_mut().state.ui.key_queue.background_keys = 1;
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, K::F);
     step_until(&mut h, |h| app(h).ui.status.text.starts_with("Euler filter: 4 keys"));
-    assert!((app(&h).project().tracks[1].keys[3].value[0].to_degrees() - 210.0).abs() < 1e-9);
+    assert!((app(&h).project().tracks[1].keys.value(3)[0].to_degrees() - 210.0).abs() < 1e-9);
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert_eq!(app(&h).project(), &before);

@@ -71,7 +71,8 @@ impl Panel for Inspector {
             return;
         };
         let tracks = &cx.project().tracks;
-        let first = &tracks[first_ref.track].keys[first_ref.key];
+        let first = tracks[first_ref.track].keys.key(first_ref.key);
+        let first = &*first;
         let on = cx.doc.selection.tracks();
         ui.label(format!("{n} selected on {}", track_names(cx, &on)));
         let any_tcb = on.iter().any(|&t| tracks[t].interpolation == Interpolation::Tcb);
@@ -186,8 +187,10 @@ fn euler_entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppComman
 /// first selected key (ease-from of this key, ease-to of the next).
 fn ease_warp(ui: &mut egui::Ui, cx: &PanelContext<'_>, kr: KeyRef) {
     let track = &cx.project().tracks[kr.track];
-    let (Some(next), true) = (track.keys.get(kr.key + 1), track.interpolation == Interpolation::Tcb) else { return };
-    let (a, b) = (track.keys[kr.key].ease_from, next.ease_to);
+    if track.interpolation != Interpolation::Tcb || kr.key + 1 >= track.keys.len() {
+        return;
+    }
+    let (a, b) = (track.keys.key(kr.key).ease_from, track.keys.key(kr.key + 1).ease_to);
     ui.separator();
     ui.label(format!("Ease of segment {} > {}: from {a:.2}, to {b:.2}", kr.key, kr.key + 1))
         .on_hover_text("Local time after ease (vertical) against before (horizontal): the diagonal is no ease, flat ends are slow starts and stops");

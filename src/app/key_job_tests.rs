@@ -220,7 +220,7 @@ fn the_time_field_on_a_big_selection_matches_the_ui_thread() {
     assert_eq!(state.doc.selection.iter().collect::<Vec<_>>(), here.state().state.doc.selection.iter().collect::<Vec<_>>());
     let first = *state.doc.selection.iter().next().unwrap();
     assert_eq!(first.key, 14, "the first selected key passed four unselected ones");
-    let time = state.project().tracks[first.track].keys[first.key].time;
+    let time = state.project().tracks[first.track].keys.time(first.key);
     assert!((time - (10.0 / 30.0 + 0.25)).abs() < 1e-12, "the first selected key is at the last time given: {time}");
     assert!(state.project().tracks[0].keys.iter().enumerate().all(|(i, k)| k.time == f64::from(i as u16) / 30.0), "track 0 untouched");
 }

@@ -54,10 +54,10 @@ impl KeyRanges {
     /// Block `b`'s min and max from the track's keys; whether the leaf changed (bitwise, so
     /// that −0.0 and 0.0, or two NaN, are not taken for each other).
     fn set_leaf(&mut self, track: &Track, b: usize) -> bool {
-        let keys = track.keys.get(b * BLOCK..((b + 1) * BLOCK).min(track.keys.len())).unwrap_or(&[]);
+        let keys = b * BLOCK..((b + 1) * BLOCK).min(track.keys.len());
         let mut changed = false;
         for c in 0..self.dim {
-            let v = keys.iter().filter_map(|k| k.value.get(c)).fold(EMPTY, |acc, &v| join(acc, (v, v)));
+            let v = keys.clone().filter_map(|i| track.keys.value(i).get(c)).fold(EMPTY, |acc, &v| join(acc, (v, v)));
             let node = &mut self.nodes[(self.size + b) * self.dim + c];
             if (node.0.to_bits(), node.1.to_bits()) != (v.0.to_bits(), v.1.to_bits()) {
                 *node = v;
@@ -160,9 +160,9 @@ impl KeyRanges {
 }
 
 /// Indices of keys whose time lies in `[t0, t1]`.
-pub fn keys_in_range(keys: &[crate::Key], t0: f64, t1: f64) -> std::ops::Range<usize> {
-    let a = keys.partition_point(|k| k.time < t0);
-    let b = keys.partition_point(|k| k.time <= t1);
+pub fn keys_in_range(keys: &crate::Keys, t0: f64, t1: f64) -> std::ops::Range<usize> {
+    let a = keys.partition_point(|t| t < t0);
+    let b = keys.partition_point(|t| t <= t1);
     a..b.max(a)
 }
 
@@ -188,16 +188,16 @@ mod tests {
     fn ranges_of_five_keys() {
         let t = track(&[(3.0, 0.0), (-1.0, 0.0), (4.0, 0.0), (1.0, 0.0), (5.0, 9.0)]);
         let r = KeyRanges::new(&t);
-        assert_eq!(r.range(0, 0..5, |i| t.keys[i].value[0]), (-1.0, 5.0));
-        assert_eq!(r.range(0, 2..4, |i| t.keys[i].value[0]), (1.0, 4.0));
-        assert_eq!(r.range(0, 3..3, |i| t.keys[i].value[0]), EMPTY);
+        assert_eq!(r.range(0, 0..5, |i| t.keys.value(i)[0]), (-1.0, 5.0));
+        assert_eq!(r.range(0, 2..4, |i| t.keys.value(i)[0]), (1.0, 4.0));
+        assert_eq!(r.range(0, 3..3, |i| t.keys.value(i)[0]), EMPTY);
         assert_eq!(r.all(1), (0.0, 9.0));
         // Refreshed after the 4 became −7 and the last key was removed (still one leaf).
         let mut r = r;
         let t = track(&[(3.0, 0.0), (-1.0, 0.0), (-7.0, 0.0), (1.0, 0.0)]);
         r.refresh(&t);
-        assert_eq!(r.range(0, 0..4, |i| t.keys[i].value[0]), (-7.0, 3.0));
-        assert_eq!(r.range(0, 3..4, |i| t.keys[i].value[0]), (1.0, 1.0));
+        assert_eq!(r.range(0, 0..4, |i| t.keys.value(i)[0]), (-7.0, 3.0));
+        assert_eq!(r.range(0, 3..4, |i| t.keys.value(i)[0]), (1.0, 1.0));
         assert_eq!(r.all(1), (0.0, 0.0));
     }
 
@@ -231,7 +231,7 @@ mod tests {
                     let (a, b) = (a.min(t.keys.len()), b.min(t.keys.len()));
                     let (a, b) = (a.min(b), a.max(b));
                     for c in 0..2 {
-                        let value = |i: usize| t.keys[i].value[c];
+                        let value = |i: usize| t.keys.value(i)[c];
                         prop_assert_eq!(r.range(c, a..b, value), scan(&t, c, a..b));
                         prop_assert_eq!(refreshed.range(c, a..b, value), scan(&t, c, a..b));
                         prop_assert_eq!(from_first.range(c, a..b, value), scan(&t, c, a..b));

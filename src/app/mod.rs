@@ -78,6 +78,8 @@ mod bvh_tests;
 #[cfg(test)]
 mod cleanup_tests;
 #[cfg(test)]
+mod compact_tests;
+#[cfg(test)]
 mod currency_tests;
 #[cfg(test)]
 mod dispatch_tests;

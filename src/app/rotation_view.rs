@@ -157,7 +157,7 @@ impl Panel for RotationView {
                 plot_ui.line(line);
             }
             for i in &analysis.flips {
-                let tm = 0.5 * (track.keys[*i].time + track.keys[*i + 1].time);
+                let tm = 0.5 * (track.keys.time(*i) + track.keys.time(*i + 1));
                 plot_ui.vline(VLine::new("opposite hemispheres", tm).color(HEMISPHERE_FLIP).style(LineStyle::dotted_dense()));
             }
             plot_ui.vline(VLine::new("", cx.playhead()).color(PLAYHEAD));

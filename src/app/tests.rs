@@ -125,7 +125,7 @@ fn dragging_a_key_moves_it_and_one_undo_restores_it() {
     assert_eq!(app(&h).project(), &before);
     h.key_press_modifiers(Modifiers::COMMAND, K::Y);
     h.run();
-    assert!((app(&h).project().tracks[0].keys[2].time - 2.3).abs() < 0.03);
+    assert!((app(&h).project().tracks[0].keys.time(2) - 2.3).abs() < 0.03);
     // Redo's own shortcut, Ctrl+Shift+Z, redoes: egui also matches it to Undo's Ctrl+Z, and
     // before Redo was asked first it undid instead.
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
@@ -133,7 +133,7 @@ fn dragging_a_key_moves_it_and_one_undo_restores_it() {
     assert_eq!(app(&h).project(), &before);
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, K::Z);
     h.run();
-    assert!((app(&h).project().tracks[0].keys[2].time - 2.3).abs() < 0.03, "Ctrl+Shift+Z redid the drag");
+    assert!((app(&h).project().tracks[0].keys.time(2) - 2.3).abs() < 0.03, "Ctrl+Shift+Z redid the drag");
 }
 
 #[test]
@@ -168,8 +168,8 @@ fn copy_and_paste_keys_across_tracks() {
     h.run();
     let b = &app(&h).project().tracks[1];
     assert_eq!(b.keys.len(), 7);
-    assert_eq!((b.keys[5].time, b.keys[5].value[0]), (5.5, 1.0));
-    assert_eq!((b.keys[6].time, b.keys[6].value[0]), (6.5, 3.0));
+    assert_eq!((b.keys.time(5), b.keys.value(5)[0]), (5.5, 1.0));
+    assert_eq!((b.keys.time(6), b.keys.value(6)[0]), (6.5, 3.0));
     assert_eq!(app(&h).doc.selection.iter().copied().collect::<Vec<_>>(), vec![KeyRef { track: 1, key: 5 }, KeyRef { track: 1, key: 6 }]);
 }
 
@@ -271,7 +271,7 @@ fn dragging_a_key_in_the_path_view_moves_it_in_space() {
     drag(&mut h, from, to);
     let k = &app(&h).project().tracks[path].keys[2];
     assert!((k.value[0] - 2.0).abs() < 0.05 && (k.value[1] - 0.4).abs() < 0.05, "moved to {:?}", k.value);
-    assert_eq!(k.time, before.keys[2].time, "dragging in space keeps the time");
+    assert_eq!(k.time, before.keys.time(2), "dragging in space keeps the time");
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert_eq!(app(&h).project().tracks[path], before, "one undo step");

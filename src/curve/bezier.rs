@@ -135,8 +135,9 @@ impl Bezier {
         let dim = keys.dim;
         let ends = Ends::of(track.pre_infinity, track.post_infinity);
         let mut handles = vec![((0.0, 0.0), (0.0, 0.0)); keys.values.len()];
+        let full = track.keys.as_full();
         for c in 0..dim {
-            let inputs: Vec<HandleInput> = track.keys.iter().enumerate().map(|(i, k)| input(k, keys.values[i * dim + c], c)).collect();
+            let inputs: Vec<HandleInput> = full.iter().enumerate().map(|(i, k)| input(k, keys.values[i * dim + c], c)).collect();
             for (i, h) in resolve_handles(&inputs, ends, track.auto_smoothing).into_iter().enumerate() {
                 handles[i * dim + c] = h;
             }
@@ -144,8 +145,8 @@ impl Bezier {
         let n = keys.len();
         let mut solvers = Vec::new();
         let mut eased = Vec::new();
-        let segs = (0..n.saturating_sub(1)).map(|s| segment(track, keys, &handles, s, &mut solvers, &mut eased)).collect();
-        let end_modes = [track.keys.first(), track.keys.last()].map(|k| k.map_or(KeyInterpolation::Bezier, |k| k.interpolation));
+        let segs = (0..n.saturating_sub(1)).map(|s| segment(&full[s], keys, &handles, s, &mut solvers, &mut eased)).collect();
+        let end_modes = [full.first(), full.last()].map(|k| k.map_or(KeyInterpolation::Bezier, |k| k.interpolation));
         Self { segs, solvers, handles, eased, end_modes, normalize: track.kind == crate::model::TrackKind::Quat }
     }
 
@@ -295,14 +296,7 @@ impl Bezier {
 /// `handles`, a Constant segment (the start value throughout; the curve jumps at the next
 /// key), a Linear one (`x̂(s) = s`, `y` the straight line), or an eased one (an entry in
 /// `eased`; its cubics are the straight line, for the overflow check only).
-fn segment(
-    track: &Track,
-    keys: &KeyTable,
-    handles: &[(Offset, Offset)],
-    s: usize,
-    solvers: &mut Vec<([f64; 3], TimeSolver)>,
-    eased: &mut Vec<Eased>,
-) -> Segment {
+fn segment(key: &Key, keys: &KeyTable, handles: &[(Offset, Offset)], s: usize, solvers: &mut Vec<([f64; 3], TimeSolver)>, eased: &mut Vec<Eased>) -> Segment {
     let dim = keys.dim;
     let (t0, dt) = keys.span(s);
     let inv_dt = if dt > 0.0 { 1.0 / dt } else { 0.0 };
@@ -310,7 +304,6 @@ fn segment(
     if dt <= 0.0 {
         return seg;
     }
-    let key = &track.keys[s];
     let ends = |c: usize| (keys.values[s * dim + c], keys.values[(s + 1) * dim + c]);
     let line = |c: usize, flat: bool| {
         let (v0, v1) = ends(c);

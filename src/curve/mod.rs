@@ -169,16 +169,7 @@ impl TrackCurve {
         validate(track)?;
         let kind = track.kind;
         let dim = kind.dim();
-        let times: Vec<f64> = track.keys.iter().map(|k| k.time).collect();
-        let mut values: Vec<f64> = Vec::with_capacity(times.len() * dim);
-        for key in &track.keys {
-            if kind == TrackKind::Quat && track.interpolation != Interpolation::Bezier {
-                values.extend_from_slice(&quat::normalize(&[key.value[0], key.value[1], key.value[2], key.value[3]]));
-            } else {
-                values.extend_from_slice(&key.value);
-            }
-        }
-        let mut keys = KeyTable { times, values, dim };
+        let mut keys = KeyTable::of(track);
         let (segments, tangents) = (track.interpolation.mode().compile)(track, &mut keys, previous);
         let extension = Extension { pre: track.pre_infinity, post: track.post_infinity, start_slope: vec![0.0; dim], end_slope: vec![0.0; dim] };
         let index = if keys.len() >= INDEX_MIN_KEYS { BucketIndex::new(&keys.times) } else { BucketIndex::default() };

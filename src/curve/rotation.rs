@@ -108,7 +108,7 @@ impl Rotation {
                 qs[i] = quat::neg(&qs[i]);
             }
         }
-        for (dst, q) in keys.values.chunks_exact_mut(4).zip(&qs) {
+        for (dst, q) in keys.values_mut().chunks_exact_mut(4).zip(&qs) {
             dst.copy_from_slice(q);
         }
         let times = &keys.times;

@@ -60,13 +60,18 @@ impl TrackCurve {
         }
         let lo = at.saturating_sub(CONTEXT);
         let hi = (at + added + CONTEXT).min(n);
-        let part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys[lo..hi].to_vec().into(), ..*track };
+        let part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys.part(lo..hi), ..*track };
         // A part that fails (overflow) is reported for the whole track, with its key numbers.
         let Ok(part) = TrackCurve::new(&part) else { return TrackCurve::new(track) };
         let dim = self.dim();
-        let new_keys = &track.keys[at..at + added];
-        self.keys.times.splice(at..at + removed, new_keys.iter().map(|k| k.time));
-        self.keys.values.splice(at * dim..(at + removed) * dim, new_keys.iter().flat_map(|k| k.value.iter().copied()));
+        // Not a quaternion track: the values are used as stored, so a track held as columns
+        // lends its own (as `TrackCurve::new` would).
+        match track.keys.columns() {
+            Some(c) if c.dim == dim => (self.keys.times, self.keys.values) = (c.times.clone(), c.values.clone()),
+            _ => {
+                self.keys.splice(at, removed, (at..at + added).map(|i| track.keys.time(i)), (at..at + added).flat_map(|i| track.keys.value(i).iter().copied()))
+            }
+        }
         // Segments at − 3 .. at + added + 2 (clamped), old and new numbering.
         let from = at.saturating_sub(3);
         let (to_old, to_new) = ((at + removed + 2).min(old_n - 1), (at + added + 2).min(n - 1));
@@ -111,11 +116,11 @@ impl TrackCurve {
             return Err(self);
         }
         let (lo, hi) = (at.saturating_sub(CONTEXT), (at + added + CONTEXT).min(n));
-        let mut part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys[lo..hi].to_vec().into(), ..*track };
+        let mut part = Track { name: track.name.clone(), binding: track.binding.clone(), keys: track.keys.part(lo..hi), ..*track };
         if lo > 0 {
             // The whole track's aligned key `lo` (unchanged: before the change) is the raw
             // key normalised, or its negation.
-            let raw = crate::quat::normalize(&[part.keys[0].value[0], part.keys[0].value[1], part.keys[0].value[2], part.keys[0].value[3]]);
+            let raw = crate::quat::normalize(&[part.keys.value(0)[0], part.keys.value(0)[1], part.keys.value(0)[2], part.keys.value(0)[3]]);
             let aligned = self.keys.value(lo);
             if aligned == crate::quat::neg(&raw) {
                 part.keys[0].value.iter_mut().for_each(|v| *v = -*v);
@@ -136,8 +141,7 @@ impl TrackCurve {
         if !whole.squad_splice(local, lo, keys, segments) {
             return Err(self);
         }
-        self.keys.times.splice(at..at + removed, track.keys[at..at + added].iter().map(|k| k.time));
-        self.keys.values.splice(at * 4..(at + removed) * 4, part.keys.values[(at - lo) * 4..(at + added - lo) * 4].iter().copied());
+        self.keys.splice(at, removed, (at..at + added).map(|i| track.keys.time(i)), part.keys.values[(at - lo) * 4..(at + added - lo) * 4].iter().copied());
         self.reindexed(at, removed, added);
         Ok(self)
     }
@@ -201,8 +205,8 @@ mod tests {
         let n = old.keys.len();
         let at = ((at_frac * n as f64) as usize).min(n);
         let removed = removed.min(n - at);
-        let t_lo = if at == 0 { old.keys[0].time - 1.0 } else { old.keys[at - 1].time };
-        let t_hi = if at + removed == n { old.keys[n - 1].time + 1.0 } else { old.keys[at + removed].time };
+        let t_lo = if at == 0 { old.keys.time(0) - 1.0 } else { old.keys.time(at - 1) };
+        let t_hi = if at + removed == n { old.keys.time(n - 1) + 1.0 } else { old.keys.time(at + removed) };
         (t_hi > t_lo).then_some((at, removed, move |i: usize, count: usize| t_lo + (t_hi - t_lo) * (i + 1) as f64 / (count + 1) as f64))
     }
 

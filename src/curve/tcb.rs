@@ -24,7 +24,7 @@ pub(super) const MODE: Mode = Mode {
     splice: Splice::Local,
     written: Written::Cubic,
     compile: |track, keys, _| {
-        let (poly, tangents) = compile(&track.keys, keys, track.tangents);
+        let (poly, tangents) = compile(&track.keys.as_full(), keys, track.tangents);
         (Segments::Poly(poly), Some(tangents))
     },
 };

@@ -2,7 +2,7 @@
 //! pass, so that evaluation never fails and never produces NaN from finite keys.
 
 use crate::error::TrackError;
-use crate::model::{HandleType, Interpolation, Key, Track, TrackKind};
+use crate::model::{Columns, HandleType, Interpolation, Key, Track, TrackKind};
 
 /// The largest `|back|` a key may have: beyond it Back's overshoot (about `0.1·back` of the
 /// change) dwarfs any animation, and values could overflow.
@@ -38,7 +38,10 @@ pub fn validate_keys(track: &Track, range: std::ops::Range<usize>) -> Result<(),
     }
     let dim = track.kind.dim();
     let end = (range.end + 1).min(track.keys.len());
-    let mut previous = range.start.checked_sub(1).map_or(f64::NEG_INFINITY, |p| track.keys[p].time);
+    if let Some(c) = track.keys.columns() {
+        return validate_columns(track, c, range.start..end);
+    }
+    let mut previous = range.start.checked_sub(1).map_or(f64::NEG_INFINITY, |p| track.keys.time(p));
     for i in range.start..end {
         let key = &track.keys[i];
         validate_key(track, i, key, dim)?;
@@ -49,6 +52,35 @@ pub fn validate_keys(track: &Track, range: std::ops::Range<usize>) -> Result<(),
             return Err(TrackError::OutOfOrder { track: track.name.clone(), key: i, time: key.time, previous });
         }
         previous = key.time;
+    }
+    Ok(())
+}
+
+/// [`validate_keys`] of keys `range` held as columns: plain keys, whose TCB, ease, handles
+/// and segment settings are the defaults and need no check.
+fn validate_columns(track: &Track, c: &Columns, range: std::ops::Range<usize>) -> Result<(), TrackError> {
+    let name = || track.name.clone();
+    let dim = track.kind.dim();
+    if c.dim != dim {
+        return Err(TrackError::WrongLength { track: name(), key: range.start, kind: track.kind, expected: dim, got: c.dim });
+    }
+    let mut previous = range.start.checked_sub(1).map_or(f64::NEG_INFINITY, |p| c.times[p]);
+    for i in range {
+        let time = c.times[i];
+        if !time.is_finite() {
+            return Err(TrackError::NonFinite { track: name(), key: i, field: "time", value: time });
+        }
+        let value = c.value(i);
+        if let Some(&v) = value.iter().find(|v| !v.is_finite()) {
+            return Err(TrackError::NonFinite { track: name(), key: i, field: "value", value: v });
+        }
+        if track.kind == TrackKind::Quat && value.iter().map(|x| x * x).sum::<f64>() == 0.0 {
+            return Err(TrackError::ZeroQuaternion { track: name(), key: i });
+        }
+        if time < previous {
+            return Err(TrackError::OutOfOrder { track: name(), key: i, time, previous });
+        }
+        previous = time;
     }
     Ok(())
 }

@@ -26,7 +26,7 @@ fn a_gesture_is_one_undo_step() {
     assert!(!d.is_dirty());
     assert!(d.undo().is_none());
     d.redo();
-    assert_eq!(d.project().tracks[0].keys[1].value[0], 31.0);
+    assert_eq!(d.project().tracks[0].keys.value(1)[0], 31.0);
 }
 
 #[test]

@@ -39,8 +39,8 @@ fn moving_a_key_past_its_neighbour_resorts_and_keeps_it_selected() {
     // Key 1 (t = 1) moved to t = 2.5 passes key 2 (t = 2) and becomes key 2.
     assert_eq!(edits[0].selected, vec![KeyRef { track: 0, key: 2 }]);
     apply_and_undo(&p, edits.into_iter().map(|e| e.edit).collect(), |q| {
-        assert_eq!((q.tracks[0].keys[2].time, q.tracks[0].keys[2].value[0]), (2.5, 1.25));
-        assert_eq!(q.tracks[0].keys[1].time, 2.0);
+        assert_eq!((q.tracks[0].keys.time(2), q.tracks[0].keys.value(2)[0]), (2.5, 1.25));
+        assert_eq!(q.tracks[0].keys.time(1), 2.0);
         assert_eq!(q.tracks[1], two_tracks().tracks[1]);
     });
 }
@@ -52,8 +52,8 @@ fn moving_with_snap_lands_on_frames_and_the_grid() {
     let edits = move_keys(&origins, 0.26, 0.37, 0, Some(Snap { fps: 10.0, value_step: 0.5 }));
     assert_eq!(edits.len(), 2);
     apply_and_undo(&p, edits.into_iter().map(|e| e.edit).collect(), |q| {
-        assert_eq!((q.tracks[0].keys[2].time, q.tracks[0].keys[2].value[0]), (2.3, 3.5));
-        assert_eq!((q.tracks[1].keys[2].time, q.tracks[1].keys[2].value[0]), (2.3, 7.5));
+        assert_eq!((q.tracks[0].keys.time(2), q.tracks[0].keys.value(2)[0]), (2.3, 3.5));
+        assert_eq!((q.tracks[1].keys.time(2), q.tracks[1].keys.value(2)[0]), (2.3, 7.5));
     });
 }
 
@@ -93,7 +93,7 @@ fn inserting_a_key_selects_it_and_refuses_an_occupied_time() {
     assert_eq!(e.selected, vec![KeyRef { track: 0, key: 2 }]);
     apply_and_undo(&p, vec![e.edit], |q| {
         assert_eq!(q.tracks[0].keys.len(), 6);
-        assert_eq!((q.tracks[0].keys[2].time, q.tracks[0].keys[2].value[0]), (1.5, 2.0));
+        assert_eq!((q.tracks[0].keys.time(2), q.tracks[0].keys.value(2)[0]), (1.5, 2.0));
     });
     let err = insert_key(&p, 0, 2.0, vec![0.0]).unwrap_err();
     assert!(err.is_notice());

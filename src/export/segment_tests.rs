@@ -39,7 +39,7 @@ fn keys(modes: &[KeyInterpolation]) -> Track {
 fn largest_difference(track: &Track, p: &Prepared) -> f64 {
     let curve = TrackCurve::new(track).unwrap();
     let mut e = curve.evaluator();
-    let (t0, t1) = (track.keys[0].time, track.keys.last().unwrap().time);
+    let (t0, t1) = (track.keys.time(0), track.keys.last().unwrap().time);
     (0..=4000).map(|i| t0 + (t1 - t0) * f64::from(i) / 4000.0).map(|t| (e.value_at(t)[0] - play(&p.times, &p.values, t)).abs()).fold(0.0, f64::max)
 }
 

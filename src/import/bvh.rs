@@ -19,7 +19,8 @@ use rayon::prelude::*;
 
 use super::{Ctx, ImportError, Read};
 use crate::euler::EulerOrder;
-use crate::model::{Binding, GltfProperty, Interpolation, Joint, Key, Skeleton, Track, TrackKind};
+use crate::model::{Binding, Columns, GltfProperty, Interpolation, Joint, Skeleton, Track, TrackKind};
+use std::sync::Arc;
 
 /// One channel of a joint: what it moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,8 +309,12 @@ fn track(
     frame_time: f64,
     value: impl Fn(usize) -> [f64; 3] + Sync,
 ) -> Track {
-    let keys: Vec<Key> = (0..frames).into_par_iter().map(|f| Key::new(f as f64 * frame_time, value(f).to_vec())).collect();
-    Track { order, binding: Some(binding), ..Track::new(name, kind, Interpolation::Linear).with_keys(keys) }
+    // Held as columns from the start (a take's keys are plain): no key is made.
+    let times: Arc<[f64]> = (0..frames).map(|f| f as f64 * frame_time).collect();
+    let mut values = vec![0.0; frames * 3];
+    values.par_chunks_mut(3).enumerate().for_each(|(f, v)| v.copy_from_slice(&value(f)));
+    let keys = Columns { times, values: values.into(), dim: 3 };
+    Track { order, binding: Some(binding), keys: keys.into(), ..Track::new(name, kind, Interpolation::Linear) }
 }
 
 /// Reads a BVH file (module docs).

@@ -40,10 +40,10 @@ fn blenders_export_every_channel_of_every_frame() {
         assert_eq!((t.kind, r.kind, r.order), (TrackKind::Vec3, TrackKind::Euler, EulerOrder::YZX));
         for (f, row) in rows.iter().enumerate() {
             let base = j * 6;
-            assert_eq!(t.keys[f].time, f as f64 * 0.033333);
+            assert_eq!(t.keys.time(f), f as f64 * 0.033333);
             assert_eq!(t.keys[f].value, row[base..base + 3].to_vec());
             let want = listed_matrix(&[(0, row[base + 3]), (2, row[base + 4]), (1, row[base + 5])]);
-            let got = euler::to_matrix(&[r.keys[f].value[0], r.keys[f].value[1], r.keys[f].value[2]], r.order);
+            let got = euler::to_matrix(&[r.keys.value(f)[0], r.keys.value(f)[1], r.keys.value(f)[2]], r.order);
             assert!(euler::mat_distance(&want, &got) < 1e-12, "{name} frame {f}");
             checked += 1;
         }

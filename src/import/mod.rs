@@ -334,7 +334,8 @@ fn import_bytes_in(
 /// Checks and assembles what an importer read: at least one track, unique names, every
 /// track valid; the project's fps from the key times.
 fn finish(read: Read, format: ImportFormat, ctx: &Ctx<'_>) -> Result<Imported, ImportError> {
-    let Read { tracks, warnings, skeleton, fps } = read;
+    let Read { mut tracks, warnings, skeleton, fps } = read;
+    crate::model::share_times(tracks.iter_mut().map(|t| &mut t.keys));
     if tracks.is_empty() {
         let reason = if warnings.is_empty() { "the file has no animation tracks".to_owned() } else { warnings.join("; ") };
         return Err(ImportError::Empty { path: ctx.path.to_owned(), reason });
@@ -358,7 +359,7 @@ const COMMON_FPS: [f64; 7] = [24.0, 25.0, 30.0, 48.0, 50.0, 60.0, 120.0];
 /// The lowest common frame rate whose frames every key time sits on (within f32 rounding,
 /// 1e-4 of a frame), else [`crate::DEFAULT_FPS`]: Blender's 24 fps exports snap at 24.
 fn guess_fps(tracks: &[Track]) -> f64 {
-    let times = || tracks.iter().flat_map(|t| t.keys.iter().map(|k| k.time));
+    let times = || tracks.iter().flat_map(|t| t.keys.times());
     if times().all(|t| t == 0.0) {
         return crate::DEFAULT_FPS;
     }

@@ -322,10 +322,10 @@ mod tests {
         let q = track(r#"{"name": "o.quaternion", "type": "quaternion", "times": [0], "values": [0, 0, 0, 1], "interpolation": 2302}"#).unwrap();
         assert_eq!((q[0].kind, q[0].interpolation), (TrackKind::Quat, Interpolation::Slerp));
         let b = track(r#"{"name": "o.visible", "type": "bool", "times": [0, 1], "values": [true, false]}"#).unwrap();
-        assert_eq!((b[0].interpolation, b[0].keys[0].value[0], b[0].keys[1].value[0]), (Interpolation::Step, 1.0, 0.0));
+        assert_eq!((b[0].interpolation, b[0].keys.value(0)[0], b[0].keys.value(1)[0]), (Interpolation::Step, 1.0, 0.0));
         let m = track(r#"{"name": "f.morphTargetInfluences", "type": "number", "times": [0, 1], "values": [0, 1, 2, 3, 4, 5]}"#).unwrap();
         assert_eq!(m.len(), 3);
-        assert_eq!((m[2].name.as_str(), m[2].keys[1].value[0]), ("f.morphTargetInfluences[2]", 5.0));
+        assert_eq!((m[2].name.as_str(), m[2].keys.value(1)[0]), ("f.morphTargetInfluences[2]", 5.0));
         let c = track(r#"{"name": "l.color", "type": "color", "keys": [{"time": 0, "value": [1, 0, 0]}]}"#).unwrap();
         assert_eq!(c[0].kind, TrackKind::Vec3);
         assert!(track(r#"{"name": "x", "type": "vector", "times": [0, 1], "values": [0, 1, 2]}"#).unwrap_err().contains("3 values for 2 times"));

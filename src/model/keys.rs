@@ -106,6 +106,16 @@ impl Keys {
         }
     }
 
+    /// The full keys, if the keys are held that way: a question about per-key data (TCB,
+    /// handles, segment settings) needs only these, since columns hold plain keys alone.
+    #[must_use]
+    pub fn full_keys(&self) -> Option<&[Key]> {
+        match &self.form {
+            Form::Full(v) => Some(v),
+            Form::Columns(_) => None,
+        }
+    }
+
     /// Number of keys (without making full keys).
     #[must_use]
     pub fn len(&self) -> usize {
@@ -118,6 +128,16 @@ impl Keys {
     #[must_use]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Key `i`: borrowed from full keys, made from columns (one key, not the track).
+    /// Panics past the end, as indexing does.
+    #[must_use]
+    pub fn key(&self, i: usize) -> std::borrow::Cow<'_, Key> {
+        match &self.form {
+            Form::Full(v) => std::borrow::Cow::Borrowed(&v[i]),
+            Form::Columns(c) => std::borrow::Cow::Owned(c.key(i)),
+        }
     }
 
     /// Time of key `i` (without making full keys). Panics past the end, as indexing does.
@@ -135,6 +155,16 @@ impl Keys {
         match &self.form {
             Form::Full(v) => &v[i].value,
             Form::Columns(c) => c.value(i),
+        }
+    }
+
+    /// The number of keys whose time satisfies `before` (which must hold for a prefix of the
+    /// keys), by binary search without making full keys: `Vec::partition_point` on times.
+    #[must_use]
+    pub fn partition_point(&self, before: impl Fn(f64) -> bool) -> usize {
+        match &self.form {
+            Form::Full(v) => v.partition_point(|k| before(k.time)),
+            Form::Columns(c) => c.times.partition_point(|&t| before(t)),
         }
     }
 
@@ -196,6 +226,50 @@ impl Keys {
         self.deref_mut().splice(range, keys).collect()
     }
 
+    /// The keys as full keys without keeping them: borrowed from full keys, made for the
+    /// caller from columns (for a one-off pass such as compiling a TCB or Bezier track).
+    #[must_use]
+    pub fn as_full(&self) -> std::borrow::Cow<'_, [Key]> {
+        match &self.form {
+            Form::Full(v) => std::borrow::Cow::Borrowed(v),
+            Form::Columns(c) => self.read_whole.get().map_or_else(|| std::borrow::Cow::Owned(c.to_keys()), |v| std::borrow::Cow::Borrowed(v.as_slice())),
+        }
+    }
+
+    /// The same keys with `values` (`key * dim + component`, `dim` the keys' value length) in
+    /// place of theirs: columns share their times, full keys keep their other fields.
+    ///
+    /// # Panics
+    /// If `values` is not `len() × dim` long.
+    #[must_use]
+    pub fn with_values(&self, values: Vec<f64>) -> Keys {
+        match &self.form {
+            Form::Full(v) => {
+                let dim = v.first().map_or(0, |k| k.value.len());
+                assert_eq!(values.len(), v.len() * dim, "one value per key");
+                Keys::from(v.iter().zip(values.chunks_exact(dim.max(1))).map(|(k, x)| Key { value: x.to_vec(), ..k.clone() }).collect::<Vec<_>>())
+            }
+            Form::Columns(c) => {
+                assert_eq!(values.len(), c.values.len(), "one value per key");
+                Keys::from(Columns { times: Arc::clone(&c.times), values: values.into(), dim: c.dim })
+            }
+        }
+    }
+
+    /// Keys `range`, in the same form (columns are copied, not read whole).
+    ///
+    /// # Panics
+    /// If `range` is out of bounds, as slicing.
+    #[must_use]
+    pub fn part(&self, range: std::ops::Range<usize>) -> Keys {
+        match &self.form {
+            Form::Full(v) => Keys::from(v[range].to_vec()),
+            Form::Columns(c) => {
+                Keys::from(Columns { times: c.times[range.clone()].into(), values: c.values[range.start * c.dim..range.end * c.dim].into(), dim: c.dim })
+            }
+        }
+    }
+
     /// The keys as full keys, taken out (the columns form makes them).
     #[must_use]
     pub fn into_vec(self) -> Vec<Key> {
@@ -241,7 +315,15 @@ impl Deref for Keys {
     fn deref(&self) -> &Vec<Key> {
         match &self.form {
             Form::Full(v) => v,
-            Form::Columns(c) => self.read_whole.get_or_init(|| c.to_keys()),
+            Form::Columns(c) => self.read_whole.get_or_init(|| {
+                if std::env::var_os("TRACE_READ").is_some() {
+                    let bt = std::backtrace::Backtrace::force_capture().to_string();
+                    let frames: Vec<&str> =
+                        bt.lines().filter(|l| (l.contains("at ./src") || l.contains("at src/")) && !l.contains("model/keys.rs")).take(3).collect();
+                    eprintln!("READ WHOLE {}", frames.join(" | "));
+                }
+                c.to_keys()
+            }),
         }
     }
 }

@@ -526,9 +526,13 @@ impl Project {
         let euler = self.skeleton.is_some()
             || self.tracks.iter().any(|t| t.kind == TrackKind::Euler || t.order != EulerOrder::default() || matches!(t.binding, Some(Binding::Node { .. })));
         let bezier = self.tracks.iter().any(|t| {
-            t.interpolation == Interpolation::Bezier || t.keys.iter().any(|k| k.handles != default_handles || !k.left.is_empty() || !k.right.is_empty())
+            t.interpolation == Interpolation::Bezier
+                || t.keys.full_keys().is_some_and(|keys| keys.iter().any(|k| k.handles != default_handles || !k.left.is_empty() || !k.right.is_empty()))
         });
-        let segments = self.tracks.iter().any(|t| t.auto_smoothing != AutoSmoothing::None || t.keys.iter().any(|k| !k.has_default_segment()));
+        let segments = self
+            .tracks
+            .iter()
+            .any(|t| t.auto_smoothing != AutoSmoothing::None || t.keys.full_keys().is_some_and(|keys| keys.iter().any(|k| !k.has_default_segment())));
         let rest = self.skeleton.as_ref().is_some_and(|s| s.joints.iter().any(crate::skeleton::Joint::has_rest_transform));
         if self.export.is_some() {
             6

@@ -68,7 +68,8 @@ pub fn parse_project_compiled(text: &str, origin: &str) -> Result<(Project, Vec<
     let options = ron::Options::default().with_default_extension(ron::extensions::Extensions::IMPLICIT_SOME);
     // A big file is parsed track by track on every core; anything unusual, as one.
     let split = crate::ron_split::parse_split(text, &options);
-    let project: Project = split.map_or_else(|| options.from_str(text), Ok).map_err(|e| parse_error(e, origin, text))?;
+    let mut project: Project = split.map_or_else(|| options.from_str(text), Ok).map_err(|e| parse_error(e, origin, text))?;
+    crate::model::share_times(project.tracks.iter_mut().map(|t| &mut t.keys));
     if project.version > FILE_VERSION {
         return Err(FileError::Version { path: origin.to_owned(), found: project.version, supported: FILE_VERSION });
     }

@@ -10,7 +10,7 @@
 
 use rayon::prelude::*;
 
-use crate::model::{HandleType, Key, Project, Track};
+use crate::model::{Key, Project, Track};
 
 /// Above this many keys in all, [`crate::io::project_to_string`] writes key lists itself.
 pub const FAST_WRITE_KEYS: usize = 100_000;
@@ -20,36 +20,29 @@ pub(crate) fn pretty() -> ron::ser::PrettyConfig {
     ron::ser::PrettyConfig::new().depth_limit(4).indentor("    ".to_owned()).struct_names(false)
 }
 
-/// Whether `key` holds only a time and a value.
-fn plain(key: &Key) -> bool {
-    let default_handles = (HandleType::default(), HandleType::default());
-    key.tension == 0.0
-        && key.continuity == 0.0
-        && key.bias == 0.0
-        && key.ease_to == 0.0
-        && key.ease_from == 0.0
-        && key.handles == default_handles
-        && key.left.is_empty()
-        && key.right.is_empty()
-        && key.has_default_segment()
+/// A key holding only `time` and `value` on one line, `indent` before it, a comma and a newline
+/// after.
+fn write_plain(out: &mut String, time: f64, value: &[f64], indent: &str) {
+    let mut buffer = ryu::Buffer::new();
+    out.push_str(indent);
+    out.push_str("(time: ");
+    out.push_str(buffer.format_finite(time));
+    out.push_str(", value: [");
+    for (i, &v) in value.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(buffer.format_finite(v));
+    }
+    out.push_str("]),\n");
 }
 
 /// One key on one line, `indent` before it, a comma and a newline after.
 fn write_key(out: &mut String, key: &Key, indent: &str) -> Result<(), ron::Error> {
-    out.push_str(indent);
-    if plain(key) {
-        let mut buffer = ryu::Buffer::new();
-        out.push_str("(time: ");
-        out.push_str(buffer.format_finite(key.time));
-        out.push_str(", value: [");
-        for (i, &v) in key.value.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            out.push_str(buffer.format_finite(v));
-        }
-        out.push_str("]),\n");
+    if key.is_plain() {
+        write_plain(out, key.time, &key.value, indent);
     } else {
+        out.push_str(indent);
         out.push_str(&ron::to_string(key)?);
         out.push_str(",\n");
     }
@@ -74,8 +67,14 @@ fn track_text(track: &Track, indent: &str) -> Result<String, ron::Error> {
     out.pop();
     out.push_str("keys: [\n");
     let key_indent = format!("{indent}        ");
-    for key in &track.keys {
-        write_key(&mut out, key, &key_indent)?;
+    if let Some(c) = track.keys.columns() {
+        for i in 0..c.len() {
+            write_plain(&mut out, c.times[i], c.value(i), &key_indent);
+        }
+    } else {
+        for key in track.keys.iter() {
+            write_key(&mut out, key, &key_indent)?;
+        }
     }
     out.push_str(indent);
     out.push_str("    ]");
@@ -133,7 +132,7 @@ pub(crate) fn write_with_tracks(header: &str, project: &Project, out: &mut dyn s
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Binding, GltfProperty, Interpolation, TrackKind};
+    use crate::model::{Binding, GltfProperty, HandleType, Interpolation, TrackKind};
 
     /// A project written by hand reads back equal through both readers (the split fast path
     /// and RON's own parse of the whole text), with plain keys, keys with TCB and handles,

@@ -29,7 +29,7 @@ fn selected_keys_move_with_their_handles() {
     assert_eq!(times(&r.track), [0.0, 1.0, 2.0, 4.0, 6.0]);
     for i in [2, 3] {
         let k = &r.track.keys[i];
-        assert_eq!((k.value[0], k.left[0], k.right[0]), (t.keys[i].value[0], (-0.5, 0.5), (0.6, -0.75)), "key {i}");
+        assert_eq!((k.value[0], k.left[0], k.right[0]), (t.keys.value(i)[0], (-0.5, 0.5), (0.6, -0.75)), "key {i}");
         assert_eq!(k.handles, (HandleType::Free, HandleType::Free));
     }
     for i in [0, 1, 4] {
@@ -114,9 +114,9 @@ fn bad_input_is_refused() {
 /// Whether scaling `selected` by `scale` about `pivot` would put a selected key on or past an
 /// unselected one, checked against every unselected key (distinct times).
 fn collides(t: &Track, selected: &[usize], scale: f64, pivot: f64) -> bool {
-    let unselected: Vec<f64> = (0..t.keys.len()).filter(|i| !selected.contains(i)).map(|i| t.keys[i].time).collect();
+    let unselected: Vec<f64> = (0..t.keys.len()).filter(|i| !selected.contains(i)).map(|i| t.keys.time(i)).collect();
     selected.iter().any(|&s| {
-        let (from, to) = (t.keys[s].time, pivot + (t.keys[s].time - pivot) * scale);
+        let (from, to) = (t.keys.time(s), pivot + (t.keys.time(s) - pivot) * scale);
         unselected.iter().any(|&u| (from < u && to >= u) || (from > u && to <= u))
     })
 }

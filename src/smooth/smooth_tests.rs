@@ -161,7 +161,7 @@ fn uniform_kept_nonuniform_resampled() {
     assert!(close(s.rate, 30.0, 1e-12));
     // Alternating 0/1 in y, σ = 1.5 samples: the middle keys come out near 0.5, so the curve
     // moved by about half in y.
-    assert!((s.track.keys[30].value[1] - 0.5).abs() < 0.01 && s.max_difference > 0.45, "{:?}", s.max_difference);
+    assert!((s.track.keys.value(30)[1] - 0.5).abs() < 0.01 && s.max_difference > 0.45, "{:?}", s.max_difference);
     // Non-uniform: spacings 0.1 and 0.2 alternating (median 0.2 of [0.1, 0.2, 0.1, 0.2, …]).
     let mut nt = vec![0.0];
     for i in 0..40 {
@@ -300,7 +300,7 @@ fn selected_keys_of_uneven_keys_read_the_resampled_signal() {
     let signal = TrackCurve::new(&whole.track).unwrap();
     let mut ev = signal.evaluator();
     for k in [5, 6, 20] {
-        assert_eq!(s.track.keys[k].value[0], ev.value_at(t.keys[k].time)[0], "key {k} at {}", t.keys[k].time);
+        assert_eq!(s.track.keys.value(k)[0], ev.value_at(t.keys.time(k))[0], "key {k} at {}", t.keys.time(k));
     }
     assert_eq!(s.track.keys[7], t.keys[7]);
 }

@@ -49,7 +49,11 @@ impl DocState {
         use rayon::prelude::*;
         let (tracks, selection) = (&self.project().tracks, &self.selection);
         // One pass per track, on every core, joined in track order.
-        let seen = selection.tracks().into_par_iter().map(|t| Seen::of(selection.of_track(t).map(|k| &tracks[t].keys[k.key]))).reduce_with(Seen::then);
+        let seen = selection
+            .tracks()
+            .into_par_iter()
+            .map(|t| Seen::of(selection.of_track(t).map(|k| super::selection::key_fields(&tracks[t].keys, k.key))))
+            .reduce_with(Seen::then);
         let mixed = seen.map_or_else(MixedFields::default, |s| s.mixed);
         self.memo().mixed = Some(mixed);
         mixed

@@ -96,7 +96,7 @@ pub struct MixedFields {
 impl MixedFields {
     /// Every field of `keys` compared with the first key's (one pass, stopping when all differ).
     pub fn of<'a>(keys: impl Iterator<Item = &'a crate::Key>) -> Self {
-        Seen::of(keys).mixed
+        Seen::of(keys.map(|k| (k.time, k.value.as_slice(), tcb(k)))).mixed
     }
 }
 
@@ -116,22 +116,31 @@ fn tcb(k: &crate::Key) -> [f64; 5] {
     [k.tension, k.continuity, k.bias, k.ease_to, k.ease_from]
 }
 
+/// Key `i`'s time, value, and TCB and ease (zero for keys held as columns), without making a
+/// full key: what [`Seen::of`] compares.
+pub fn key_fields(keys: &crate::Keys, i: usize) -> (f64, &[f64], [f64; 5]) {
+    match keys.full_keys() {
+        Some(v) => (v[i].time, &v[i].value, tcb(&v[i])),
+        None => (keys.time(i), keys.value(i), [0.0; 5]),
+    }
+}
+
 impl Seen {
-    pub fn of<'a>(mut keys: impl Iterator<Item = &'a crate::Key>) -> Self {
-        let Some(first) = keys.next() else { return Self::default() };
-        let (t0, tcb0) = (first.time, tcb(first));
-        let mut v0: [Option<f64>; 4] = std::array::from_fn(|c| first.value.get(c).copied());
+    /// A pass over keys given as `(time, value, TCB and ease)` ([`key_fields`]).
+    pub fn of<'a>(mut keys: impl Iterator<Item = (f64, &'a [f64], [f64; 5])>) -> Self {
+        let Some((t0, first, tcb0)) = keys.next() else { return Self::default() };
+        let mut v0: [Option<f64>; 4] = std::array::from_fn(|c| first.get(c).copied());
         let mut m = MixedFields::default();
-        for k in keys {
-            m.time |= k.time != t0;
+        for (time, value, fields) in keys {
+            m.time |= time != t0;
             // Values live behind a pointer: read them only while one of this key's components
-            // may still be the same (the length is in the key itself).
-            if !m.value[..k.value.len().min(4)].iter().all(|x| *x) {
-                for (c, v) in k.value.iter().take(4).enumerate() {
+            // may still be the same.
+            if !m.value[..value.len().min(4)].iter().all(|x| *x) {
+                for (c, v) in value.iter().take(4).enumerate() {
                     m.value[c] |= *v0[c].get_or_insert(*v) != *v;
                 }
             }
-            for (f, (a, b)) in tcb(k).into_iter().zip(tcb0).enumerate() {
+            for (f, (a, b)) in fields.into_iter().zip(tcb0).enumerate() {
                 m.tcb[f] |= a != b;
             }
             if m.time && m.value.iter().all(|x| *x) && m.tcb.iter().all(|x| *x) {
@@ -233,7 +242,10 @@ mod tests {
         ) {
             let keys: Vec<Key> = keys.iter().map(|(t, v, b)| Key::new(f64::from(*t), v.iter().map(|x| f64::from(*x)).collect()).with_tcb(0.0, 0.0, f64::from(*b))).collect();
             let cut = cut.min(keys.len());
-            let joined = Seen::of(keys[..cut].iter()).then(Seen::of(keys[cut..].iter())).mixed;
+            fn fields(k: &Key) -> (f64, &[f64], [f64; 5]) {
+                (k.time, k.value.as_slice(), tcb(k))
+            }
+            let joined = Seen::of(keys[..cut].iter().map(fields)).then(Seen::of(keys[cut..].iter().map(fields))).mixed;
             proptest::prop_assert_eq!(joined, MixedFields::of(keys.iter()));
         }
     }

@@ -232,7 +232,7 @@ mod tests {
         set_tension(&mut d, 0.5);
         d.document.end_gesture();
         d.undo();
-        assert_eq!(d.project().tracks[1].keys[3].value[0], doc().project().tracks[1].keys[3].value[0]);
+        assert_eq!(d.project().tracks[1].keys.value(3)[0], doc().project().tracks[1].keys.value(3)[0]);
         assert_curves_fresh(&d);
     }
 }

@@ -165,7 +165,7 @@ pub const DENSE_POINTS_PER_COLUMN: usize = 2;
 /// Key markers of component `c` ([`MarkerSet`]): plain ones as diamonds, selected ones bigger
 /// and white, or in a dense track white runs along the curve.
 fn draw_keys(plot_ui: &mut PlotUi<'_>, track: &Track, c: usize, d: Display, markers: &MarkerSet, (name, color): (String, Color32)) {
-    let points = |keys: &[usize]| -> Vec<[f64; 2]> { keys.iter().map(|&i| [track.keys[i].time, d.show(track.keys[i].value[c])]).collect() };
+    let points = |keys: &[usize]| -> Vec<[f64; 2]> { keys.iter().map(|&i| [track.keys.time(i), d.show(track.keys.value(i)[c])]).collect() };
     if !markers.plain.is_empty() {
         plot_ui.points(Points::new(name.clone(), PlotPoints::from(points(&markers.plain))).shape(MarkerShape::Diamond).radius(4.5).color(color).filled(true));
     }
@@ -199,8 +199,7 @@ fn draw_tangents(
     let mut handles_in = Vec::new();
     let mut handles_out = Vec::new();
     for ki in keys {
-        let k = &track.keys[ki];
-        let at = (k.time, d.show(k.value[c]));
+        let at = (track.keys.time(ki), d.show(track.keys.value(ki)[c]));
         let selected = cx.doc.selection.contains(&KeyRef { track: ti, key: ki });
         if let Some(tip) = tangent_tip(curve, ki, c, false, at, d) {
             in_from.push([tip.0, tip.1]);
@@ -225,8 +224,7 @@ fn draw_tangents(
     // "in"/"out" labels with the numbers, on hover.
     if let Some(Target::Tangent { key, comp, outgoing }) = graph.hover {
         if key.track == ti && comp == c {
-            let k = &track.keys[key.key];
-            let at = (k.time, d.show(k.value[c]));
+            let at = (track.keys.time(key.key), d.show(track.keys.value(key.key)[c]));
             if let Some(tip) = tangent_tip(curve, key.key, c, outgoing, at, d) {
                 let (label, v) = if outgoing { ("out rb", curve.outgoing_tangent(key.key)) } else { ("in ra", curve.incoming_tangent(key.key)) };
                 let text = format!("{label} = {}", fmt_shown(track.kind, v.unwrap_or(&[])));
@@ -296,7 +294,7 @@ fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize,
     let mut from = Vec::new();
     let mut to = Vec::new();
     for kr in intent::in_keys(&cx.doc.selection, ti, keys) {
-        let y = d0.show(track.keys[kr.key].value[0]);
+        let y = d0.show(track.keys.value(kr.key)[0]);
         if let Some(t) = ease_time(&track.keys, kr.key, true) {
             from.push([t, y]);
         }
@@ -352,7 +350,7 @@ fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate
             plot_ui.line(Line::new("", PlotPoints::from(fit)).color(PREVIEW).width(1.5));
             // The reduced keys in view, one by one while they are at most one per 4 pixels
             // (denser, the fitted curve shows them, as the graph's own markers do).
-            let in_view = track.keys.partition_point(|k| k.time < range.0)..track.keys.partition_point(|k| k.time <= range.1);
+            let in_view = track.keys.partition_point(|t| t < range.0)..track.keys.partition_point(|t| t <= range.1);
             if in_view.len() <= n / 4 {
                 let keys: Vec<[f64; 2]> = track.keys[in_view].iter().map(|k| [k.time, displays[c].show(k.value[c])]).collect();
                 plot_ui.points(Points::new("", PlotPoints::from(keys)).shape(MarkerShape::Circle).radius(3.5).color(PREVIEW).filled(false));

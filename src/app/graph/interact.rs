@@ -291,7 +291,7 @@ fn box_select(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, a: PlotPoint, b:
         }
         let shown: Vec<Option<Display>> = (0..track.kind.dim()).map(|c| component_shown(cx, ti, c).then(|| display(cx, ti, c))).collect();
         for ki in keys_in_range(&track.keys, t0, t1) {
-            let hit = shown.iter().enumerate().any(|(c, d)| d.is_some_and(|d| (v0..=v1).contains(&d.show(track.keys[ki].value[c]))));
+            let hit = shown.iter().enumerate().any(|(c, d)| d.is_some_and(|d| (v0..=v1).contains(&d.show(track.keys.value(ki)[c]))));
             if hit {
                 found.push(KeyRef { track: ti, key: ki });
             }

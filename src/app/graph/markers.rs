@@ -105,7 +105,7 @@ fn marker_keys(selection: &BTreeSet<KeyRef>, ti: usize, track: &Track, keys: std
             }
             runs.push(selected.len()..selected.len());
         }
-        let time = track.keys[k].time;
+        let time = track.keys.time(k);
         let mark = gap || time >= marked_at + min_dt;
         if mark {
             selected.push(k);
@@ -126,14 +126,23 @@ fn marker_keys(selection: &BTreeSet<KeyRef>, ti: usize, track: &Track, keys: std
 /// search: the answer is usually a few keys on, so this reads a few nearby keys instead of
 /// binary-searching the whole rest of the track.
 pub fn next_apart(track: &Track, i: usize, end: usize, min_dt: f64) -> usize {
-    let next = track.keys[i].time + min_dt;
-    let rest = &track.keys[i + 1..end];
+    let next = track.keys.time(i) + min_dt;
+    let (first, len) = (i + 1, end.saturating_sub(i + 1));
     let mut hi = 1;
-    while hi < rest.len() && rest[hi - 1].time < next {
+    while hi < len && track.keys.time(first + hi - 1) < next {
         hi *= 2;
     }
-    let (lo, hi) = (hi / 2, hi.min(rest.len()));
-    i + 1 + lo + rest[lo..hi].partition_point(|k| k.time < next)
+    let (mut lo, mut hi) = (hi / 2, hi.min(len));
+    // The first of `lo..hi` not before `next` (all before `lo` are).
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if track.keys.time(first + mid) < next {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    first + lo
 }
 
 #[cfg(test)]

@@ -47,11 +47,12 @@ fn fit_bounds(cx: &PanelContext<'_>) -> Option<PlotBounds> {
     for (ti, track) in cx.project().tracks.iter().enumerate().filter(|(ti, _)| cx.curve_drawn(*ti)) {
         for comp in 0..track.kind.dim() {
             let d = display(cx, ti, comp);
-            for k in &track.keys {
-                lo[0] = lo[0].min(k.time);
-                hi[0] = hi[0].max(k.time);
-                lo[1] = lo[1].min(d.show(k.value[comp]));
-                hi[1] = hi[1].max(d.show(k.value[comp]));
+            for i in 0..track.keys.len() {
+                let (t, v) = (track.keys.time(i), d.show(track.keys.value(i)[comp]));
+                lo[0] = lo[0].min(t);
+                hi[0] = hi[0].max(t);
+                lo[1] = lo[1].min(v);
+                hi[1] = hi[1].max(v);
             }
         }
     }

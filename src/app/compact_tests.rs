@@ -1,0 +1,67 @@
+//! A motion-capture take stays held as columns in the editor ([`crate::Keys`]): opening it,
+//! the graph, the dope sheet, the pose view, playing, selecting every key and an edit with its
+//! undo read no track's keys whole (which would cost a full key per key beside the columns).
+
+use eframe::egui::{Key as K, Modifiers};
+use egui_kittest::kittest::Queryable;
+
+use super::tests::{app, harness};
+use crate::Project;
+
+fn take() -> Project {
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/body/hand_cmu.bvh");
+    match crate::open::open_any(&path).unwrap() {
+        crate::open::Opened::Imported(i) => i.project,
+        crate::open::Opened::Project(p) => p,
+    }
+}
+
+/// The tracks whose keys are full keys or were read whole.
+fn read_whole(p: &Project) -> Vec<String> {
+    p.tracks.iter().filter(|t| t.keys.is_read_whole()).map(|t| t.name.clone()).collect()
+}
+
+#[test]
+fn a_take_is_never_read_whole_by_the_views() {
+    let project = take();
+    let n = project.tracks.len();
+    assert!(n > 5, "{n} tracks");
+    assert_eq!(read_whole(&project), Vec::<String>::new(), "imported as columns");
+    let mut h = harness(project);
+    for _ in 0..3 {
+        h.run();
+    }
+    assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "the graph");
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "every key selected");
+    for tab in ["Dope sheet", "Pose", "Graph"] {
+        h.get_by_label(tab).click();
+        for _ in 0..3 {
+            h.run();
+        }
+        assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "{tab}");
+    }
+    h.key_press(K::Space);
+    for _ in 0..5 {
+        let _ = h.try_run();
+    }
+    h.key_press(K::Space);
+    h.run();
+    assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "playing");
+    // Every key selected: the Euler filter changes what it changes, and every track is
+    // columns again after the edit and after its undo.
+    let before = app(&h).project().clone();
+    h.key_press_modifiers(Modifiers::COMMAND, K::A);
+    h.run();
+    super::test_steps::menu(&mut h, "Edit", "Euler filter");
+    for _ in 0..3 {
+        let _ = h.try_run();
+    }
+    assert!(app(&h).ui.status.text.starts_with("Euler filter"), "{}", app(&h).ui.status.text);
+    assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "after the Euler filter");
+    h.key_press_modifiers(Modifiers::COMMAND, K::Z);
+    h.run();
+    assert_eq!(app(&h).project(), &before, "undone");
+    assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "after its undo");
+}
