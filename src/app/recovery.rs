@@ -8,11 +8,13 @@
 //! never share one, and an unsaved new document is kept too. Saving, or a clean quit, removes
 //! it. A file left by a process that no longer runs (a crash, a `kill -9`) is offered at the
 //! next start: its time, where it came from and what it holds, Restore (one undo step) or
-//! Discard. The offers are listed at once (file names, pids, sizes); each copy is read and its
-//! tracks compiled on a worker thread, so a million-key copy does not hold up the first frame,
-//! and Restore puts in the curves the worker compiled. A copy that cannot be read is shown
-//! with its error, to discard. The newest offer's Restore button gets keyboard focus once it
-//! is read, so Enter restores it (`tests/window_recovery.rs` drives the real window so).
+//! Discard. The offers are listed at once from the directory alone (file names, pids, sizes,
+//! times): nothing is read until Restore is chosen, so a copy of a 7-million-key take costs no
+//! memory while the user decides. Restore reads the copy and compiles its tracks on a worker
+//! thread (a spinner with the file's size meanwhile) and puts in the curves the worker compiled
+//! as one undo step. A copy that cannot be read is shown with its error, to discard. The newest
+//! offer's Restore button gets keyboard focus at once, so Enter restores it
+//! (`tests/window_recovery.rs` drives the real window so).
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -41,27 +43,16 @@ pub struct Offer {
     pub content: Content,
 }
 
-/// What an offer holds, as far as the worker has read it.
-#[derive(Debug)]
+/// How far an offer has been read.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Content {
-    /// The worker has not read it yet.
+    /// Listed from the directory only: nothing read (it costs nothing until Restore).
+    Unread,
+    /// Restore was chosen: the worker reads and compiles it, then it is restored.
     Reading,
-    /// Read and compiled: what Restore puts in.
-    Ready(Box<CompiledTake>),
     /// It could not be read or does not hold a valid project (the reason); it can only be
     /// discarded.
     Failed(String),
-}
-
-impl Offer {
-    /// The project, once read.
-    #[must_use]
-    pub fn take(&self) -> Option<&CompiledTake> {
-        match &self.content {
-            Content::Ready(take) => Some(take),
-            _ => None,
-        }
-    }
 }
 
 /// This editor's autosave, and the offers found at start.
@@ -75,8 +66,9 @@ pub struct Recovery {
     /// The file last written (the name follows the document's, so Save as changes it).
     last_file: Option<PathBuf>,
     pub offers: Vec<Offer>,
-    /// The worker reading an offer (one at a time, newest first), and the offers it reads next.
-    reading: Option<(PathBuf, Job<Content>)>,
+    /// The worker reading an offer whose Restore was chosen (one at a time), and the offers
+    /// chosen after it.
+    reading: Option<(PathBuf, Job<Result<Box<CompiledTake>, String>>)>,
     to_read: VecDeque<PathBuf>,
     /// The last write's failure, shown in the offer window's place.
     pub error: Option<String>,
@@ -112,8 +104,8 @@ fn process_alive(pid: u32) -> bool {
     comm(&pid.to_string()) == comm("self")
 }
 
-/// Recovery files in `dir` whose writer no longer runs, newest first, not read yet
-/// ([`Content::Reading`]; [`read_offer`] reads one).
+/// Recovery files in `dir` whose writer no longer runs, newest first, not read
+/// ([`Content::Unread`]; [`read_offer`] reads one).
 #[must_use]
 pub fn orphans(dir: &Path) -> Vec<Offer> {
     let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
@@ -131,7 +123,7 @@ pub fn orphans(dir: &Path) -> Vec<Offer> {
             let meta = std::fs::metadata(&file).ok();
             let saved = meta.as_ref().and_then(|m| m.modified().ok());
             let bytes = meta.map_or(0, |m| m.len());
-            Some(Offer { file, origin, saved, bytes, content: Content::Reading })
+            Some(Offer { file, origin, saved, bytes, content: Content::Unread })
         })
         .collect();
     out.sort_by_key(|o| std::cmp::Reverse(o.saved));
@@ -139,18 +131,15 @@ pub fn orphans(dir: &Path) -> Vec<Offer> {
 }
 
 /// Reads a recovery copy, checks it and compiles its tracks (once, on every core: the check
-/// is the compile): what the worker does.
-#[must_use]
-pub fn read_offer(file: &Path) -> Content {
+/// is the compile): what the worker does when Restore is chosen.
+///
+/// # Errors
+/// The file's or the project's error, naming the file.
+pub fn read_offer(file: &Path) -> Result<Box<CompiledTake>, String> {
     let origin = file.display().to_string();
-    let text = match std::fs::read_to_string(file) {
-        Ok(text) => text,
-        Err(e) => return Content::Failed(format!("{origin}: {e}")),
-    };
-    match crate::io::parse_project_compiled(&text, &origin) {
-        Ok((project, curves)) => Content::Ready(Box::new(CompiledTake::from_curves(project, curves))),
-        Err(e) => Content::Failed(e.to_string()),
-    }
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{origin}: {e}"))?;
+    let (project, curves) = crate::io::parse_project_compiled(&text, &origin).map_err(|e| e.to_string())?;
+    Ok(Box::new(CompiledTake::from_curves(project, curves)))
 }
 
 /// Removes a recovery file and its origin note.
@@ -160,19 +149,29 @@ pub fn discard(file: &Path) {
 }
 
 impl Recovery {
-    /// Autosave into `dir` (none: disabled), with the orphans found there to offer.
-    /// The offers are listed at once and read on a worker thread ([`Recovery::poll`] takes
-    /// what it has read).
+    /// Autosave into `dir` (none: disabled), with the orphans found there to offer, listed
+    /// from the directory alone (nothing is read until [`Recovery::restore`]).
     #[must_use]
     pub fn new(dir: Option<PathBuf>) -> Self {
         let offers = dir.as_deref().map(orphans).unwrap_or_default();
-        let to_read = offers.iter().map(|o| o.file.clone()).collect();
-        let mut r = Self { dir, written: None, seen: None, writing: None, last_file: None, offers, reading: None, to_read, error: None, focused: false };
-        r.read_next();
-        r
+        Self { dir, written: None, seen: None, writing: None, last_file: None, offers, reading: None, to_read: VecDeque::new(), error: None, focused: false }
     }
 
-    /// Starts reading the next offer on a worker.
+    /// Restore chosen for offer `i`: it is read and compiled on a worker, and restored when
+    /// [`Recovery::poll`] finds it read (a copy that fails stays offered with its reason).
+    pub fn restore(&mut self, i: usize) {
+        let Some(o) = self.offers.get_mut(i) else { return };
+        if o.content != Content::Unread {
+            return;
+        }
+        o.content = Content::Reading;
+        self.to_read.push_back(o.file.clone());
+        if self.reading.is_none() {
+            self.read_next();
+        }
+    }
+
+    /// Starts reading the next chosen offer on a worker.
     fn read_next(&mut self) {
         self.reading = self.to_read.pop_front().map(|file| {
             let f = file.clone();
@@ -180,15 +179,24 @@ impl Recovery {
         });
     }
 
-    /// Takes what the worker has read since the last call; returns whether an offer is still
-    /// being read.
-    pub fn poll(&mut self) -> bool {
+    /// Takes what the worker has read since the last call: a copy read and compiled leaves the
+    /// offers (its file is removed) as a Restore command in `out`; one that failed stays, with
+    /// its reason. Returns whether an offer is still being read.
+    pub fn poll(&mut self, out: &mut Vec<AppCommand>) -> bool {
         while let Some((file, job)) = &mut self.reading {
             let Some(made) = job.poll() else { return true };
-            let content = made.unwrap_or_else(|| Content::Failed(format!("{}: the reader stopped", file.display())));
+            let made = made.unwrap_or_else(|| Err(format!("{}: the reader stopped", file.display())));
             let file = file.clone();
-            if let Some(o) = self.offers.iter_mut().find(|o| o.file == file) {
-                o.content = content;
+            if let Some(i) = self.offers.iter().position(|o| o.file == file) {
+                match made {
+                    Ok(take) => {
+                        let offer = self.offers.remove(i);
+                        discard(&offer.file);
+                        let origin = (offer.origin != "untitled").then(|| PathBuf::from(&offer.origin));
+                        out.push(AppCommand::Restore { take, origin });
+                    }
+                    Err(reason) => self.offers[i].content = Content::Failed(reason),
+                }
             }
             self.read_next();
         }
@@ -271,28 +279,27 @@ fn megabytes(bytes: u64) -> String {
 
 impl Panel for Recovery {
     fn ui(&mut self, ui: &mut egui::Ui, _cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
-        if self.poll() {
+        if self.poll(out) {
             ui.ctx().request_repaint_after(Duration::from_millis(50));
         }
         if self.offers.is_empty() {
             return;
         }
-        let mut taken = None;
+        let mut chosen = None;
         egui::Window::new("Recover unsaved work").collapsible(false).resizable(false).show(ui.ctx(), |ui| {
             ui.label("Tangent stopped without saving these. Restore one (you can undo it) or discard it.");
             for (i, o) in self.offers.iter().enumerate() {
                 ui.separator();
                 let age = o.saved.and_then(|s| s.elapsed().ok()).map_or_else(|| "at an unknown time".to_owned(), |d| format!("{} min ago", d.as_secs() / 60));
                 match &o.content {
+                    Content::Unread => {
+                        ui.label(format!("{} — {}, saved {age}", o.origin, megabytes(o.bytes)));
+                    }
                     Content::Reading => {
                         ui.horizontal(|ui| {
                             ui.spinner();
-                            ui.label(format!("{} — reading {}, saved {age}…", o.origin, megabytes(o.bytes)));
+                            ui.label(format!("{} — reading {} to restore it, saved {age}…", o.origin, megabytes(o.bytes)));
                         });
-                    }
-                    Content::Ready(take) => {
-                        let keys: usize = take.project.tracks.iter().map(|t| t.keys.len()).sum();
-                        ui.label(format!("{} — {} tracks, {keys} keys, saved {age}", o.origin, take.project.tracks.len()));
                     }
                     Content::Failed(e) => {
                         ui.label(format!("{} — saved {age}", o.origin));
@@ -300,31 +307,34 @@ impl Panel for Recovery {
                     }
                 }
                 ui.horizontal(|ui| {
-                    let ready = o.take().is_some();
+                    let unread = o.content == Content::Unread;
                     let restore = ui
-                        .add_enabled(ready, egui::Button::new("Restore"))
-                        .on_hover_text("Replace the open document's tracks with these, as one undo step (Enter)")
-                        .on_disabled_hover_text(if matches!(o.content, Content::Reading) { "Still reading this copy" } else { "This copy cannot be read" });
-                    if i == 0 && ready && !self.focused {
+                        .add_enabled(unread, egui::Button::new("Restore"))
+                        .on_hover_text(format!("Read this copy ({}) and replace the open document's tracks with it, as one undo step (Enter)", megabytes(o.bytes)))
+                        .on_disabled_hover_text(if o.content == Content::Reading { "Reading this copy" } else { "This copy cannot be read" });
+                    if i == 0 && unread && !self.focused {
                         restore.request_focus();
                         self.focused = true;
                     }
                     if restore.clicked() {
-                        taken = Some((i, true));
+                        chosen = Some((i, true));
                     }
                     if ui.button("Discard").on_hover_text(format!("Delete this recovery copy ({})", o.file.display())).clicked() {
-                        taken = Some((i, false));
+                        chosen = Some((i, false));
                     }
                 });
             }
         });
-        if let Some((i, restore)) = taken {
-            let offer = self.offers.remove(i);
-            discard(&offer.file);
-            if let (true, Content::Ready(take)) = (restore, offer.content) {
-                let origin = (offer.origin != "untitled").then(|| PathBuf::from(&offer.origin));
-                out.push(AppCommand::Restore { take, origin });
+        match chosen {
+            Some((i, true)) => {
+                self.restore(i);
+                ui.ctx().request_repaint();
             }
+            Some((i, false)) => {
+                let offer = self.offers.remove(i);
+                discard(&offer.file);
+            }
+            None => {}
         }
     }
 }
@@ -390,11 +400,12 @@ mod tests {
         let _ = std::fs::remove_dir_all(&dir);
     }
 
-    /// Polls until the worker has read every offer (at most 10 s).
-    fn read_all(r: &mut Recovery) {
+    /// Polls until the worker has read every offer chosen (at most 10 s); the commands made.
+    fn read_all(r: &mut Recovery) -> Vec<AppCommand> {
+        let mut out = Vec::new();
         for _ in 0..1000 {
-            if !r.poll() {
-                return;
+            if !r.poll(&mut out) {
+                return out;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -418,8 +429,12 @@ mod tests {
         assert_eq!(r.offers.len(), 1, "only the dead process's copy");
         assert_eq!(r.offers[0].origin, "/tmp/walk.ron");
         assert_eq!(r.offers[0].bytes, std::fs::metadata(&file).unwrap().len());
-        read_all(&mut r);
-        let take = r.offers[0].take().expect("read and compiled");
+        assert!(read_all(&mut r).is_empty() && r.offers[0].content == Content::Unread, "nothing is read before Restore");
+        r.restore(0);
+        let mut made = read_all(&mut r);
+        assert!(r.offers.is_empty() && !file.exists(), "restored: no longer offered, its file gone");
+        let Some(AppCommand::Restore { take, origin }) = made.pop() else { panic!("no Restore command") };
+        assert_eq!(origin.as_deref(), Some(Path::new("/tmp/walk.ron")));
         assert_eq!(take.project, recovered);
         // The worker's curves sample as a fresh compile of the recovered tracks does.
         for (track, compiled) in recovered.tracks.iter().zip(&take.tracks) {
@@ -434,16 +449,13 @@ mod tests {
         let ctx = egui::Context::default();
         let mut state = AppState::new(demo_project(), None);
         let before = state.project().clone();
-        let Content::Ready(take) = r.offers.remove(0).content else { unreachable!() };
-        let restore = AppCommand::Restore { take, origin: Some(PathBuf::from("/tmp/walk.ron")) };
-        crate::app::dispatch::run_command(&ctx, &mut state, restore);
+        crate::app::dispatch::run_command(&ctx, &mut state, AppCommand::Restore { take, origin });
         assert_eq!(state.project().tracks, recovered.tracks);
         assert_eq!(state.doc.path.as_deref(), Some(Path::new("/tmp/walk.ron")));
         assert!(state.ui.status.text.starts_with("Restored 2 tracks"), "{}", state.ui.status.text);
         crate::app::dispatch::run_command(&ctx, &mut state, AppCommand::Ui(crate::app::Command::Undo));
         assert_eq!(state.project(), &before, "one undo step");
-        discard(&file);
-        assert!(!file.exists() && !file.with_extension("origin").exists());
+        assert!(!file.with_extension("origin").exists());
         let _ = std::fs::remove_dir_all(&dir);
     }
 
@@ -461,7 +473,10 @@ mod tests {
         std::fs::write(&invalid, crate::io::project_to_string(&bad).unwrap()).unwrap();
         let mut r = Recovery::new(Some(dir.clone()));
         assert_eq!(r.offers.len(), 2);
-        read_all(&mut r);
+        r.restore(0);
+        r.restore(1);
+        assert!(read_all(&mut r).is_empty(), "nothing to restore");
+        assert_eq!(r.offers.len(), 2, "both stay offered, to discard");
         for o in &r.offers {
             let Content::Failed(reason) = &o.content else { panic!("{} was read: {:?}", o.file.display(), o.content) };
             if o.file == invalid {

@@ -534,10 +534,11 @@ fn the_status_line_follows_a_dragged_key() {
     assert_eq!(app(&h).ui.status.text, format!("Key 2 of \"a\": t = {:.4} s, value = {:.3}", k.time, k.value[0]), "not the place it was clicked at");
 }
 
-/// The recovery offers as a user meets them: a copy that cannot be read says why and can only
-/// be discarded; the other, once the worker has read it, is restored by its button.
+/// The recovery offers as a user meets them: listed without being read (their sizes); Restore
+/// on a copy that cannot be read says why and leaves it only to discard; Restore on the other
+/// reads it on a worker and restores it.
 #[test]
-fn recovery_offers_are_read_on_a_worker_and_restored_or_discarded_by_their_buttons() {
+fn recovery_offers_are_read_only_on_restore_and_restored_or_discarded_by_their_buttons() {
     let dir = std::env::temp_dir().join(format!("tangent-offers-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
@@ -553,27 +554,37 @@ fn recovery_offers_are_read_on_a_worker_and_restored_or_discarded_by_their_butto
     let mut h = Harness::builder()
         .with_size(egui::vec2(1300.0, 820.0))
         .build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::with_recovery(AppState::new(demo_project(), None), Some(dir.clone())));
-    let start = std::time::Instant::now();
-    while h.state().recovery.offers.iter().any(|o| matches!(o.content, super::recovery::Content::Reading)) {
-        assert!(start.elapsed().as_secs() < 10, "the worker did not read the copies");
-        std::thread::sleep(std::time::Duration::from_millis(10));
-        h.step();
-    }
     h.run();
-    h.get_by_label_contains("2 tracks, 10 keys");
-    h.get_by_label_contains("Cannot be restored");
+    use super::recovery::Content;
+    assert!(h.state().recovery.offers.iter().all(|o| o.content == Content::Unread), "nothing read before Restore");
+    h.get_by_label_contains("0.0 MB, saved 60 min ago");
     use egui_kittest::kittest::NodeT;
     let restores: Vec<_> = h.get_all_by_label("Restore").collect();
     assert_eq!(restores.len(), 2);
-    assert!(!restores[0].accesskit_node().is_disabled() && restores[1].accesskit_node().is_disabled(), "only a copy that was read can be restored");
-    // The broken copy's Discard (the second row) deletes it and leaves the good one offered.
+    assert!(restores.iter().all(|r| !r.accesskit_node().is_disabled()), "both can be chosen");
+    let settle = |h: &mut Harness<'static, TangentApp>| {
+        let start = std::time::Instant::now();
+        while h.state().recovery.offers.iter().any(|o| o.content == Content::Reading) {
+            assert!(start.elapsed().as_secs() < 10, "the worker did not read the copy");
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            h.step();
+        }
+        let _ = h.try_run();
+    };
+    // Restore on the broken copy (the second row): it says why, and only Discard is left.
+    h.get_all_by_label("Restore").nth(1).unwrap().click();
+    h.step();
+    settle(&mut h);
+    h.get_by_label_contains("Cannot be restored");
+    assert!(h.get_all_by_label("Restore").nth(1).unwrap().accesskit_node().is_disabled());
+    assert_eq!(app(&h).project(), &demo_project(), "a copy that fails changes nothing");
     h.get_all_by_label("Discard").nth(1).unwrap().click();
     h.run();
     assert!(!broken.exists());
     assert_eq!(h.state().recovery.offers.len(), 1);
-    assert_eq!(app(&h).project(), &demo_project(), "discarding changes nothing");
     h.get_by_label("Restore").click();
-    h.run();
+    h.step();
+    settle(&mut h);
     assert_eq!(app(&h).project().tracks, recovered.tracks);
     assert!(app(&h).ui.status.text.starts_with("Restored 2 tracks"), "{}", app(&h).ui.status.text);
     assert!(!good.exists() && h.state().recovery.offers.is_empty());
