@@ -310,7 +310,10 @@ impl Panel for Recovery {
                     let unread = o.content == Content::Unread;
                     let restore = ui
                         .add_enabled(unread, egui::Button::new("Restore"))
-                        .on_hover_text(format!("Read this copy ({}) and replace the open document's tracks with it, as one undo step (Enter)", megabytes(o.bytes)))
+                        .on_hover_text(format!(
+                            "Read this copy ({}) and replace the open document's tracks with it, as one undo step (Enter)",
+                            megabytes(o.bytes)
+                        ))
                         .on_disabled_hover_text(if o.content == Content::Reading { "Reading this copy" } else { "This copy cannot be read" });
                     if i == 0 && unread && !self.focused {
                         restore.request_focus();

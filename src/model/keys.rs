@@ -97,6 +97,13 @@ impl Keys {
         Self { form: Form::Full(Vec::new()), read_whole: OnceLock::new() }
     }
 
+    /// `keys` held as full keys even when they are plain (what a track was before columns):
+    /// for comparisons of the two forms.
+    #[must_use]
+    pub fn full(keys: Vec<Key>) -> Self {
+        Self { form: Form::Full(keys), read_whole: OnceLock::new() }
+    }
+
     /// The columns, if the keys are held that way.
     #[must_use]
     pub fn columns(&self) -> Option<&Columns> {
