@@ -155,3 +155,44 @@ fn a_document_edit_of_a_compact_track_keeps_it_compact_and_its_curve_exact() {
     doc.undo().unwrap();
     assert!(doc.project().tracks[0].keys.columns().is_some(), "columns after the undo");
 }
+
+/// A drag of every key of a take-like project (what Ctrl+A then a drag does): the drag's
+/// origins share the tracks' columns instead of copying them as full keys, each frame's move
+/// is the full form's, and the tracks are columns again after it.
+#[test]
+fn a_drag_of_every_key_shares_the_columns_and_moves_as_the_full_form() {
+    use tangent::edit::intent::{move_keys, move_origins, KeyRef};
+    let make = |full: bool| {
+        let tracks = (0..3)
+            .map(|j| {
+                let keys: Vec<Key> = (0..500).map(|i| Key::new(f64::from(i) / 120.0, vec![f64::from(i * j), 1.0, 2.0])).collect();
+                let keys = if full { Keys::full(keys) } else { Keys::from(keys) };
+                Track::new(format!("j{j}"), TrackKind::Vec3, Interpolation::Linear).with_other_keys(keys)
+            })
+            .collect();
+        Project { tracks, ..Project::default() }
+    };
+    let (compact, full) = (make(false), make(true));
+    let selection: std::collections::BTreeSet<KeyRef> = (0..3).flat_map(|track| (100..400).map(move |key| KeyRef { track, key })).collect();
+    let (oc, of) = (move_origins(&compact, &selection), move_origins(&full, &selection));
+    assert!(oc.iter().all(|o| o.keys.columns().is_some_and(|c| std::sync::Arc::ptr_eq(&c.values, &compact.tracks[o.track].keys.columns().unwrap().values))));
+    assert!(compact.tracks.iter().all(|t| !t.keys.is_read_whole()), "the origins read no track whole");
+    let mut doc = Document::new(compact);
+    let mut reference = Document::new(full);
+    doc.begin_gesture("Move keys");
+    reference.begin_gesture("Move keys");
+    for frame in 1..=5 {
+        let dt = f64::from(frame) * 0.013;
+        for (a, b) in move_keys(&oc, dt, 0.5, 1, None).into_iter().zip(move_keys(&of, dt, 0.5, 1, None)) {
+            assert_eq!(a, b, "frame {frame}");
+            doc.apply("Move keys", a.edit).unwrap();
+            reference.apply("Move keys", b.edit).unwrap();
+        }
+    }
+    doc.end_gesture();
+    reference.end_gesture();
+    for (a, b) in doc.project().tracks.iter().zip(&reference.project().tracks) {
+        assert_eq!(a.keys, b.keys);
+        assert!(a.keys.columns().is_some(), "{} is columns after the drag", a.name);
+    }
+}

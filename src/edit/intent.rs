@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use thiserror::Error;
 
 use super::Edit;
-use crate::model::{Infinity, Interpolation, Key, Project, Track, TrackKind};
+use crate::model::{Infinity, Interpolation, Key, Keys, Project, Track, TrackKind};
 
 /// A key of a track.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -150,7 +150,8 @@ pub fn change_key(project: &Project, key: KeyRef, change: impl FnOnce(&mut Key))
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveOrigin {
     pub track: usize,
-    pub keys: Vec<Key>,
+    /// The track's keys (shared with the document's, not copied, when held as columns).
+    pub keys: Keys,
     pub selected: BTreeSet<usize>,
     /// The keys the drag has rearranged so far (`start..end` of `keys`): each frame's splice
     /// covers them too, so keys a frame moved past and the next does not are put back.
@@ -195,7 +196,7 @@ pub fn move_origins(project: &Project, selection: &BTreeSet<KeyRef>) -> Vec<Move
     tracks_of(selection)
         .into_iter()
         .filter(|&t| project.tracks.get(t).is_some_and(|t| !t.locked))
-        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.to_vec(), selected: selected_on(selection, t), touched: TouchedRange::default() })
+        .map(|t| MoveOrigin { track: t, keys: project.tracks[t].keys.clone(), selected: selected_on(selection, t), touched: TouchedRange::default() })
         .collect()
 }
 
@@ -224,15 +225,15 @@ fn move_track(o: &MoveOrigin, dt: f64, dv: f64, comp: usize, snap: Option<Snap>)
         .selected
         .iter()
         .filter_map(|&i| {
-            let mut k = o.keys.get(i)?.clone();
+            let mut k = (i < o.keys.len()).then(|| o.keys.key(i).into_owned())?;
             move_key(&mut k, dt, dv, comp, snap);
             Some((i, k))
         })
         .collect();
     let (lo, hi) = moved.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (_, k)| (a.min(k.time), b.max(k.time)));
     let (done_from, done_to) = o.touched.get();
-    let mut from = first.min(o.keys.partition_point(|k| k.time < lo));
-    let mut to = (last + 1).max(o.keys.partition_point(|k| k.time <= hi)).min(o.keys.len());
+    let mut from = first.min(o.keys.partition_point(|t| t < lo));
+    let mut to = (last + 1).max(o.keys.partition_point(|t| t <= hi)).min(o.keys.len());
     if done_to > done_from {
         (from, to) = (from.min(done_from), to.max(done_to));
     }
@@ -241,7 +242,7 @@ fn move_track(o: &MoveOrigin, dt: f64, dv: f64, comp: usize, snap: Option<Snap>)
     let tagged: Vec<(usize, Key)> = (from..to)
         .map(|i| match moved.next_if(|(j, _)| *j == i) {
             Some(m) => m,
-            None => (i, o.keys[i].clone()),
+            None => (i, o.keys.key(i).into_owned()),
         })
         .collect();
     let mut edit = retag(o.track, tagged, &o.selected);
@@ -262,12 +263,9 @@ pub fn move_track_whole(o: &MoveOrigin, dt: f64, dv: f64, comp: usize, snap: Opt
     if o.selected.is_empty() {
         return None;
     }
-    let tagged = o
-        .keys
-        .iter()
-        .enumerate()
-        .map(|(i, k)| {
-            let mut k = k.clone();
+    let tagged = (0..o.keys.len())
+        .map(|i| {
+            let mut k = o.keys.key(i).into_owned();
             if o.selected.contains(&i) {
                 move_key(&mut k, dt, dv, comp, snap);
             }
