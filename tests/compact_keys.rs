@@ -196,3 +196,23 @@ fn a_drag_of_every_key_shares_the_columns_and_moves_as_the_full_form() {
         assert!(a.keys.columns().is_some(), "{} is columns after the drag", a.name);
     }
 }
+
+/// A key given tension through the document turns its track into full keys; setting the
+/// tension back (a splice of the plain key) brings it back to columns, and undo and redo
+/// follow.
+#[test]
+fn a_track_goes_back_to_columns_when_its_last_key_with_per_key_data_does() {
+    let keys: Vec<Key> = (0..100).map(|i| Key::new(f64::from(i), vec![f64::from(i)])).collect();
+    let plain = keys[40].clone();
+    let mut doc = Document::new(Project { tracks: vec![Track::new("t", TrackKind::Scalar, Interpolation::Tcb).with_keys(keys)], ..Project::default() });
+    let is_columns = |d: &Document| d.project().tracks[0].keys.columns().is_some();
+    assert!(is_columns(&doc));
+    doc.apply("Tension", Edit::SpliceKeys { track: 0, at: 40, remove: 1, keys: vec![plain.clone().with_tcb(0.5, 0.0, 0.0)] }).unwrap();
+    assert!(!is_columns(&doc), "a key with tension: full keys");
+    doc.apply("No tension", Edit::SpliceKeys { track: 0, at: 40, remove: 1, keys: vec![plain] }).unwrap();
+    assert!(is_columns(&doc), "plain again: columns");
+    doc.undo().unwrap();
+    assert!(!is_columns(&doc) && doc.project().tracks[0].keys[40].tension == 0.5);
+    doc.undo().unwrap();
+    assert!(is_columns(&doc), "undone to the start: columns");
+}

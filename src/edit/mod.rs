@@ -122,7 +122,13 @@ impl Edit {
                 }
                 let end = at.checked_add(remove).filter(|&e| e <= t.keys.len()).ok_or(EditError::NoKeys { track, at, end: at.saturating_add(remove) })?;
                 let added = keys.len();
+                let plain = keys.iter().all(Key::is_plain);
                 let old: Vec<Key> = t.keys.splice(at..end, keys);
+                // Plain keys in place of the ones that carried per-key data: the track may hold
+                // plain keys only now, and go back to columns.
+                if plain && t.keys.columns().is_none() && old.iter().any(|k| !k.is_plain()) {
+                    t.keys.compact();
+                }
                 // The rest of the track was valid: the new keys and their order with their
                 // neighbours are what can be wrong.
                 if let Err(e) = if check == Check::Full { crate::curve::validate_keys(t, at..at + added) } else { Ok(()) } {
