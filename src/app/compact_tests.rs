@@ -32,6 +32,12 @@ fn a_take_is_never_read_whole_by_the_views() {
         h.run();
     }
     assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "the graph");
+    // The pointer across the graph: hover hit-tests the keys near it.
+    for x in (300..1100).step_by(40) {
+        h.input_mut().events.push(eframe::egui::Event::PointerMoved(eframe::egui::pos2(x as f32, 380.0)));
+        h.run();
+    }
+    assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "hovering the graph");
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
     assert_eq!(read_whole(app(&h).project()), Vec::<String>::new(), "every key selected");

@@ -252,7 +252,7 @@ fn draw_bezier_handles(
     // Per handle type: line starts, line ends, dots, dots of selected keys.
     let mut by_type: [[Vec<[f64; 2]>; 4]; 5] = Default::default();
     for ki in keys {
-        let k = &track.keys[ki];
+        let k = track.keys.key(ki);
         let at = (k.time, d.show(k.value[c]));
         let selected = cx.doc.selection.contains(&KeyRef { track: ti, key: ki });
         for (side, kind) in [(Side::Left, k.handles.0), (Side::Right, k.handles.1)] {
@@ -275,7 +275,7 @@ fn draw_bezier_handles(
     }
     if let Some(Target::Handle { key, comp, side }) = graph.hover {
         if key.track == ti && comp == c {
-            let k = &track.keys[key.key];
+            let k = track.keys.key(key.key);
             let at = (k.time, d.show(k.value[c]));
             if let (Some(tip), Some((l, r))) = (handle_tip(&track.keys, curve, key.key, c, side, at, d), curve.bezier_handles(key.key, c)) {
                 let (name, h, kind) = if side == Side::Left { ("left", l, k.handles.0) } else { ("right", r, k.handles.1) };
@@ -352,7 +352,7 @@ fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate
             // (denser, the fitted curve shows them, as the graph's own markers do).
             let in_view = track.keys.partition_point(|t| t < range.0)..track.keys.partition_point(|t| t <= range.1);
             if in_view.len() <= n / 4 {
-                let keys: Vec<[f64; 2]> = track.keys[in_view].iter().map(|k| [k.time, displays[c].show(k.value[c])]).collect();
+                let keys: Vec<[f64; 2]> = in_view.map(|i| [track.keys.time(i), displays[c].show(track.keys.value(i)[c])]).collect();
                 plot_ui.points(Points::new("", PlotPoints::from(keys)).shape(MarkerShape::Circle).radius(3.5).color(PREVIEW).filled(false));
             }
         }

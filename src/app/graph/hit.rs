@@ -141,7 +141,7 @@ fn handles(cx: &PanelContext<'_>, transform: &PlotTransform, kr: KeyRef, near: &
     if !track.visible || !matches!(track.interpolation, Interpolation::Tcb | Interpolation::Bezier) || track.kind == TrackKind::Quat {
         return;
     }
-    let key = &track.keys[kr.key];
+    let key = track.keys.key(kr.key);
     for comp in 0..track.kind.dim() {
         if !component_shown(cx, kr.track, comp) {
             continue;
@@ -186,10 +186,10 @@ fn keys(cx: &PanelContext<'_>, transform: &PlotTransform, near: &mut Nearest) {
         let dt = f64::from(GRAB_RADIUS) / transform.dpos_dvalue_x().abs();
         let t = transform.value_from_position(near.pos).x;
         for ki in keys_in_range(&track.keys, (t - dt).max(b.min()[0] - margin), (t + dt).min(b.max()[0] + margin)) {
-            let key = &track.keys[ki];
-            for (comp, &v) in key.value.iter().enumerate() {
+            let time = track.keys.time(ki);
+            for (comp, &v) in track.keys.value(ki).iter().enumerate() {
                 let Some(d) = shown[comp] else { continue };
-                let p = transform.position_from_point(&PlotPoint::new(key.time, d.show(v)));
+                let p = transform.position_from_point(&PlotPoint::new(time, d.show(v)));
                 near.consider(p, Target::Key(KeyRef { track: ti, key: ki }, comp));
             }
         }
