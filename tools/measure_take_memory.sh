@@ -39,7 +39,10 @@ echo "40 s after the start: $(mem)"
 w=$(DISPLAY="$display" xdotool search --pid $app | tail -1)
 DISPLAY="$display" xdotool mousemove 700 400
 DISPLAY="$display" xdotool key --window "$w" ctrl+a
-sleep 2
+sleep 8
+echo "8 s after Ctrl+A (every key selected): $(mem)"
 DISPLAY="$display" xdotool key --window "$w" ctrl+shift+f
 sleep 15
-echo "15 s after Ctrl+A, Euler filter (autosave $(ls -s "$TANGENT_RECOVERY_DIR" 2>/dev/null | head -1)): $(mem)"
+echo "15 s after Edit > Euler filter (autosave: $(du -sh "$TANGENT_RECOVERY_DIR" 2>/dev/null | cut -f1)): $(mem)"
+[ -n "${SHOT:-}" ] && DISPLAY="$display" import -window root "$SHOT"
+true

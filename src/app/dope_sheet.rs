@@ -304,10 +304,11 @@ impl DopeSheet {
             let keys = &tracks[ti].keys;
             let k = keys.partition_point(|t| t < p.x);
             for j in [k.wrapping_sub(1), k] {
-                if let Some(key) = keys.get(j) {
-                    let d = (key.time - p.x).abs();
+                if j < keys.len() {
+                    let time = keys.time(j);
+                    let d = (time - p.x).abs();
                     if d <= dt && best.is_none_or(|b| d < (b - p.x).abs()) {
-                        best = Some(key.time);
+                        best = Some(time);
                     }
                 }
             }

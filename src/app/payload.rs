@@ -231,8 +231,11 @@ impl Change {
                 Arc::new(move |k: &mut Key| change(k, scale))
             }
             Self::FirstKeyTo(time) => {
-                let first = tracks.first().and_then(|(t, keys)| project.tracks.get(*t)?.keys.get(*keys.first()?));
-                let dt = first.map_or(0.0, |k| time - k.time);
+                let first = tracks.first().and_then(|(t, keys)| {
+                    let (track, i) = (project.tracks.get(*t)?, *keys.first()?);
+                    (i < track.keys.len()).then(|| track.keys.time(i))
+                });
+                let dt = first.map_or(0.0, |t0| time - t0);
                 Arc::new(move |k: &mut Key| k.time += dt)
             }
             // A drag is made from its origins, not key by key (`intent::move_keys`); never asked.

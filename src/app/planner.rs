@@ -254,7 +254,12 @@ pub fn is_noop(project: &Project, edit: &Edit) -> bool {
     match edit {
         Edit::SetKeys { track, keys } => project.tracks.get(*track).is_some_and(|t| &t.keys == keys),
         Edit::SpliceKeys { track, at, remove, keys } => {
-            project.tracks.get(*track).is_some_and(|t| t.keys.get(*at..at.saturating_add(*remove)) == Some(keys.as_slice()))
+            // Key by key (a track held as columns makes only these keys).
+            project.tracks.get(*track).is_some_and(|t| {
+                *remove == keys.len()
+                    && at.checked_add(*remove).is_some_and(|end| end <= t.keys.len())
+                    && keys.iter().enumerate().all(|(i, k)| *t.keys.key(at + i) == *k)
+            })
         }
         Edit::SetTrack { index, track } => project.tracks.get(*index).is_some_and(|t| t == track),
         Edit::SetHeader { index, header } => project.tracks.get(*index).is_some_and(|t| t.header() == *header),

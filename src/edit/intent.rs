@@ -140,7 +140,8 @@ fn change_track(t: &crate::Track, track: usize, selected: &[usize], change: &imp
 /// One key changed in place (a tangent or ease handle): no re-sorting, and only that key in
 /// the edit.
 pub fn change_key(project: &Project, key: KeyRef, change: impl FnOnce(&mut Key)) -> Option<Edit> {
-    let mut k = project.tracks.get(key.track)?.keys.get(key.key)?.clone();
+    let keys = &project.tracks.get(key.track)?.keys;
+    let mut k = (key.key < keys.len()).then(|| keys.key(key.key).into_owned())?;
     change(&mut k);
     Some(Edit::SpliceKeys { track: key.track, at: key.key, remove: 1, keys: vec![k] })
 }
@@ -341,7 +342,7 @@ pub fn delete_keys(project: &Project, selection: &BTreeSet<KeyRef>) -> (Vec<Dele
 pub fn copy_keys(project: &Project, selection: &BTreeSet<KeyRef>) -> Option<(Clipboard, String)> {
     let track = selection.iter().next()?.track;
     let t = project.tracks.get(track)?;
-    let mut keys: Vec<Key> = in_track(selection, track).filter_map(|k| t.keys.get(k.key).cloned()).collect();
+    let mut keys: Vec<Key> = in_track(selection, track).filter(|k| k.key < t.keys.len()).map(|k| t.keys.key(k.key).into_owned()).collect();
     let t0 = keys.first()?.time;
     for k in &mut keys {
         k.time -= t0;

@@ -287,9 +287,9 @@ impl DocState {
         }
         let tracks = &self.project().tracks;
         let times: Vec<f64> = if self.selection.is_empty() {
-            self.convert_targets().into_iter().flat_map(|t| tracks[t].keys.iter().map(|k| k.time)).collect()
+            self.convert_targets().into_iter().flat_map(|t| tracks[t].keys.times()).collect()
         } else {
-            self.selection.iter().filter_map(|k| tracks.get(k.track).and_then(|t| t.keys.get(k.key))).map(|k| k.time).collect()
+            self.selection.iter().filter_map(|k| tracks.get(k.track).filter(|t| k.key < t.keys.len()).map(|t| t.keys.time(k.key))).collect()
         };
         let (lo, hi) = times.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &t| (lo.min(t), hi.max(t)));
         if lo.is_finite() {

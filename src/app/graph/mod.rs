@@ -66,10 +66,11 @@ fn selection_bounds(cx: &PanelContext<'_>) -> Option<PlotBounds> {
     // Each component's mapping once (stacked, a mapping counts the lanes before it).
     let mut displays: std::collections::HashMap<(usize, usize), display::Display> = std::collections::HashMap::new();
     for k in cx.doc.selection.iter() {
-        let Some(key) = cx.project().tracks.get(k.track).and_then(|t| t.keys.get(k.key)) else { continue };
-        lo[0] = lo[0].min(key.time);
-        hi[0] = hi[0].max(key.time);
-        for (comp, &v) in key.value.iter().enumerate() {
+        let Some(keys) = cx.project().tracks.get(k.track).map(|t| &t.keys).filter(|keys| k.key < keys.len()) else { continue };
+        let time = keys.time(k.key);
+        lo[0] = lo[0].min(time);
+        hi[0] = hi[0].max(time);
+        for (comp, &v) in keys.value(k.key).iter().enumerate() {
             let y = displays.entry((k.track, comp)).or_insert_with(|| display(cx, k.track, comp)).show(v);
             lo[1] = lo[1].min(y);
             hi[1] = hi[1].max(y);
