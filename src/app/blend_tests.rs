@@ -234,7 +234,7 @@ fn the_slider_on_a_large_track_works_off_the_ui_thread_as_one_undo_step() {
 /// the slider's open gesture.
 #[test]
 fn a_stale_blend_result_is_not_applied() {
-    use super::commands::{AppCommand, BlendCommand};
+    use super::commands::BlendCommand;
     use super::document::blend::blend_on_worker;
     use super::payload::Handoff;
     let originals = two_tracks();
@@ -243,7 +243,7 @@ fn a_stale_blend_result_is_not_applied() {
     super::cleanup_commands::open_blend(&mut state, BlendTool::Breakdown);
     let mut work = state.ui.blend.as_ref().expect("the slider is open").work();
     let made = |state: &super::AppState, work: &super::document::blend::BlendWork| blend_on_worker(work, 0.9, state.doc.basis(), &|| false).unwrap();
-    let send = |state: &mut super::AppState, b| super::cleanup_commands::run(state, AppCommand::Blend(BlendCommand::Blended(Handoff::new(b))));
+    let send = |state: &mut super::AppState, b| super::cleanup_commands::blend(state, BlendCommand::Blended(Handoff::new(b)));
     let stale = made(&state, &work);
     state.doc.selection.insert(KeyRef { track: 1, key: 0 });
     send(&mut state, stale);

@@ -98,17 +98,13 @@ impl Command {
             Self::Copy => "Copy keys",
             Self::Paste => "Paste keys at playhead",
             Self::InsertKey => "Insert key at playhead",
-            Self::ConvertToBezier => "Convert to Bézier…",
+            Self::Tool(tool) => tool.0.text,
             Self::HandleTypeMenu => "Handle type…",
             Self::InterpolationMenu => "Interpolation mode…",
             Self::EasingMenu => "Easing…",
-            Self::Simplify => "Simplify…",
             Self::EulerFilter => "Euler filter",
             Self::FixJumps => "Fix jumps",
             Self::ToggleProblems => "Problems",
-            Self::ConvertRotation => "Convert rotation…",
-            Self::Smooth => "Smooth…",
-            Self::ScaleTime => "Scale time…",
             Self::Blend(tool) => match tool {
                 BlendTool::ToNeighbor => "Blend to Neighbor…",
                 BlendTool::Breakdown => "Breakdown…",
@@ -167,30 +163,18 @@ impl Command {
             Self::Copy => "Copy the selected keys of the active track",
             Self::Paste => "Paste copied keys into the active track, the first at the playhead",
             Self::InsertKey => "Insert a key on the active track's curve at the playhead (double-click the curve also works)",
-            Self::ConvertToBezier => {
-                "Turn the tracks of the selected keys (or the active track) from TCB, Cubic or Linear into Bezier keys without changing the curve; eased segments get the fewest extra keys within a bound you set"
-            }
+            Self::Tool(tool) => tool.0.tooltip,
             Self::HandleTypeMenu => "Set the handle type of the selected Bézier keys (Blender's V menu)",
             Self::InterpolationMenu => {
                 "Set how the segment after each selected Bézier key runs: Bézier, Constant, Linear, or one of Blender's easing equations (Blender's T menu); the key stays one key you can change back"
             }
             Self::EasingMenu => "Set which end of the selected keys' easing segments eases: in, out, both, or the equation's usual one (Blender's Ctrl+E menu)",
-            Self::Simplify => "Replace the keys of the selected tracks (or the active track) by the fewest Bézier keys within a tolerance, previewed over the original",
             Self::FixJumps => {
                 "Replace each spike (a joint turning or moving far more in a frame than around it, and back within 5 frames: a marker swap) by the interpolation across it, on the tracks of the selected keys or, with none selected, every track; a flip that lasts is reported, not changed; one undo step (docs/problems.md)"
             }
             Self::ToggleProblems => "List the take's jumps (spikes and lasting flips), most severe first; click one to go there",
             Self::EulerFilter => {
                 "On the Euler tracks of the selected keys (or the active track): give each key the angles of the same rotation nearest the key before, removing 360° jumps and gimbal flips (Blender's Euler Filter); one undo step"
-            }
-            Self::ConvertRotation => {
-                "Quat tracks of the selected keys (or the active track) become Euler angles in an order you choose (hemisphere flips reported); Euler tracks become the fewest quaternion keys within an angle"
-            }
-            Self::Smooth => {
-                "Smooth the selected keys (each track filtered as a whole, only the selected keys' values change) or, with none selected, the active track: Butterworth, Gaussian or median, as scipy; previewed over a ghost of the original with the largest difference measured per track; one undo step"
-            }
-            Self::ScaleTime => {
-                "Scale the selected keys in time (their handles with them; the other keys stay) by a factor about the playhead or the selection's centre, as Blender's S; refused where a key would land on or pass an unselected key; with no key selected, the active track whole (exact); a negative factor mirrors; one undo step"
             }
             Self::Blend(BlendTool::ToNeighbor) => {
                 "A slider for the selected keys: toward the key before their run (0) or after it (1), ½ leaves them; live, one undo step, Enter keeps, Escape restores (Blender's Blend to Neighbor)"
@@ -245,7 +229,42 @@ impl Command {
             Self::ToggleSpeedGraph => &mut view.show_speed,
             Self::ToggleAllCurves => &mut view.show_all_curves,
             Self::ToggleSnap => &mut view.snap,
-            _ => return None,
+            Self::New
+            | Self::Open
+            | Self::OpenPath
+            | Self::Save
+            | Self::SaveAs
+            | Self::Import
+            | Self::Export
+            | Self::Quit
+            | Self::Undo
+            | Self::Redo
+            | Self::SelectAll
+            | Self::DeselectAll
+            | Self::DeleteKeys
+            | Self::Copy
+            | Self::Paste
+            | Self::InsertKey
+            | Self::Tool(_)
+            | Self::HandleTypeMenu
+            | Self::InterpolationMenu
+            | Self::EasingMenu
+            | Self::EulerFilter
+            | Self::FixJumps
+            | Self::ToggleProblems
+            | Self::Blend(_)
+            | Self::InsertTime
+            | Self::RemoveTime
+            | Self::ClearGhost
+            | Self::SetHandleType(_)
+            | Self::SetKeyInterpolation(_)
+            | Self::SetEasing(_)
+            | Self::FrameAll
+            | Self::FrameSelected
+            | Self::ToggleFrameStats
+            | Self::PreviewRuntime(_)
+            | Self::PlayPause
+            | Self::StepFrame => return None,
         })
     }
 }

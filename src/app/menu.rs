@@ -5,6 +5,8 @@ use eframe::egui;
 
 use super::commands::{AppCommand, Command};
 use super::panel::{Panel, PanelContext};
+use super::tool::ToolMenu;
+use super::tools;
 
 #[derive(Default)]
 pub struct MenuBar;
@@ -40,6 +42,13 @@ fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, co
     if r.clicked() {
         out.push(AppCommand::Ui(command));
         ui.close();
+    }
+}
+
+/// The entries of the tools `tools::TOOLS` lists in `menu`.
+fn tool_entries(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, menu: ToolMenu) {
+    for tool in tools::in_menu(menu) {
+        entry(ui, cx, out, Command::Tool(tool), None);
     }
 }
 
@@ -111,10 +120,16 @@ impl Panel for MenuBar {
             ui.menu_button("Edit", |ui| {
                 for c in Command::EDIT {
                     entry(ui, cx, out, c, None);
+                    if c == Command::Paste {
+                        tool_entries(ui, cx, out, ToolMenu::Edit);
+                    }
                 }
             });
             ui.menu_button("Key", |ui| {
                 for c in Command::KEY {
+                    if c == Command::InsertTime {
+                        tool_entries(ui, cx, out, ToolMenu::Key);
+                    }
                     if matches!(c, Command::InsertTime | Command::Blend(crate::blend::BlendTool::ToNeighbor)) {
                         ui.separator();
                     }
@@ -146,6 +161,7 @@ impl Panel for MenuBar {
                 for c in Command::TRACK {
                     entry(ui, cx, out, c, None);
                 }
+                tool_entries(ui, cx, out, ToolMenu::Track);
             });
             ui.menu_button("View", |ui| view_menu(ui, cx, out));
             ui.menu_button("Help", |ui| {

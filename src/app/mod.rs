@@ -3,12 +3,14 @@
 //! ```text
 //! mod.rs (TangentApp, Panels)     the window: panels, then the dispatcher, once a frame
 //! panels (one file each)          read a PanelContext, push AppCommands   panel.rs
+//! tool_window.rs tools/           the one frame of every tool; the table of tools, a file each
 //! dispatch.rs                     runs commands, owns deferral, applies results if current
-//! cleanup_commands.rs             Smooth, Scale time, Insert/Remove time, blend sliders
+//! cleanup_commands.rs             a tool's Apply, Insert/Remove time, blend sliders
 //! file_commands.rs planner.rs     open/save; where a change of keys is made
 //! state.rs                        AppState = DocState + ViewSettings + UiState
 //! file_job.rs key_queue.rs jobs.rs   work off the UI thread: one Job type
 //! commands.rs                     AppCommand, Command (menus, shortcuts, tooltips)
+//! tool.rs                         the Tool trait, the one result shape, previews
 //! document/                       DocState: edits, undo, selection, per-track caches
 //! payload.rs settings.rs key_ranges.rs playback.rs style.rs units.rs   plain data, no egui state
 //! ```
@@ -16,7 +18,6 @@
 //! Menus, shortcuts, drags and tests all change the document through one door: commands.
 //! `tools/check_cycles.py` fails on an import cycle among these files.
 
-mod bezier_windows;
 mod blend_window;
 mod body;
 mod cleanup_commands;
@@ -45,25 +46,26 @@ mod path_view;
 mod payload;
 pub mod planner;
 mod playback;
+mod pointer_menus;
 mod pose_draw;
 mod pose_view;
 mod preview_job;
 mod problems_window;
 mod recovery;
-mod retime_window;
 mod ripple_window;
 mod rotation_view;
-mod rotation_window;
 mod runtime_preview;
 mod segment_commands;
 mod settings;
-mod simplify;
-mod smooth_window;
 mod speed;
 mod state;
 mod status;
 mod style;
 mod time_axis;
+mod tool;
+mod tool_info;
+mod tool_window;
+mod tools;
 mod track_rows;
 mod tracks;
 mod transport;
@@ -141,12 +143,9 @@ pub struct Panels {
     pub problems: problems_window::ProblemsWindow,
     pub dialogs: dialogs::Dialogs,
     pub export: export_window::ExportWindow,
-    pub pointer_menus: bezier_windows::PointerMenus,
-    pub convert: bezier_windows::ConvertWindow,
-    pub simplify: simplify::SimplifyWindow,
-    pub convert_rotation: rotation_window::RotationWindow,
-    pub smooth: smooth_window::SmoothWindow,
-    pub retime: retime_window::RetimeWindow,
+    pub pointer_menus: pointer_menus::PointerMenus,
+    /// One window per row of `tools::TOOLS`.
+    pub tools: tools::ToolWindows,
     pub ripple: ripple_window::RippleWindow,
     pub blend: blend_window::BlendWindow,
     pub import: import_window::ImportWindow,
@@ -279,11 +278,9 @@ impl TangentApp {
         egui::Panel::left("tracks").exact_size(280.0).show(ui, |ui| p.tracks.ui(ui, &cx, &mut out));
         egui::Panel::right("inspector").exact_size(300.0).show(ui, |ui| p.inspector.ui(ui, &cx, &mut out));
         // The tools (docked: panels below the centre, laid out before it).
-        p.convert.ui(ui, &cx, &mut out);
-        p.simplify.ui(ui, &cx, &mut out);
-        p.convert_rotation.ui(ui, &cx, &mut out);
-        p.smooth.ui(ui, &cx, &mut out);
-        p.retime.ui(ui, &cx, &mut out);
+        for tool in &mut p.tools.0 {
+            tool.ui(ui, &cx, &mut out);
+        }
         p.import.ui(ui, &cx, &mut out);
         p.ripple.ui(ui, &cx, &mut out);
         p.blend.ui(ui, &cx, &mut out);

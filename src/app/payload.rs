@@ -9,21 +9,20 @@
 //! - [`CompiledTrack`]: a track's compiled curve with its key ranges — the one name for "a
 //!   track with its compiled curve", whoever compiled it (a worker, undo, a conversion);
 //!   [`CompiledTake`] is a whole project of them, [`ChangedKeys`] a track's new keys with one;
-//! - the payloads of particular commands: [`KeyChange`], [`HandleSides`], [`Conversions`],
-//!   [`Simplified`], [`ImportResult`], [`AfterDiscard`], and a job's result come back as a
-//!   command, [`Finished`] (handed over once: [`Handoff`]).
+//! - the payloads of particular commands: [`KeyChange`], [`HandleSides`], [`ImportResult`],
+//!   [`AfterDiscard`], and a job's result come back as a command, [`Finished`] (handed over
+//!   once: [`Handoff`]); which window is open ([`Window`], a tool's by its `ToolId`).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use super::body::BodyChange;
 use super::key_ranges::KeyRanges;
+use super::tool_info::ToolId;
 pub use crate::edit::intent::KeyRef;
 use crate::edit::intent::{self, IntentError};
 use crate::error::TrackError;
 use crate::import::ImportReport;
-use crate::reduce::project::TrackReport;
 use crate::{HandleType, Key, Project, Track, TrackCurve};
 
 /// The status bar's message.
@@ -308,100 +307,6 @@ impl HandleSides {
     }
 }
 
-/// What converting one track would do, for the Convert window's preview.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ConvertPreview {
-    pub name: String,
-    pub keys_before: usize,
-    /// Keys after, and the largest difference measured; or why the track cannot be converted.
-    pub result: Result<(usize, f64), String>,
-}
-
-/// Convert to Bézier made for one bound and basis: the preview's rows, and each convertible
-/// target converted and compiled (or why not), which Convert puts in place.
-#[derive(Debug)]
-pub struct Conversions {
-    pub bound: f64,
-    pub made_for: Basis,
-    pub rows: Vec<ConvertPreview>,
-    pub tracks: Vec<(usize, Result<ConvertedTrack, String>)>,
-}
-
-/// Two conversions are the same if made for the same bound and basis, with the same rows.
-impl PartialEq for Conversions {
-    fn eq(&self, other: &Self) -> bool {
-        self.bound == other.bound && self.made_for == other.made_for && self.rows == other.rows
-    }
-}
-
-/// One track converted ([`crate::convert::to_bezier`]), and compiled.
-#[derive(Clone, Debug)]
-pub struct ConvertedTrack {
-    pub conversion: crate::convert::Conversion,
-    pub compiled: CompiledTrack,
-}
-
-/// What Key > Simplify… measured for one tolerance, angle and basis: each track's report, and
-/// the reduced tracks compiled (drawn over the originals while the window is open, and what
-/// Apply puts in place: nothing is compiled on the UI thread).
-#[derive(Clone)]
-pub struct Simplified {
-    pub tolerance: f64,
-    pub angle: f64,
-    pub made_for: Basis,
-    pub reports: Vec<TrackReport>,
-    /// The reduced tracks (those not kept as they were): index, keys, compiled.
-    pub tracks: Vec<(usize, Track, CompiledTrack)>,
-    /// How far the reduction moves the body ([`Simplified::measured_on`]).
-    pub body: BodyChange,
-    /// `Some(E)`: reduced bounded on the body within E file units (`reduce::body`), every
-    /// joint track of the skeleton; `None`: by the tolerance, the selected tracks.
-    pub body_bound: Option<f64>,
-    /// What the reduction says beyond its tracks (why a bound on the body failed).
-    pub note: Option<String>,
-}
-
-impl Simplified {
-    /// The reduced tracks of `reports` compiled, on every core.
-    #[must_use]
-    pub fn new(tolerance: f64, angle: f64, made_for: Basis, reports: Vec<TrackReport>) -> Self {
-        use rayon::prelude::*;
-        let tracks = reports
-            .par_iter()
-            .filter_map(|r| r.result.as_ref().ok().filter(|x| x.kept.is_none()).map(|x| (r.index, &x.track)))
-            .map(|(i, t)| (i, t.clone(), CompiledTrack::of(t)))
-            .filter(|(_, _, c)| c.curve.is_ok())
-            .collect();
-        Self { tolerance, angle, made_for, reports, tracks, body: BodyChange::default(), body_bound: None, note: None }
-    }
-
-    /// With the body measured: `project` is the one reduced.
-    #[must_use]
-    pub fn measured_on(mut self, project: &Project) -> Self {
-        self.body = BodyChange::measure(project, self.tracks.iter().map(|(i, _, c)| (*i, &c.curve)));
-        self
-    }
-
-    /// Whether Apply would change a track.
-    #[must_use]
-    pub fn reduces_any(&self) -> bool {
-        self.reports.iter().any(|r| r.result.as_ref().is_ok_and(|x| x.kept.is_none()))
-    }
-}
-
-impl std::fmt::Debug for Simplified {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Simplified({} tracks at {:e})", self.tracks.len(), self.tolerance)
-    }
-}
-
-impl PartialEq for Simplified {
-    fn eq(&self, other: &Self) -> bool {
-        (self.tolerance, self.angle, self.body_bound, self.made_for) == (other.tolerance, other.angle, other.body_bound, other.made_for)
-            && self.tracks.iter().map(|t| (t.0, &t.1)).eq(other.tracks.iter().map(|t| (t.0, &t.1)))
-    }
-}
-
 /// How imported tracks arrive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImportMode {
@@ -447,20 +352,14 @@ pub enum AfterDiscard {
 pub enum Window {
     Export,
     Import,
-    ConvertToBezier,
-    Simplify,
+    /// A tool's window (`tool_window.rs`), opened from its menu entry.
+    Tool(ToolId),
     /// Blender's `V` menu.
     HandleTypeMenu,
     /// Blender's `T` menu.
     InterpolationMenu,
     /// Blender's `Ctrl+E` menu.
     EasingMenu,
-    /// Track > Convert rotation….
-    ConvertRotation,
-    /// Edit > Smooth….
-    Smooth,
-    /// Key > Scale time….
-    ScaleTime,
     /// Key > Insert time….
     InsertTime,
     /// Key > Remove time….

@@ -121,7 +121,8 @@ fn convert_to_bezier_says_how_far_the_body_moved() {
     let arm = track(&project, "LeftForeArm.rotation");
     let mut state = super::AppState::new(project, None);
     state.doc.active_track = Some(arm);
-    let status = state.doc.convert_to_bezier(1e-4, None);
+    let made = crate::app::tool::made_now::<crate::app::tools::convert_bezier::ConvertToBezier>(&state.doc, 1e-4);
+    let status = made.0.apply(&mut state.doc);
     assert!(status.text.starts_with("Converted 1 track to Bézier keys") && status.text.contains(". Body: largest joint displacement"), "{}", status.text);
 }
 

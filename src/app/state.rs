@@ -10,13 +10,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::document::blend::BlendSession;
-use super::document::cleanup::{Ghost, Retiming, Smoothing};
+use super::document::cleanup::Ghost;
 use super::document::DocState;
 use super::file_job::FileJob;
 use super::key_queue::KeyQueue;
-use super::payload::{AfterDiscard, Basis, Needs, PanelRequest, Simplified, Status, Windows};
+use super::payload::{AfterDiscard, Basis, Needs, PanelRequest, Status, Windows};
 use super::playback::Transport;
 use super::settings::ViewSettings;
+use super::tool::Previews;
 use crate::edit::intent;
 use crate::Project;
 
@@ -39,13 +40,9 @@ pub struct UiState {
     pub gesture_interrupted: bool,
     /// Save found the file changed on disk: ask before overwriting it.
     pub confirm_overwrite: Option<PathBuf>,
-    /// Key > Simplify…'s reduced curves, drawn over the originals while it is open.
-    pub preview: Option<Arc<Simplified>>,
-    /// Edit > Smooth…'s smoothed curves, drawn with a ghost of the originals while it is open.
-    pub smooth_preview: Option<Arc<Smoothing>>,
-    /// Key > Scale time…'s retimed curves, drawn with a ghost of the originals while it is
-    /// open.
-    pub retime_preview: Option<Arc<Retiming>>,
+    /// The open tools' previews (Simplify's reduced curves, Smooth's and Scale time's new
+    /// curves…), drawn as each tool says (`tool::Drawn`) while its window is open.
+    pub previews: Previews,
     /// The original curves of the last Smooth, Simplify or Scale time applied, drawn faint
     /// until View > Clear ghost (or another document opens).
     pub ghost: Option<Arc<Ghost>>,
@@ -110,9 +107,7 @@ impl AppState {
             pending_after: None,
             gesture_interrupted: false,
             confirm_overwrite: None,
-            preview: None,
-            smooth_preview: None,
-            retime_preview: None,
+            previews: Previews::default(),
             ghost: None,
             blend: None,
             file_job: None,

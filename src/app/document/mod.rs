@@ -352,7 +352,7 @@ impl DocState {
     /// they are and the replaced ones are parked with the step, so undo compiles nothing.
     /// Returns the indices replaced and the first refusal (a locked track, or one whose new
     /// keys do not compile, stays as it was).
-    pub(super) fn replace_tracks(&mut self, label: &str, tracks: Vec<(usize, crate::Track, CompiledTrack)>) -> (Vec<usize>, Option<String>) {
+    pub fn replace_tracks(&mut self, label: &str, tracks: Vec<(usize, crate::Track, CompiledTrack)>) -> (Vec<usize>, Option<String>) {
         let compiled_now = self.curves_revision_is_current();
         let (mut installed, mut applied, mut refused) = (Vec::new(), Vec::new(), None);
         self.document.begin_gesture(label);
