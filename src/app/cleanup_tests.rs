@@ -349,3 +349,19 @@ fn smooth_window_snapshot() {
     h.run();
     h.snapshot("smooth_window");
 }
+
+/// Escape closes a tool's window (the one frame every tool has): Smooth opened from its menu,
+/// previewed, then Escape — the window and its preview are gone and nothing changed.
+#[test]
+fn escape_closes_a_tool_window_and_its_preview() {
+    let mut h = one_track(jittery());
+    let before = app(&h).project().clone();
+    menu(&mut h, "Edit", "Smooth");
+    step_until(&mut h, |h| app(h).ui.previews.of::<Smooth>().is_some());
+    assert!(app(&h).ui.windows.is_open(window::<Smooth>()));
+    h.key_press(K::Escape);
+    let _ = h.try_run();
+    assert!(!app(&h).ui.windows.is_open(window::<Smooth>()), "Escape closed the window");
+    assert!(app(&h).ui.previews.of::<Smooth>().is_none(), "the preview goes with the window");
+    assert_eq!(app(&h).project(), &before, "nothing changed");
+}

@@ -1,9 +1,11 @@
 //! Every command's tooltip ([`Command::tooltip`]); the names and tooltips of the Key menu's
 //! parametrised entries (interpolation modes and handle types), as Blender's graph editor
-//! names them, and of View > Preview runtime ▸; and the view setting a View toggle flips
-//! ([`Command::view_flag`], which the View menu shows checked and the dispatcher flips).
+//! names them, and of View > Preview runtime ▸; and the view setting or window a View toggle
+//! flips ([`Command::view_flag`], [`Command::toggled_window`]: the View menu shows them
+//! checked, the dispatcher flips them).
 
 use super::commands::Command;
+use super::payload::Window;
 use super::settings::ViewSettings;
 use crate::blend::BlendTool;
 use crate::model::{Easing, KeyInterpolation};
@@ -214,6 +216,57 @@ impl Command {
             Self::PreviewRuntime(r) => preview_runtime_tooltip(r),
             Self::PlayPause => "Play or pause the animation on the playback clock",
             Self::StepFrame => "Advance one frame in the playing direction (a negative speed steps backwards)",
+        }
+    }
+
+    /// The window a View toggle opens and closes (`None` for every other command): the View
+    /// menu shows it checked while the window is open, the dispatcher toggles it.
+    pub fn toggled_window(self) -> Option<Window> {
+        match self {
+            Self::ToggleFrameStats => Some(Window::FrameStats),
+            Self::ToggleProblems => Some(Window::Problems),
+            Self::New
+            | Self::Open
+            | Self::OpenPath
+            | Self::Save
+            | Self::SaveAs
+            | Self::Import
+            | Self::Export
+            | Self::Quit
+            | Self::Undo
+            | Self::Redo
+            | Self::SelectAll
+            | Self::DeselectAll
+            | Self::DeleteKeys
+            | Self::Copy
+            | Self::Paste
+            | Self::InsertKey
+            | Self::Tool(_)
+            | Self::HandleTypeMenu
+            | Self::InterpolationMenu
+            | Self::EasingMenu
+            | Self::EulerFilter
+            | Self::FixJumps
+            | Self::Blend(_)
+            | Self::InsertTime
+            | Self::RemoveTime
+            | Self::ClearGhost
+            | Self::SetHandleType(_)
+            | Self::SetKeyInterpolation(_)
+            | Self::SetEasing(_)
+            | Self::FrameAll
+            | Self::FrameSelected
+            | Self::ToggleNormalize
+            | Self::ToggleStacked
+            | Self::ToggleFrameAxis
+            | Self::ToggleDockTools
+            | Self::ToggleTangents
+            | Self::ToggleSpeedGraph
+            | Self::ToggleAllCurves
+            | Self::ToggleSnap
+            | Self::PreviewRuntime(_)
+            | Self::PlayPause
+            | Self::StepFrame => None,
         }
     }
 

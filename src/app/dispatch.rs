@@ -21,6 +21,7 @@ use super::jobs::Job;
 use super::key_queue::KeyJob;
 use super::payload::{AfterDiscard, Finished, HandleSides, Handoff, KeyChange, MadeKeys, Needs, PanelRequest, Status, Window};
 use super::planner::{self, is_noop, Plan};
+use super::segment_commands;
 use super::state::AppState;
 
 /// Every command's shortcuts, those with more modifiers first. egui matches a shortcut
@@ -348,11 +349,12 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
                 Err(s) => state.set_status(s),
             }
         }
-        Command::ToggleProblems => state.ui.windows.toggle(Window::Problems),
         Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
-        Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {
-            super::segment_commands::segment_command(ctx, state, command, change_keys)
-        }
+        Command::HandleTypeMenu => segment_commands::open_menu(state, Window::HandleTypeMenu, "Handle type"),
+        Command::InterpolationMenu => segment_commands::open_menu(state, Window::InterpolationMenu, "Interpolation mode"),
+        Command::EasingMenu => segment_commands::open_menu(state, Window::EasingMenu, "Easing"),
+        Command::SetKeyInterpolation(mode) => segment_commands::set_interpolation(ctx, state, mode, change_keys),
+        Command::SetEasing(easing) => segment_commands::set_easing(ctx, state, easing, change_keys),
         Command::FrameAll => state.ui.requests.push(PanelRequest::FrameAll),
         Command::FrameSelected => state.ui.requests.push(PanelRequest::FrameSelected),
         c @ (Command::ToggleNormalize
@@ -371,7 +373,11 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
                 state.ui.requests.push(PanelRequest::FrameAll);
             }
         }
-        Command::ToggleFrameStats => state.ui.windows.toggle(Window::FrameStats),
+        c @ (Command::ToggleFrameStats | Command::ToggleProblems) => {
+            if let Some(w) = c.toggled_window() {
+                state.ui.windows.toggle(w);
+            }
+        }
         Command::PlayPause => state.ui.transport.toggle_play(),
         Command::StepFrame => {
             let fps = state.project().fps;

@@ -29,14 +29,48 @@ fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, co
         | Command::Blend(_) => !cx.doc.selection.is_empty(),
         Command::Paste => cx.doc.clipboard.is_some(),
         Command::ClearGhost => cx.ui.ghost.is_some(),
-        _ => true,
+        Command::New
+        | Command::Open
+        | Command::OpenPath
+        | Command::Save
+        | Command::SaveAs
+        | Command::Import
+        | Command::Export
+        | Command::Quit
+        | Command::SelectAll
+        | Command::DeselectAll
+        | Command::InsertKey
+        | Command::Tool(_)
+        | Command::EulerFilter
+        | Command::FixJumps
+        | Command::ToggleProblems
+        | Command::InsertTime
+        | Command::RemoveTime
+        | Command::FrameAll
+        | Command::ToggleNormalize
+        | Command::ToggleStacked
+        | Command::ToggleFrameAxis
+        | Command::ToggleDockTools
+        | Command::ToggleTangents
+        | Command::ToggleSpeedGraph
+        | Command::ToggleAllCurves
+        | Command::ToggleSnap
+        | Command::ToggleFrameStats
+        | Command::PreviewRuntime(_)
+        | Command::PlayPause
+        | Command::StepFrame => true,
     };
-    let text = match (command, checked) {
-        (Command::Undo, _) => doc.undo_label().map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}")),
-        (Command::Redo, _) => doc.redo_label().map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}")),
-        (_, Some(true)) => format!("[x] {}", command.text()),
-        (_, Some(false)) => format!("[ ] {}", command.text()),
-        _ => command.text().to_owned(),
+    // Undo and Redo name the step; a toggle shows whether it is on.
+    let text = if command == Command::Undo {
+        doc.undo_label().map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}"))
+    } else if command == Command::Redo {
+        doc.redo_label().map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}"))
+    } else {
+        match checked {
+            Some(true) => format!("[x] {}", command.text()),
+            Some(false) => format!("[ ] {}", command.text()),
+            None => command.text().to_owned(),
+        }
     };
     let r = ui.add_enabled(enabled, egui::Button::new(text).shortcut_text(shortcut)).on_hover_text(command.tooltip());
     if r.clicked() {
@@ -75,11 +109,9 @@ fn file_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>
 fn view_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
     for c in Command::VIEW {
         let mut view = cx.view.clone();
-        let checked = match c {
-            Command::ToggleFrameStats => Some(cx.ui.windows.is_open(super::payload::Window::FrameStats)),
-            Command::ToggleProblems => Some(cx.ui.windows.is_open(super::payload::Window::Problems)),
-            _ => c.view_flag(&mut view).map(|flag| *flag),
-        };
+        // A window's toggle is on while it is open; a view setting's while it is set.
+        let window = c.toggled_window().map(|w| cx.ui.windows.is_open(w));
+        let checked = window.or_else(|| c.view_flag(&mut view).map(|flag| *flag));
         entry(ui, cx, out, c, checked);
         if c == Command::ClearGhost {
             preview_runtime_menu(ui, cx, out);
@@ -137,7 +169,47 @@ impl Panel for MenuBar {
                         Command::HandleTypeMenu => Some(("Handle type (V)", vec![&Command::HANDLE_TYPES[..]])),
                         Command::InterpolationMenu => Some(("Interpolation mode (T)", Command::INTERPOLATIONS.to_vec())),
                         Command::EasingMenu => Some(("Easing (Ctrl+E)", vec![&Command::EASINGS[..]])),
-                        _ => None,
+                        Command::New
+                        | Command::Open
+                        | Command::OpenPath
+                        | Command::Save
+                        | Command::SaveAs
+                        | Command::Import
+                        | Command::Export
+                        | Command::Quit
+                        | Command::Undo
+                        | Command::Redo
+                        | Command::SelectAll
+                        | Command::DeselectAll
+                        | Command::DeleteKeys
+                        | Command::Copy
+                        | Command::Paste
+                        | Command::InsertKey
+                        | Command::Tool(_)
+                        | Command::EulerFilter
+                        | Command::FixJumps
+                        | Command::ToggleProblems
+                        | Command::Blend(_)
+                        | Command::InsertTime
+                        | Command::RemoveTime
+                        | Command::ClearGhost
+                        | Command::SetHandleType(_)
+                        | Command::SetKeyInterpolation(_)
+                        | Command::SetEasing(_)
+                        | Command::FrameAll
+                        | Command::FrameSelected
+                        | Command::ToggleNormalize
+                        | Command::ToggleStacked
+                        | Command::ToggleFrameAxis
+                        | Command::ToggleDockTools
+                        | Command::ToggleTangents
+                        | Command::ToggleSpeedGraph
+                        | Command::ToggleAllCurves
+                        | Command::ToggleSnap
+                        | Command::ToggleFrameStats
+                        | Command::PreviewRuntime(_)
+                        | Command::PlayPause
+                        | Command::StepFrame => None,
                     };
                     if let Some((title, groups)) = submenu {
                         ui.menu_button(title, |ui| {

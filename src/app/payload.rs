@@ -247,7 +247,8 @@ impl PartialEq for KeyChange {
             (Change::Shown(a), Change::Shown(b)) => Arc::ptr_eq(a, b),
             (Change::FirstKeyTo(a), Change::FirstKeyTo(b)) => a == b,
             (Change::Move(a), Change::Move(b)) => Arc::ptr_eq(a, b),
-            _ => false,
+            // Changes of different kinds.
+            (Change::Each(_) | Change::OnBezier(_) | Change::Shown(_) | Change::FirstKeyTo(_) | Change::Move(_), _) => false,
         };
         self.label == other.label && self.gesture == other.gesture && same
     }

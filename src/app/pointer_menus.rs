@@ -12,25 +12,10 @@ use super::payload::Window;
 /// chosen, Escape is pressed or the pointer clicks elsewhere.
 pub struct PointerMenu {
     window: Window,
-    at: Option<egui::Pos2>,
-}
-
-impl PointerMenu {
-    #[must_use]
-    pub fn new(window: Window) -> Self {
-        Self { window, at: None }
-    }
-
     /// The menu's heading and its groups of entries (each group under an optional heading).
-    fn entries(&self) -> (&'static str, Vec<(Option<&'static str>, &'static [Command])>) {
-        match self.window {
-            Window::InterpolationMenu => {
-                ("Set keyframe interpolation", Command::INTERPOLATION_GROUPS.iter().zip(Command::INTERPOLATIONS).map(|(h, c)| (Some(*h), c)).collect())
-            }
-            Window::EasingMenu => ("Set keyframe easing type", vec![(None, &Command::EASINGS[..])]),
-            _ => ("Set keyframe handle type", vec![(None, &Command::HANDLE_TYPES[..])]),
-        }
-    }
+    heading: &'static str,
+    groups: Vec<(Option<&'static str>, &'static [Command])>,
+    at: Option<egui::Pos2>,
 }
 
 /// The three pointer menus.
@@ -38,7 +23,13 @@ pub struct PointerMenus([PointerMenu; 3]);
 
 impl Default for PointerMenus {
     fn default() -> Self {
-        Self([Window::HandleTypeMenu, Window::InterpolationMenu, Window::EasingMenu].map(PointerMenu::new))
+        let menu = |window, heading, groups| PointerMenu { window, heading, groups, at: None };
+        let interpolations = Command::INTERPOLATION_GROUPS.iter().zip(Command::INTERPOLATIONS).map(|(h, c)| (Some(*h), c)).collect();
+        Self([
+            menu(Window::HandleTypeMenu, "Set keyframe handle type", vec![(None, &Command::HANDLE_TYPES[..])]),
+            menu(Window::InterpolationMenu, "Set keyframe interpolation", interpolations),
+            menu(Window::EasingMenu, "Set keyframe easing type", vec![(None, &Command::EASINGS[..])]),
+        ])
     }
 }
 
@@ -59,11 +50,11 @@ impl Panel for PointerMenu {
         }
         let ctx = ui.ctx().clone();
         let at = *self.at.get_or_insert_with(|| ctx.input(|i| i.pointer.latest_pos()).unwrap_or_else(|| ctx.content_rect().center()));
-        let (heading, groups) = self.entries();
+        let (heading, groups) = (self.heading, &self.groups);
         let shown = egui::Area::new(egui::Id::unique(("pointer menu", window))).fixed_pos(at).order(egui::Order::Foreground).show(&ctx, |ui| {
             egui::Frame::popup(ui.style()).show(ui, |ui| {
                 ui.label(egui::RichText::new(heading).strong());
-                for (group, commands) in groups {
+                for &(group, commands) in groups {
                     ui.separator();
                     if let Some(group) = group {
                         ui.label(egui::RichText::new(group).weak());
