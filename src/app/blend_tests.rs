@@ -304,7 +304,7 @@ fn remove_time_deletes_the_span_on_the_selected_track() {
     let mut h = with_selection(originals.clone(), &[(1, 4)]);
     h.state_mut().state.scrub(1.0);
     menu(&mut h, "Key", "Remove time");
-    h.get_by_role_and_label(Role::SpinButton, "ripple amount").set_value_accesskit(0.75);
+    h.get_by_role_and_label(Role::SpinButton, "time edit amount").set_value_accesskit(0.75);
     h.run();
     h.get_by_role_and_label(Role::Button, "Apply").click();
     h.run();

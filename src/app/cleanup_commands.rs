@@ -12,7 +12,7 @@
 //! came between, the slider closes and leaves the keys as they are.
 
 use super::commands::BlendCommand;
-use super::document::ripple::Ripple;
+use super::document::time_edit::TimeEdit;
 use super::document::DocState;
 use super::payload::{Needs, Status};
 use super::state::AppState;
@@ -35,12 +35,12 @@ pub fn apply_tool(state: &mut AppState, made: &ToolMade) -> bool {
 
 /// Key > Insert time… or Remove time… of `amount` seconds at the playhead, one undo step; the
 /// tracks it changed leave their originals as the ghost.
-pub fn ripple_time(state: &mut AppState, ripple: Ripple, amount: f64) -> bool {
+pub fn edit_time(state: &mut AppState, edit: TimeEdit, amount: f64) -> bool {
     state.end_gesture();
     let at = state.ui.playhead;
-    let plan = state.doc.ripple_plan(ripple, at, amount);
+    let plan = state.doc.time_edit_plan(edit, at, amount);
     let changed: Vec<usize> = plan.tracks.iter().filter(|(_, s)| s.deleted + s.moved > 0).map(|t| t.0).collect();
-    with_ghost(state, ripple.label(), &changed, |doc| doc.ripple_time(ripple, at, amount));
+    with_ghost(state, edit.label(), &changed, |doc| doc.edit_time(edit, at, amount));
     true
 }
 

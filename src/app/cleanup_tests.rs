@@ -13,7 +13,7 @@ use super::payload::KeyRef;
 use super::test_steps::{menu, step_until};
 use super::tests::{app, harness};
 use super::tool::{id, window};
-use super::tools::retime::ScaleTime;
+use super::tools::scale_time::ScaleTime;
 use super::tools::smooth::Smooth;
 use super::{AppState, TangentApp};
 use crate::smooth::{smooth_keys, smooth_track, Filter};

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::document::blend::Blended;
-use super::document::ripple::Ripple;
+use super::document::time_edit::TimeEdit;
 use super::payload::{CompiledTake, Finished, HandleSides, Handoff, ImportMode, ImportResult, KeyChange, KeyRef, Status, Window};
 use super::playback::TransportCommand;
 use super::settings::ViewSettings;
@@ -58,8 +58,8 @@ pub enum AppCommand {
     /// The open blend slider (`UiState::blend`): a new factor, OK or Cancel.
     Blend(BlendCommand),
     /// Key > Insert time… or Remove time… of `amount` seconds at the playhead, one undo step.
-    RippleTime {
-        ripple: Ripple,
+    EditTime {
+        edit: TimeEdit,
         amount: f64,
     },
     Select(BTreeSet<KeyRef>),

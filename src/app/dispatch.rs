@@ -149,7 +149,7 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
         }
         AppCommand::ToolPreview(tool, made) => state.ui.previews.set(tool, made),
         AppCommand::ToolApply(made) => cleanup_commands::apply_tool(state, &made),
-        AppCommand::RippleTime { ripple, amount } => cleanup_commands::ripple_time(state, ripple, amount),
+        AppCommand::EditTime { edit, amount } => cleanup_commands::edit_time(state, edit, amount),
         AppCommand::Blend(c) => cleanup_commands::blend(state, c),
         AppCommand::RuntimePlayed(made) => made.take().is_some_and(|made| runtime_played(state, made)),
         AppCommand::SetExportSettings(settings) => {

@@ -52,7 +52,6 @@ mod pose_view;
 mod preview_job;
 mod problems_window;
 mod recovery;
-mod ripple_window;
 mod rotation_view;
 mod runtime_preview;
 mod segment_commands;
@@ -62,6 +61,7 @@ mod state;
 mod status;
 mod style;
 mod time_axis;
+mod time_edit_window;
 mod tool;
 mod tool_info;
 mod tool_window;
@@ -146,7 +146,7 @@ pub struct Panels {
     pub pointer_menus: pointer_menus::PointerMenus,
     /// One window per row of `tools::TOOLS`.
     pub tools: tools::ToolWindows,
-    pub ripple: ripple_window::RippleWindow,
+    pub time_edit: time_edit_window::TimeEditWindow,
     pub blend: blend_window::BlendWindow,
     pub import: import_window::ImportWindow,
 }
@@ -282,7 +282,7 @@ impl TangentApp {
             tool.ui(ui, &cx, &mut out);
         }
         p.import.ui(ui, &cx, &mut out);
-        p.ripple.ui(ui, &cx, &mut out);
+        p.time_edit.ui(ui, &cx, &mut out);
         p.blend.ui(ui, &cx, &mut out);
         egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
         p.dialogs.ui(ui, &cx, &mut out);

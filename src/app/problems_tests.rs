@@ -110,7 +110,7 @@ fn the_euler_filter_says_how_far_the_body_moved() {
 #[test]
 fn insert_time_says_how_far_the_body_moved() {
     let mut state = super::AppState::new(spiked(), None);
-    let status = state.doc.ripple_time(super::document::ripple::Ripple::Insert, 1.0, 0.25);
+    let status = state.doc.edit_time(super::document::time_edit::TimeEdit::Insert, 1.0, 0.25);
     assert!(status.text.starts_with("Inserted 0.25 s at 1.000 s") && status.text.contains(". Body: largest joint displacement"), "{}", status.text);
 }
 

@@ -16,18 +16,18 @@
 //! - `cleanup.rs`: Smooth (made on a worker) and Scale time put in place as one step each,
 //!   and the ghost of what they replaced;
 //! - `blend.rs`: the blend sliders' sessions (the originals, each factor put in place);
-//!   `ripple.rs`: Insert time… and Remove time… at the playhead.
+//!   `time_edit.rs`: Insert time… and Remove time… at the playhead.
 
 mod answers;
 pub mod blend;
 pub mod cleanup;
 mod compiled;
 pub mod edits;
-pub mod ripple;
 pub mod rotation;
 pub mod selection;
 #[cfg(test)]
 mod tests;
+pub mod time_edit;
 mod undo;
 
 use std::path::{Path, PathBuf};

@@ -5,7 +5,7 @@
 
 pub mod convert_bezier;
 pub mod convert_rotation;
-pub mod retime;
+pub mod scale_time;
 pub mod simplify;
 pub mod smooth;
 
@@ -18,7 +18,7 @@ pub const TOOLS: [ToolRow; 5] = [
     ToolRow::of::<simplify::Simplify>(),
     ToolRow::of::<convert_rotation::ConvertRotation>(),
     ToolRow::of::<smooth::Smooth>(),
-    ToolRow::of::<retime::ScaleTime>(),
+    ToolRow::of::<scale_time::ScaleTime>(),
 ];
 
 /// The tools listed in `menu`.

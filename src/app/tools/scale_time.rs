@@ -30,9 +30,9 @@ impl Default for Settings {
     }
 }
 
-/// One track retimed, and how many of its keys were.
+/// One track scaled in time, and how many of its keys were.
 #[derive(Debug)]
-pub struct RetimeReport {
+pub struct ScaledTrack {
     pub retimed: Retimed,
     /// `Some((selected, keys))`: the track's `selected` selected keys of its `keys` were scaled
     /// (fewer than all: only they, the difference from the original at the same times; all:
@@ -42,13 +42,13 @@ pub struct RetimeReport {
 
 pub struct ScaleTime;
 
-/// What a retime is made for: the factor and the pivot time.
+/// What Scale time is made for: the factor and the pivot time.
 pub type Asked = (f64, f64);
 
 impl Tool for ScaleTime {
     type Settings = Settings;
     type Asked = Asked;
-    type Report = RetimeReport;
+    type Report = ScaledTrack;
 
     const INFO: &'static ToolInfo = &ToolInfo {
         name: "Scale time",
@@ -58,12 +58,12 @@ impl Tool for ScaleTime {
         shortcut: Some(egui::KeyboardShortcut::new(egui::Modifiers::NONE, egui::Key::S)),
     };
     const TEXT: ToolText = ToolText {
-        working: "retiming…",
-        again: "retiming again…",
+        working: "scaling time…",
+        again: "scaling time again…",
         nothing: "Nothing to scale: select keys on a track, or click one.",
         apply: "Apply",
         apply_tips: (
-            "Retime these keys, as one undo step; the originals stay as a ghost",
+            "Scale these keys in time, as one undo step; the originals stay as a ghost",
             "Not while a key would land on or pass an unselected key, S is not valid, or the preview is being made",
         ),
         columns: &["max difference", "notes"],
@@ -98,20 +98,20 @@ impl Tool for ScaleTime {
         }
     }
 
-    fn run_track(track: &Track, keys: Option<&[usize]>, &(scale, pivot): &Asked) -> Result<RetimeReport, String> {
+    fn run_track(track: &Track, keys: Option<&[usize]>, &(scale, pivot): &Asked) -> Result<ScaledTrack, String> {
         let retimed = match keys {
             Some(keys) => retime_keys(track, keys, scale, pivot),
             None => retime_track(track, scale, pivot),
         }
         .map_err(|e| e.to_string())?;
-        Ok(RetimeReport { retimed, scaled: keys.map(|k| (k.len(), track.keys.len())) })
+        Ok(ScaledTrack { retimed, scaled: keys.map(|k| (k.len(), track.keys.len())) })
     }
 
-    fn new_track(r: &RetimeReport) -> Option<&Track> {
+    fn new_track(r: &ScaledTrack) -> Option<&Track> {
         Some(&r.retimed.track)
     }
 
-    fn row(ui: &mut egui::Ui, r: &RetimeReport) {
+    fn row(ui: &mut egui::Ui, r: &ScaledTrack) {
         ui.label(fmt_measured(r.retimed.max_difference, Measured::of(r.retimed.track.kind, Measured::Degrees), 3));
         let mut notes = r.retimed.notes.clone();
         if let Some((scaled, keys)) = r.scaled.filter(|(scaled, keys)| scaled < keys) {
@@ -132,7 +132,7 @@ impl Tool for ScaleTime {
         }
     }
 
-    /// Some track retimed, none refused.
+    /// Some track scaled, none refused.
     fn can_apply(made: &ToolResult<Self>) -> bool {
         !made.tracks.is_empty() && made.tracks.iter().all(|t| t.result.is_ok())
     }
@@ -158,7 +158,7 @@ impl Tool for ScaleTime {
         }
         let selected: Vec<KeyRef> = doc.selection.iter().copied().collect();
         let (applied, refused) = made.replace_in(doc);
-        follow_retimed(doc, &selected, &before, scale < 0.0);
+        follow_scaled(doc, &selected, &before, scale < 0.0);
         let n = applied.len();
         let what = match selected_keys(made) {
             Some((k, _)) => format!("Scaled {k} selected key{} on {n} track{}", plural(k), plural(n)),
@@ -182,9 +182,9 @@ fn selected_keys(made: &ToolResult<ScaleTime>) -> Option<(usize, usize)> {
     (!counts.is_empty()).then(|| (counts.iter().sum(), counts.len()))
 }
 
-/// The selection after a retime: the same keys, counted from the other end where time was
+/// The selection after Scale time: the same keys, counted from the other end where time was
 /// mirrored; a track whose key count changed (a mirrored Step track) leaves it.
-fn follow_retimed(doc: &mut DocState, selected: &[KeyRef], before: &[(usize, usize)], mirrored: bool) {
+fn follow_scaled(doc: &mut DocState, selected: &[KeyRef], before: &[(usize, usize)], mirrored: bool) {
     let tracks = &doc.project().tracks;
     let moved = |k: &KeyRef| before.iter().find(|b| b.0 == k.track).map(|&(_, n)| (n, tracks[k.track].keys.len()));
     let keys: Vec<KeyRef> = selected

@@ -1,4 +1,4 @@
-//! Key > Insert time… and Remove time… (ripple edits at the playhead, as Maya's and After
+//! Key > Insert time… and Remove time… (time inserted or removed at the playhead, as Maya's and After
 //! Effects' insert and delete of time), without egui. Insert: every key strictly after the
 //! playhead `p` moves later by the amount `d` (a key at `p` stays). Remove: the keys in
 //! `(p, p + d]` are deleted and every key after `p + d` moves earlier by `d`, so removing what
@@ -14,12 +14,12 @@ use crate::{Edit, Key};
 
 /// Insert or remove time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ripple {
+pub enum TimeEdit {
     Insert,
     Remove,
 }
 
-impl Ripple {
+impl TimeEdit {
     #[must_use]
     pub const fn label(self) -> &'static str {
         match self {
@@ -29,28 +29,28 @@ impl Ripple {
     }
 }
 
-/// What a ripple does to one track's keys: the keys strictly after the playhead start at
+/// What a edit does to one track's keys: the keys strictly after the playhead start at
 /// `after`; `deleted` keys from there are removed (Remove), the rest move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RippleSpan {
+pub struct TimeEditSpan {
     pub after: usize,
     pub deleted: usize,
     pub moved: usize,
 }
 
-impl RippleSpan {
-    /// The span of `keys` (sorted by time) a ripple at `at` by `amount` seconds reaches.
+impl TimeEditSpan {
+    /// The span of `keys` (sorted by time) a edit at `at` by `amount` seconds reaches.
     #[must_use]
-    pub fn of(keys: &[Key], ripple: Ripple, at: f64, amount: f64) -> Self {
+    pub fn of(keys: &[Key], edit: TimeEdit, at: f64, amount: f64) -> Self {
         let after = keys.partition_point(|k| k.time <= at);
-        let end = match ripple {
-            Ripple::Insert => after,
-            Ripple::Remove => keys.partition_point(|k| k.time <= at + amount),
+        let end = match edit {
+            TimeEdit::Insert => after,
+            TimeEdit::Remove => keys.partition_point(|k| k.time <= at + amount),
         };
         Self { after, deleted: end - after, moved: keys.len() - end }
     }
 
-    /// `keys` rippled: those in the removed span gone, the later ones moved by `shift`.
+    /// `keys` with time inserted or removed: those in the removed span gone, the later ones moved by `shift`.
     #[must_use]
     pub fn apply(self, keys: &[Key], shift: f64) -> Vec<Key> {
         let mut out = keys[..self.after].to_vec();
@@ -69,15 +69,15 @@ impl RippleSpan {
     }
 }
 
-/// What a ripple would do: per track its span, the tracks it acts on and how they were chosen.
+/// What a edit would do: per track its span, the tracks it acts on and how they were chosen.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RipplePlan {
-    pub tracks: Vec<(usize, RippleSpan)>,
+pub struct TimeEditPlan {
+    pub tracks: Vec<(usize, TimeEditSpan)>,
     /// "the selected keys' tracks" or "every track".
     pub which: &'static str,
 }
 
-impl RipplePlan {
+impl TimeEditPlan {
     /// Keys deleted and keys moved, over every track.
     #[must_use]
     pub fn counts(&self) -> (usize, usize) {
@@ -86,28 +86,28 @@ impl RipplePlan {
 }
 
 impl DocState {
-    /// The tracks a ripple acts on (those of the selected keys, or every track) and what it
+    /// The tracks a edit acts on (those of the selected keys, or every track) and what it
     /// does to each: a binary search per track, cheap enough for the window to ask every frame.
     #[must_use]
-    pub fn ripple_plan(&self, ripple: Ripple, at: f64, amount: f64) -> RipplePlan {
+    pub fn time_edit_plan(&self, edit: TimeEdit, at: f64, amount: f64) -> TimeEditPlan {
         let selected = self.selection.tracks();
         let (targets, which) =
             if selected.is_empty() { ((0..self.project().tracks.len()).collect(), "every track") } else { (selected, "the selected keys' tracks") };
         let tracks =
-            targets.into_iter().filter_map(|t| self.project().tracks.get(t).map(|track| (t, RippleSpan::of(&track.keys, ripple, at, amount)))).collect();
-        RipplePlan { tracks, which }
+            targets.into_iter().filter_map(|t| self.project().tracks.get(t).map(|track| (t, TimeEditSpan::of(&track.keys, edit, at, amount)))).collect();
+        TimeEditPlan { tracks, which }
     }
 
     /// Key > Insert time… or Remove time… of `amount` seconds at `at` (module docs), as one
     /// undo step; the selection follows the keys. A locked track, or one that would lose every
     /// key, is left as it was and the status says so.
-    pub fn ripple_time(&mut self, ripple: Ripple, at: f64, amount: f64) -> Status {
-        let label = ripple.label();
+    pub fn edit_time(&mut self, edit: TimeEdit, at: f64, amount: f64) -> Status {
+        let label = edit.label();
         if !(amount.is_finite() && amount > 0.0) {
             return Status::error(format!("{label}: the amount must be a positive number of seconds, got {amount}"));
         }
-        let plan = self.ripple_plan(ripple, at, amount);
-        let shift = if ripple == Ripple::Insert { amount } else { -amount };
+        let plan = self.time_edit_plan(edit, at, amount);
+        let shift = if edit == TimeEdit::Insert { amount } else { -amount };
         let (mut edits, mut notes, mut deleted, mut moved) = (Vec::new(), Vec::new(), 0, 0);
         for &(t, span) in &plan.tracks {
             let track = &self.project().tracks[t];
@@ -138,9 +138,9 @@ impl DocState {
         self.document.begin_gesture(label);
         let result = self.apply_key_edits(label, edits);
         self.document.end_gesture();
-        let what = match ripple {
-            Ripple::Insert => format!("Inserted {amount} s at {at:.3} s: {moved} key{} moved later", plural(moved)),
-            Ripple::Remove => format!("Removed {amount} s after {at:.3} s: {deleted} key{} deleted, {moved} moved earlier", plural(deleted)),
+        let what = match edit {
+            TimeEdit::Insert => format!("Inserted {amount} s at {at:.3} s: {moved} key{} moved later", plural(moved)),
+            TimeEdit::Remove => format!("Removed {amount} s after {at:.3} s: {deleted} key{} deleted, {moved} moved earlier", plural(deleted)),
         };
         match result {
             Err(s) => s,
@@ -164,8 +164,8 @@ mod tests {
     #[test]
     fn insert_moves_only_keys_strictly_after_the_playhead() {
         let k = keys(&[0.0, 1.0, 1.5, 2.0]);
-        let span = RippleSpan::of(&k, Ripple::Insert, 1.0, 0.5);
-        assert_eq!(span, RippleSpan { after: 2, deleted: 0, moved: 2 });
+        let span = TimeEditSpan::of(&k, TimeEdit::Insert, 1.0, 0.5);
+        assert_eq!(span, TimeEditSpan { after: 2, deleted: 0, moved: 2 });
         let out = span.apply(&k, 0.5);
         assert_eq!(times(&out), [0.0, 1.0, 2.0, 2.5]);
         assert_eq!(out[3].value, [20.0], "values move with their keys");
@@ -174,12 +174,12 @@ mod tests {
     #[test]
     fn remove_deletes_the_span_after_the_playhead_and_undoes_an_insert() {
         let k = keys(&[0.0, 1.0, 1.25, 1.5, 2.0]);
-        let span = RippleSpan::of(&k, Ripple::Remove, 1.0, 0.5);
-        assert_eq!(span, RippleSpan { after: 2, deleted: 2, moved: 1 }, "1.25 and 1.5 are in (1, 1.5]");
+        let span = TimeEditSpan::of(&k, TimeEdit::Remove, 1.0, 0.5);
+        assert_eq!(span, TimeEditSpan { after: 2, deleted: 2, moved: 1 }, "1.25 and 1.5 are in (1, 1.5]");
         assert_eq!(times(&span.apply(&k, -0.5)), [0.0, 1.0, 1.5]);
         assert_eq!((span.follow(1), span.follow(2), span.follow(3), span.follow(4)), (Some(1), None, None, Some(2)));
-        let inserted = RippleSpan::of(&k, Ripple::Insert, 1.1, 0.3).apply(&k, 0.3);
-        let back = RippleSpan::of(&inserted, Ripple::Remove, 1.1, 0.3);
+        let inserted = TimeEditSpan::of(&k, TimeEdit::Insert, 1.1, 0.3).apply(&k, 0.3);
+        let back = TimeEditSpan::of(&inserted, TimeEdit::Remove, 1.1, 0.3);
         assert_eq!(back.deleted, 0);
         let back = back.apply(&inserted, -0.3);
         assert!(times(&back).iter().zip(times(&k)).all(|(a, b)| (a - b).abs() < 1e-12));
