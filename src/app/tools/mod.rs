@@ -13,7 +13,7 @@ use crate::app::tool::{ToolId, ToolMenu};
 use crate::app::tool_window::{ToolPanel, ToolRow};
 
 /// Every tool, in the order the menus list them (and docked windows stack).
-pub const TOOLS: [ToolRow; 5] = [
+pub const TOOLS: &[ToolRow] = &[
     ToolRow::of::<convert_bezier::ConvertToBezier>(),
     ToolRow::of::<simplify::Simplify>(),
     ToolRow::of::<convert_rotation::ConvertRotation>(),
