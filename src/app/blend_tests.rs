@@ -240,10 +240,10 @@ fn a_stale_blend_result_is_not_applied() {
     let originals = two_tracks();
     let mut state = super::AppState::new(Project { tracks: originals.clone(), ..Project::default() }, None);
     state.doc.selection = [KeyRef { track: 0, key: 2 }].into_iter().collect::<BTreeSet<_>>().into();
-    super::cleanup_commands::open_blend(&mut state, BlendTool::Breakdown);
+    super::tool_commands::open_blend(&mut state, BlendTool::Breakdown);
     let mut work = state.ui.blend.as_ref().expect("the slider is open").work();
     let made = |state: &super::AppState, work: &super::document::blend::BlendWork| blend_on_worker(work, 0.9, state.doc.basis(), &|| false).unwrap();
-    let send = |state: &mut super::AppState, b| super::cleanup_commands::blend(state, BlendCommand::Blended(Handoff::new(b)));
+    let send = |state: &mut super::AppState, b| super::tool_commands::blend(state, BlendCommand::Blended(Handoff::new(b)));
     let stale = made(&state, &work);
     state.doc.selection.insert(KeyRef { track: 1, key: 0 });
     send(&mut state, stale);

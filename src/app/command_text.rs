@@ -1,8 +1,7 @@
 //! Every command's tooltip ([`Command::tooltip`]); the names and tooltips of the Key menu's
 //! parametrised entries (interpolation modes and handle types), as Blender's graph editor
 //! names them, and of View > Preview runtime ▸; and the view setting or window a View toggle
-//! flips ([`Command::view_flag`], [`Command::toggled_window`]: the View menu shows them
-//! checked, the dispatcher flips them).
+//! flips ([`Command::toggle`]: the View menu shows it checked, the dispatcher flips it).
 
 use super::commands::Command;
 use super::payload::Window;
@@ -10,6 +9,13 @@ use super::settings::ViewSettings;
 use crate::blend::BlendTool;
 use crate::model::{Easing, KeyInterpolation};
 use crate::runtime::Runtime;
+
+/// What a View toggle flips: a view setting, or whether a window is open.
+#[derive(Clone, Copy)]
+pub enum Toggle {
+    View(fn(&mut ViewSettings) -> &mut bool),
+    Window(Window),
+}
 
 /// The interpolation menu's name of `mode` (Blender's).
 pub fn interpolation_text(mode: KeyInterpolation) -> &'static str {
@@ -219,12 +225,21 @@ impl Command {
         }
     }
 
-    /// The window a View toggle opens and closes (`None` for every other command): the View
-    /// menu shows it checked while the window is open, the dispatcher toggles it.
-    pub fn toggled_window(self) -> Option<Window> {
+    /// What a View toggle flips (`None` for every other command): a view setting or a
+    /// window. The View menu shows it checked, the dispatcher flips it.
+    pub fn toggle(self) -> Option<Toggle> {
+        let view = |flag: fn(&mut ViewSettings) -> &mut bool| Some(Toggle::View(flag));
         match self {
-            Self::ToggleFrameStats => Some(Window::FrameStats),
-            Self::ToggleProblems => Some(Window::Problems),
+            Self::ToggleNormalize => view(|v| &mut v.normalize),
+            Self::ToggleStacked => view(|v| &mut v.stacked),
+            Self::ToggleFrameAxis => view(|v| &mut v.frame_axis),
+            Self::ToggleDockTools => view(|v| &mut v.dock_tools),
+            Self::ToggleTangents => view(|v| &mut v.show_tangents),
+            Self::ToggleSpeedGraph => view(|v| &mut v.show_speed),
+            Self::ToggleAllCurves => view(|v| &mut v.show_all_curves),
+            Self::ToggleSnap => view(|v| &mut v.snap),
+            Self::ToggleFrameStats => Some(Toggle::Window(Window::FrameStats)),
+            Self::ToggleProblems => Some(Toggle::Window(Window::Problems)),
             Self::New
             | Self::Open
             | Self::OpenPath
@@ -256,68 +271,27 @@ impl Command {
             | Self::SetEasing(_)
             | Self::FrameAll
             | Self::FrameSelected
-            | Self::ToggleNormalize
-            | Self::ToggleStacked
-            | Self::ToggleFrameAxis
-            | Self::ToggleDockTools
-            | Self::ToggleTangents
-            | Self::ToggleSpeedGraph
-            | Self::ToggleAllCurves
-            | Self::ToggleSnap
             | Self::PreviewRuntime(_)
             | Self::PlayPause
             | Self::StepFrame => None,
         }
     }
 
-    /// The view setting a View toggle flips (`None` for every other command): the View menu
-    /// shows it checked, the dispatcher flips it.
+    /// The view setting a View toggle flips, if it flips one.
     pub fn view_flag(self, view: &mut ViewSettings) -> Option<&mut bool> {
-        Some(match self {
-            Self::ToggleNormalize => &mut view.normalize,
-            Self::ToggleStacked => &mut view.stacked,
-            Self::ToggleFrameAxis => &mut view.frame_axis,
-            Self::ToggleDockTools => &mut view.dock_tools,
-            Self::ToggleTangents => &mut view.show_tangents,
-            Self::ToggleSpeedGraph => &mut view.show_speed,
-            Self::ToggleAllCurves => &mut view.show_all_curves,
-            Self::ToggleSnap => &mut view.snap,
-            Self::New
-            | Self::Open
-            | Self::OpenPath
-            | Self::Save
-            | Self::SaveAs
-            | Self::Import
-            | Self::Export
-            | Self::Quit
-            | Self::Undo
-            | Self::Redo
-            | Self::SelectAll
-            | Self::DeselectAll
-            | Self::DeleteKeys
-            | Self::Copy
-            | Self::Paste
-            | Self::InsertKey
-            | Self::Tool(_)
-            | Self::HandleTypeMenu
-            | Self::InterpolationMenu
-            | Self::EasingMenu
-            | Self::EulerFilter
-            | Self::FixJumps
-            | Self::ToggleProblems
-            | Self::Blend(_)
-            | Self::InsertTime
-            | Self::RemoveTime
-            | Self::ClearGhost
-            | Self::SetHandleType(_)
-            | Self::SetKeyInterpolation(_)
-            | Self::SetEasing(_)
-            | Self::FrameAll
-            | Self::FrameSelected
-            | Self::ToggleFrameStats
-            | Self::PreviewRuntime(_)
-            | Self::PlayPause
-            | Self::StepFrame => return None,
-        })
+        if let Some(Toggle::View(flag)) = self.toggle() {
+            Some(flag(view))
+        } else {
+            None
+        }
+    }
+
+    /// The window a View toggle opens and closes, if it is one.
+    pub fn toggled_window(self) -> Option<Window> {
+        if let Some(Toggle::Window(w)) = self.toggle() {
+            Some(w)
+        } else {
+            None
+        }
     }
 }

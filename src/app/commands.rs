@@ -248,7 +248,7 @@ pub enum Command {
     InsertTime,
     /// Key > Remove time…: keys just after the playhead deleted, the later ones moved earlier.
     RemoveTime,
-    /// View > Clear ghost: stop drawing the original curves of the last cleanup.
+    /// View > Clear ghost: stop drawing the original curves of the last tool applied.
     ClearGhost,
     SetHandleType(crate::HandleType),
     SetKeyInterpolation(KeyInterpolation),

@@ -14,7 +14,6 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
-use super::cleanup_commands;
 use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
 use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
 use super::jobs::Job;
@@ -23,6 +22,7 @@ use super::payload::{AfterDiscard, Finished, HandleSides, Handoff, KeyChange, Ma
 use super::planner::{self, is_noop, Plan};
 use super::segment_commands;
 use super::state::AppState;
+use super::tool_commands;
 
 /// Every command's shortcuts, those with more modifiers first. egui matches a shortcut
 /// "logically", ignoring an extra Shift or Alt held down, so Ctrl+Shift+Z also matches Undo's
@@ -148,9 +148,9 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             true
         }
         AppCommand::ToolPreview(tool, made) => state.ui.previews.set(tool, made),
-        AppCommand::ToolApply(made) => cleanup_commands::apply_tool(state, &made),
-        AppCommand::EditTime { edit, amount } => cleanup_commands::edit_time(state, edit, amount),
-        AppCommand::Blend(c) => cleanup_commands::blend(state, c),
+        AppCommand::ToolApply(made) => tool_commands::apply_tool(state, &made),
+        AppCommand::EditTime { edit, amount } => tool_commands::edit_time(state, edit, amount),
+        AppCommand::Blend(c) => tool_commands::blend(state, c),
         AppCommand::RuntimePlayed(made) => made.take().is_some_and(|made| runtime_played(state, made)),
         AppCommand::SetExportSettings(settings) => {
             // Saved with the project: the document is unsaved, but nothing is undone.
@@ -338,7 +338,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
             }
             None => state.set_status(Status::message("Insert key: click a track first")),
         },
-        Command::Blend(tool) => cleanup_commands::open_blend(state, tool),
+        Command::Blend(tool) => tool_commands::open_blend(state, tool),
         Command::ClearGhost => state.ui.ghost = None,
         Command::PreviewRuntime(runtime) => preview_runtime(state, runtime),
         Command::EulerFilter => euler_filter(ctx, state),

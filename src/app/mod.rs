@@ -5,7 +5,7 @@
 //! panels (one file each)          read a PanelContext, push AppCommands   panel.rs
 //! tool_window.rs tools/           the one frame of every tool; the table of tools, a file each
 //! dispatch.rs                     runs commands, owns deferral, applies results if current
-//! cleanup_commands.rs             a tool's Apply, Insert/Remove time, blend sliders
+//! tool_commands.rs             a tool's Apply, Insert/Remove time, blend sliders
 //! file_commands.rs planner.rs     open/save; where a change of keys is made
 //! state.rs                        AppState = DocState + ViewSettings + UiState
 //! file_job.rs key_queue.rs jobs.rs   work off the UI thread: one Job type
@@ -20,7 +20,6 @@
 
 mod blend_window;
 mod body;
-mod cleanup_commands;
 mod command_text;
 mod commands;
 mod dialogs;
@@ -63,6 +62,7 @@ mod style;
 mod time_axis;
 mod time_edit_window;
 mod tool;
+mod tool_commands;
 mod tool_info;
 mod tool_window;
 mod tools;
@@ -77,8 +77,6 @@ mod bezier_tests;
 mod blend_tests;
 #[cfg(test)]
 mod bvh_tests;
-#[cfg(test)]
-mod cleanup_tests;
 #[cfg(test)]
 mod currency_tests;
 #[cfg(test)]
@@ -109,6 +107,8 @@ mod snapshot_tests;
 mod test_steps;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tool_tests;
 
 use std::path::PathBuf;
 

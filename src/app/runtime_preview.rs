@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use eframe::egui;
 
-use super::document::cleanup::Ghost;
+use super::document::targets::Ghost;
 use super::jobs::Job;
 use super::payload::{Basis, Needs, Status};
 use crate::bake::{Bound, Fps, RateError};

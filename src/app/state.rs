@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::document::blend::BlendSession;
-use super::document::cleanup::Ghost;
+use super::document::targets::Ghost;
 use super::document::DocState;
 use super::file_job::FileJob;
 use super::key_queue::KeyQueue;
@@ -80,7 +80,7 @@ pub struct AppState {
 
 impl UiState {
     /// The ghost the graph draws: the open blend slider's originals once it changed the keys
-    /// (from its first change, not only after OK), else the last cleanup's.
+    /// (from its first change, not only after OK), else the last tool's.
     #[must_use]
     pub fn shown_ghost(&self) -> Option<&Arc<Ghost>> {
         self.blend.as_ref().filter(|b| b.started).and_then(|b| b.ghost.as_ref()).or(self.ghost.as_ref())

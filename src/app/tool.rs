@@ -21,7 +21,7 @@ use std::sync::Arc;
 use eframe::egui;
 
 use super::body::BodyChange;
-use super::document::cleanup::{jumps_crossed, Targets};
+use super::document::targets::{jumps_crossed, Targets};
 use super::document::DocState;
 use super::jobs::Worker;
 use super::payload::{Basis, CompiledTrack, Status};
@@ -151,7 +151,7 @@ pub trait Tool: Sized + Send + Sync + 'static {
     fn asked(settings: &Self::Settings, view: &ToolView<'_>) -> Result<Self::Asked, String>;
     /// The tracks it acts on (with their selected keys, or whole).
     fn targets(doc: &DocState) -> Targets {
-        doc.cleanup_targets()
+        doc.key_targets()
     }
     /// The work on one track (only `keys` where given).
     ///

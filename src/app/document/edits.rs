@@ -116,7 +116,7 @@ impl DocState {
 
     /// The tracks of the selected keys, or the active track: what the tools act on (Convert
     /// to Bézier, Simplify and Convert rotation whole; Smooth and Scale time
-    /// [`Self::cleanup_targets`]).
+    /// [`Self::key_targets`]).
     #[must_use]
     pub fn convert_targets(&self) -> BTreeSet<usize> {
         let mut tracks: BTreeSet<usize> = self.selection.tracks().into_iter().collect();

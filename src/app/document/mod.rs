@@ -7,24 +7,24 @@
 //!   compiled tracks in place ([`DocState::install_compiled`]: new stamps, the selection
 //!   fixed);
 //! - `edits.rs`: changes of many keys or tracks as one undo step (key edits, handle types,
-//!   Convert, Simplify, imported and recovered tracks);
+//!   imported and recovered tracks), and which tracks the tools act on;
 //! - `undo.rs`: undo and redo putting back parked curves instead of compiling;
 //! - `selection.rs`: the selection and the memo of answers about it; `answers.rs` asks them;
 //! - `compiled.rs`: documents and tracks that arrive compiled (a worker's take);
-//! - `rotation.rs`: rotation tracks (Euler Filter's and Convert Rotation's targets, the
-//!   conversion a worker makes, and putting it in place as one step);
-//! - `cleanup.rs`: Smooth (made on a worker) and Scale time put in place as one step each,
-//!   and the ghost of what they replaced;
+//! - `rotation.rs`: which rotation tracks Euler Filter and Convert rotation act on;
+//! - `targets.rs`: what a tool acts on (per track its selected keys, or whole), Scale time's
+//!   pivot, and the ghost of what a tool replaced; a tool's tracks are put in place by
+//!   [`DocState::replace_tracks`], one undo step;
 //! - `blend.rs`: the blend sliders' sessions (the originals, each factor put in place);
 //!   `time_edit.rs`: Insert time… and Remove time… at the playhead.
 
 mod answers;
 pub mod blend;
-pub mod cleanup;
 mod compiled;
 pub mod edits;
 pub mod rotation;
 pub mod selection;
+pub mod targets;
 #[cfg(test)]
 mod tests;
 pub mod time_edit;

@@ -6,7 +6,7 @@
 //! when no key is selected; one undo step. Keys carry their handles and TCB values with them
 //! (handles are offsets from their key), so each moved segment keeps its shape.
 
-use super::cleanup::plural;
+use super::targets::plural;
 use super::DocState;
 use crate::app::payload::Status;
 use crate::edit::intent::{KeyEdit, KeyRef};

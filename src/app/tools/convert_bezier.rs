@@ -7,7 +7,7 @@
 
 use eframe::egui;
 
-use crate::app::document::cleanup::Targets;
+use crate::app::document::targets::Targets;
 use crate::app::document::DocState;
 use crate::app::payload::Status;
 use crate::app::tool::{Drawn, Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView};
@@ -125,31 +125,26 @@ impl Tool for ConvertToBezier {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
     use super::*;
     use crate::app::payload::KeyRef;
     use crate::app::tool::made_now;
     use crate::{Key, Project, TrackKind};
 
-    fn doc() -> DocState {
-        let keys = vec![Key::new(0.0, vec![0.0]), Key::new(1.0, vec![1.0]), Key::new(2.0, vec![0.0])];
-        let bezier = Track::new("b", TrackKind::Scalar, Interpolation::Bezier).with_keys(keys.clone());
-        let linear = Track::new("l", TrackKind::Scalar, Interpolation::Linear).with_keys(keys);
-        DocState::new(Project { tracks: vec![bezier, linear], ..Project::default() }, None)
-    }
-
+    /// A key of a Bezier track and one of a Linear track selected: only the Linear track is a
+    /// target, its three keys stay three, and the curve is the same.
     #[test]
     fn the_preview_counts_keys_and_leaves_bezier_tracks_out() {
-        let mut d = doc();
-        d.selection = BTreeSet::from([KeyRef { track: 0, key: 0 }, KeyRef { track: 1, key: 0 }]).into();
+        let track =
+            |name: &str, mode| Track::new(name, TrackKind::Scalar, mode).with_keys((0..3).map(|i| Key::new(f64::from(i), vec![f64::from(i % 2)])).collect());
+        let project = Project { tracks: vec![track("b", Interpolation::Bezier), track("l", Interpolation::Linear)], ..Project::default() };
+        let mut d = DocState::new(project, None);
+        d.selection = [KeyRef { track: 0, key: 0 }, KeyRef { track: 1, key: 0 }].into_iter().collect::<std::collections::BTreeSet<_>>().into();
         let made = made_now::<ConvertToBezier>(&d, 1e-6);
         let p = made.of::<ConvertToBezier>().unwrap();
         assert_eq!(p.tracks.len(), 1);
         let c = &p.tracks[0].result.as_ref().unwrap().report;
         assert_eq!((p.tracks[0].name.as_str(), keys_before(c)), ("l", 3));
-        let (after, diff) = (c.track.keys.len(), c.max_difference);
-        assert_eq!(after, 3, "linear keys convert one to one");
-        assert!(diff <= 1e-12, "{diff}");
+        assert_eq!(c.track.keys.len(), 3, "linear keys convert one to one");
+        assert!(c.max_difference <= 1e-12, "{}", c.max_difference);
     }
 }

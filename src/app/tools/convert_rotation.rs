@@ -8,7 +8,7 @@
 
 use eframe::egui;
 
-use crate::app::document::cleanup::Targets;
+use crate::app::document::targets::Targets;
 use crate::app::document::DocState;
 use crate::app::payload::Status;
 use crate::app::tool::{Drawn, Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView};

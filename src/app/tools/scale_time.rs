@@ -10,7 +10,7 @@
 
 use eframe::egui;
 
-use crate::app::document::cleanup::{plural, Pivot};
+use crate::app::document::targets::{plural, Pivot};
 use crate::app::document::DocState;
 use crate::app::payload::{KeyRef, Status};
 use crate::app::tool::{Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView};

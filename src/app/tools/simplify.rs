@@ -6,7 +6,7 @@
 
 use eframe::egui;
 
-use crate::app::document::cleanup::Targets;
+use crate::app::document::targets::Targets;
 use crate::app::document::DocState;
 use crate::app::jobs::Worker;
 use crate::app::payload::Status;

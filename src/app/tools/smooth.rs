@@ -9,7 +9,7 @@
 
 use eframe::egui;
 
-use crate::app::document::cleanup::plural;
+use crate::app::document::targets::plural;
 use crate::app::document::DocState;
 use crate::app::payload::Status;
 use crate::app::tool::{Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView};

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::DocState;
 use crate::{Project, TrackCurve};
 
-/// What a cleanup acts on: per track (index), its selected keys (indices, ascending), or
+/// What a tool acts on: per track (index), its selected keys (indices, ascending), or
 /// `None` for the whole track (no key is selected: the active track).
 pub type Targets = Vec<(usize, Option<Vec<usize>>)>;
 
@@ -33,7 +33,7 @@ pub fn jumps_crossed(project: &Project, targets: &Targets) -> Vec<crate::problem
         .collect()
 }
 
-/// The original curves of tracks a cleanup replaced, drawn faint in the graph after Apply
+/// The original curves of tracks a tool replaced, drawn faint in the graph after Apply
 /// until View > Clear ghost (as Blender's ghost curves). Kept by the UI state, not the
 /// document: undo does not bring it back or take it away.
 #[derive(Clone, Debug)]
@@ -68,10 +68,11 @@ impl DocState {
         (!tracks.is_empty()).then(|| Arc::new(Ghost { label: label.to_owned(), tracks }))
     }
 
-    /// What Smooth and Scale time act on: the tracks of the selected keys with those keys, or,
-    /// with no key selected, the active track whole.
+    /// What Smooth and Scale time act on (a tool's targets unless it says otherwise): the
+    /// tracks of the selected keys with those keys, or, with no key selected, the active
+    /// track whole.
     #[must_use]
-    pub fn cleanup_targets(&self) -> Targets {
+    pub fn key_targets(&self) -> Targets {
         let whole = self.selection.is_empty();
         self.convert_targets().into_iter().map(|t| (t, (!whole).then(|| self.selection.of_track(t).map(|k| k.key).collect()))).collect()
     }
