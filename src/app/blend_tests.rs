@@ -11,7 +11,7 @@ use eframe::egui::{Key as K, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::test_steps::{blend_settled, menu, step_until};
 use super::tests::{app, harness};
 use super::TangentApp;
@@ -236,7 +236,7 @@ fn the_slider_on_a_large_track_works_off_the_ui_thread_as_one_undo_step() {
 fn a_stale_blend_result_is_not_applied() {
     use super::commands::BlendCommand;
     use super::document::blend::blend_on_worker;
-    use super::payload::Handoff;
+    use super::finished::Handoff;
     let originals = two_tracks();
     let mut state = super::AppState::new(Project { tracks: originals.clone(), ..Project::default() }, None);
     state.doc.selection = [KeyRef { track: 0, key: 2 }].into_iter().collect::<BTreeSet<_>>().into();

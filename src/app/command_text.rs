@@ -4,8 +4,8 @@
 //! flips ([`Command::toggle`]: the View menu shows it checked, the dispatcher flips it).
 
 use super::commands::Command;
-use super::payload::Window;
 use super::settings::ViewSettings;
+use super::windows::Window;
 use crate::blend::BlendTool;
 use crate::model::{Easing, KeyInterpolation};
 use crate::runtime::Runtime;

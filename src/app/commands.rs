@@ -8,12 +8,17 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::compiled_track::CompiledTake;
 use super::document::blend::Blended;
 use super::document::time_edit::TimeEdit;
-use super::payload::{CompiledTake, Finished, HandleSides, Handoff, ImportMode, ImportResult, KeyChange, KeyRef, Status, Window};
+use super::files::{ImportMode, ImportResult};
+use super::finished::{Finished, Handoff};
+use super::key_change::{HandleSides, KeyChange, KeyRef};
+use super::message::Status;
 use super::playback::TransportCommand;
 use super::settings::ViewSettings;
 use super::tool::{ToolId, ToolMade};
+use super::windows::Window;
 use crate::blend::BlendTool;
 use crate::edit::intent::KeyEdit;
 use crate::model::{Easing, KeyInterpolation};

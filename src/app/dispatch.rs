@@ -14,15 +14,20 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
+use super::basis::Needs;
 use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
 use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
+use super::files::AfterDiscard;
+use super::finished::{Finished, Handoff, MadeKeys};
 use super::jobs::Job;
+use super::key_change::{HandleSides, KeyChange};
 use super::key_queue::KeyJob;
-use super::payload::{AfterDiscard, Finished, HandleSides, Handoff, KeyChange, MadeKeys, Needs, PanelRequest, Status, Window};
+use super::message::Status;
 use super::planner::{self, is_noop, Plan};
 use super::segment_commands;
 use super::state::AppState;
 use super::tool_commands;
+use super::windows::{PanelRequest, Window};
 
 /// Every command's shortcuts, those with more modifiers first. egui matches a shortcut
 /// "logically", ignoring an extra Shift or Alt held down, so Ctrl+Shift+Z also matches Undo's
@@ -175,7 +180,7 @@ fn save_to(state: &mut AppState, mut path: PathBuf) -> bool {
 }
 
 /// Recovered work (the recovery offer): the document's tracks replaced, one undo step.
-fn restore(state: &mut AppState, take: super::payload::CompiledTake, origin: Option<PathBuf>) -> bool {
+fn restore(state: &mut AppState, take: super::compiled_track::CompiledTake, origin: Option<PathBuf>) -> bool {
     end_gesture(state);
     let s = state.doc.restore(take, origin);
     state.set_status(s);
@@ -192,12 +197,12 @@ fn runtime_played(state: &mut AppState, made: super::runtime_preview::RuntimeMad
 
 /// A finished import: opened as a new project (asking first about unsaved changes) or its
 /// tracks added as one undo step.
-fn import(state: &mut AppState, imported: super::payload::ImportResult, mode: super::payload::ImportMode) -> bool {
+fn import(state: &mut AppState, imported: super::files::ImportResult, mode: super::files::ImportMode) -> bool {
     end_gesture(state);
     let (summary, from, take) = (imported.report.summary(), PathBuf::from(&imported.report.path), imported.take);
     match mode {
-        super::payload::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary, from)),
-        super::payload::ImportMode::AddTracks => {
+        super::files::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary, from)),
+        super::files::ImportMode::AddTracks => {
             let s = state.doc.add_imported(take, &summary);
             state.set_status(s);
         }

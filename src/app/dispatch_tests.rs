@@ -12,7 +12,7 @@ use super::dispatch::{finished_jobs, run_command, run_or_defer};
 use super::jobs::Job;
 use super::key_queue::KeyJob;
 use super::state::AppState;
-use crate::app::payload::KeyRef;
+use crate::app::key_change::KeyRef;
 use crate::edit::intent;
 use crate::io::demo_project;
 
@@ -99,7 +99,7 @@ fn a_change_whose_worker_stops_without_a_result_changes_nothing() {
     let ctx = egui::Context::default();
     let mut state = AppState::new(demo_project(), None);
     let before = state.project().clone();
-    let job = Job::spawn("Set tension", None, |_| -> Option<Vec<crate::app::payload::ChangedKeys>> { panic!("on purpose") });
+    let job = Job::spawn("Set tension", None, |_| -> Option<Vec<crate::app::compiled_track::ChangedKeys>> { panic!("on purpose") });
     state.ui.key_queue.start(KeyJob { own_step: true, keys: 1, job: job.made_for(state.doc.basis()), describe: None });
     state.ui.key_queue.defer(AppCommand::Ui(Command::SelectAll));
     let mut results = Vec::new();

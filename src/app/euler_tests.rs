@@ -15,7 +15,7 @@ use egui_plot::PlotPoint;
 
 use super::commands::{AppCommand, Command};
 use super::dispatch::run_command;
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::state::AppState;
 use super::test_steps::{menu, step_until};
 use super::tests::{app, click_at, drag, harness};

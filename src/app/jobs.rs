@@ -15,8 +15,7 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 
-use super::payload::Basis;
-
+use super::basis::Basis;
 /// How far a job is: `done` of `total` in its current phase, shared by the worker (which
 /// writes it) and the UI (which draws it).
 #[derive(Default)]

@@ -12,16 +12,20 @@
 //! commands.rs                     AppCommand, Command (menus, shortcuts, tooltips)
 //! tool.rs                         the Tool trait, the one result shape, previews
 //! document/                       DocState: edits, undo, selection, per-track caches
-//! payload.rs settings.rs key_ranges.rs playback.rs style.rs units.rs   plain data, no egui state
+//! basis.rs message.rs compiled_track.rs key_change.rs windows.rs files.rs finished.rs
+//!   what commands carry, each named for what it holds; settings.rs key_ranges.rs
+//!   playback.rs style.rs units.rs   plain data, no egui state
 //! ```
 //!
 //! Menus, shortcuts, drags and tests all change the document through one door: commands.
 //! `tools/check_cycles.py` fails on an import cycle among these files.
 
+mod basis;
 mod blend_window;
 mod body;
 mod command_text;
 mod commands;
+mod compiled_track;
 mod dialogs;
 mod dispatch;
 mod document;
@@ -30,6 +34,8 @@ mod dope_sheet;
 mod export_window;
 mod file_commands;
 mod file_job;
+mod files;
+mod finished;
 mod frame_stats;
 mod graph;
 mod import_window;
@@ -37,12 +43,13 @@ mod inspector;
 mod inspector_handles;
 mod inspector_segments;
 mod jobs;
+mod key_change;
 pub mod key_queue;
 pub mod key_ranges;
 mod menu;
+mod message;
 mod panel;
 mod path_view;
-mod payload;
 pub mod planner;
 mod playback;
 mod pointer_menus;
@@ -70,6 +77,7 @@ mod track_rows;
 mod tracks;
 mod transport;
 mod units;
+mod windows;
 
 #[cfg(test)]
 mod bezier_tests;
@@ -115,14 +123,19 @@ use std::path::PathBuf;
 use anyhow::anyhow;
 use eframe::egui;
 
+pub use basis::Basis;
 pub use commands::{AppCommand, Command, Decision, EditCommand};
+pub use compiled_track::{CompiledTake, CompiledTrack};
 pub use document::DocState;
 pub use file_commands::Saving;
+pub use files::AfterDiscard;
+pub use key_change::KeyRef;
+pub use message::Status;
 pub use panel::{Panel, PanelContext};
-pub use payload::{AfterDiscard, Basis, CompiledTake, CompiledTrack, KeyRef, PanelRequest, Status, Window};
 pub use playback::{Transport, TransportCommand};
 pub use settings::{CentralView, Plane, ViewSettings};
 pub use state::{AppState, UiState};
+pub use windows::{PanelRequest, Window};
 
 use crate::io::demo_project;
 
@@ -199,7 +212,7 @@ pub fn initial_state(file: Option<PathBuf>) -> anyhow::Result<AppState> {
     }
     Ok(match crate::open::open_any(&path)? {
         crate::open::Opened::Project(project) => {
-            let stamp = payload::disk_stamp(&path);
+            let stamp = files::disk_stamp(&path);
             let mut state = AppState::new(project, Some(path));
             state.doc.disk_stamp = stamp;
             state

@@ -5,8 +5,7 @@ use eframe::egui;
 
 use super::commands::{AppCommand, Command};
 use super::panel::{Panel, PanelContext};
-use super::payload::Window;
-
+use super::windows::Window;
 /// The menus Bézier keys open at the pointer, as Blender's graph editor: `V` (handle
 /// types), `T` (interpolation mode) and `Ctrl+E` (easing). Each stays open until an entry is
 /// chosen, Escape is pressed or the pointer clicks elsewhere.

@@ -7,8 +7,10 @@ use std::sync::Arc;
 use eframe::egui;
 
 use super::commands::Command;
-use super::payload::{Change, ChangeFn, KeyChange, KeyRef, Status, Window};
+use super::key_change::{Change, ChangeFn, KeyChange, KeyRef};
+use super::message::Status;
 use super::state::AppState;
+use super::windows::Window;
 use crate::model::{Easing, KeyInterpolation};
 
 /// The dispatcher's change of the selected keys (it ends an open gesture first).

@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use eframe::egui;
 use egui_kittest::Harness;
 
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::{export_window, graph, inspector, path_view, pose_view, rotation_view, speed, tracks, transport};
 use super::{AppState, Panel, PanelContext};
 use crate::io::demo_project;

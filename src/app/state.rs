@@ -9,15 +9,18 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::basis::{Basis, Needs};
 use super::document::blend::BlendSession;
 use super::document::targets::Ghost;
 use super::document::DocState;
 use super::file_job::FileJob;
+use super::files::AfterDiscard;
 use super::key_queue::KeyQueue;
-use super::payload::{AfterDiscard, Basis, Needs, PanelRequest, Status, Windows};
+use super::message::Status;
 use super::playback::Transport;
 use super::settings::ViewSettings;
 use super::tool::Previews;
+use super::windows::{PanelRequest, Windows};
 use crate::edit::intent;
 use crate::Project;
 
@@ -202,7 +205,7 @@ impl AppState {
             n => format!("{n} joints selected: their tracks are shown in the graph"),
         };
         self.ui.joints = joints;
-        self.ui.requests.push(super::payload::PanelRequest::FrameGraph);
+        self.ui.requests.push(super::windows::PanelRequest::FrameGraph);
         self.set_status(Status::message(text));
         true
     }

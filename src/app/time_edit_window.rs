@@ -8,8 +8,7 @@ use eframe::egui;
 use super::commands::AppCommand;
 use super::document::time_edit::TimeEdit;
 use super::panel::{Panel, PanelContext};
-use super::payload::Window;
-
+use super::windows::Window;
 pub struct TimeEditWindow {
     amount: f64,
 }

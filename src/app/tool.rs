@@ -20,11 +20,13 @@ use std::sync::Arc;
 
 use eframe::egui;
 
+use super::basis::Basis;
 use super::body::BodyChange;
+use super::compiled_track::CompiledTrack;
 use super::document::targets::{jumps_crossed, Targets};
 use super::document::DocState;
 use super::jobs::Worker;
-use super::payload::{Basis, CompiledTrack, Status};
+use super::message::Status;
 use crate::{Project, Track, TrackCurve};
 
 pub use super::tool_info::{ToolId, ToolInfo, ToolMenu};
@@ -239,8 +241,8 @@ pub fn id<T: Tool>() -> ToolId {
 
 /// `T`'s window flag.
 #[must_use]
-pub fn window<T: Tool>() -> super::payload::Window {
-    super::payload::Window::Tool(ToolId(T::INFO))
+pub fn window<T: Tool>() -> super::windows::Window {
+    super::windows::Window::Tool(ToolId(T::INFO))
 }
 
 /// `T`'s result for `asked` on the document as it is, made at once (tests).

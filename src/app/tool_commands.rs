@@ -11,10 +11,11 @@
 //! were and neither Undo nor Redo sees it. When another edit, an undo or another document
 //! came between, the slider closes and leaves the keys as they are.
 
+use super::basis::Needs;
 use super::commands::BlendCommand;
 use super::document::time_edit::TimeEdit;
 use super::document::DocState;
-use super::payload::{Needs, Status};
+use super::message::Status;
 use super::state::AppState;
 use super::tool::ToolMade;
 use crate::blend::BlendTool;

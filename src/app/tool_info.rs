@@ -1,6 +1,6 @@
 //! Which tool a command or a window is about: a tool's row ([`ToolInfo`]: its name, menu
 //! entry, tooltip, menus and shortcut) and [`ToolId`], the handle commands, windows and the
-//! previews carry (compared by name). Plain data, below the payloads that carry it; the tool
+//! previews carry (compared by name). Plain data, below the commands and windows that carry it; the tool
 //! abstraction itself is `tool.rs`.
 
 use eframe::egui;

@@ -9,7 +9,7 @@ use eframe::egui::{self, Key as K, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::test_steps::{menu, step_until};
 use super::tests::{app, harness};
 use super::tool::{id, window};

@@ -12,13 +12,14 @@
 
 use eframe::egui;
 
+use super::basis::Basis;
 use super::commands::AppCommand;
 use super::jobs::{Job, Worker};
 use super::panel::{Panel, PanelContext};
-use super::payload::{Basis, Window};
 use super::preview_job::Previewed;
 use super::style;
-use super::tool::{make, Tool, ToolId, ToolInfo, ToolMade, ToolResult, ToolView};
+use super::tool::{id, make, window, Tool, ToolId, ToolInfo, ToolMade, ToolResult, ToolView};
+use super::windows::Window;
 
 /// A tool's window as the app holds it: a panel, and whether its worker is busy.
 pub trait ToolPanel: Panel {
@@ -166,8 +167,7 @@ impl<T: Tool> ToolWindow<T> {
 
 impl<T: Tool> Panel for ToolWindow<T> {
     fn ui(&mut self, ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
-        let id = ToolId(T::INFO);
-        let window = Window::Tool(id);
+        let (id, window) = (id::<T>(), window::<T>());
         if !cx.ui.windows.is_open(window) {
             if self.preview.clear() || cx.ui.previews.has(id) {
                 out.push(AppCommand::ToolPreview(id, None));
@@ -214,7 +214,7 @@ impl<T: Tool> Panel for ToolWindow<T> {
 
 impl<T: Tool> ToolPanel for ToolWindow<T> {
     fn id(&self) -> ToolId {
-        ToolId(T::INFO)
+        id::<T>()
     }
 
     fn is_busy(&self) -> bool {

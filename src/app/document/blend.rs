@@ -18,7 +18,9 @@ use std::sync::Arc;
 
 use super::targets::{plural, Ghost};
 use super::DocState;
-use crate::app::payload::{Basis, ChangedKeys, CompiledTrack, Status};
+use crate::app::basis::Basis;
+use crate::app::compiled_track::{ChangedKeys, CompiledTrack};
+use crate::app::message::Status;
 use crate::blend::{blend_keys, BlendTool};
 use crate::edit::intent::KeyRef;
 use crate::{Track, TrackCurve};

@@ -3,7 +3,8 @@
 //! their workers compiled them (nothing compiled on the UI thread).
 
 use super::DocState;
-use crate::app::payload::{CompiledTake, CompiledTrack, Status};
+use crate::app::compiled_track::{CompiledTake, CompiledTrack};
+use crate::app::message::Status;
 use crate::{Edit, Track};
 
 impl DocState {

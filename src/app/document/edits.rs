@@ -7,7 +7,9 @@
 use std::collections::BTreeSet;
 
 use super::DocState;
-use crate::app::payload::{ChangedKeys, CompiledTake, CompiledTrack, HandleSides, Status};
+use crate::app::compiled_track::{ChangedKeys, CompiledTake, CompiledTrack};
+use crate::app::key_change::HandleSides;
+use crate::app::message::Status;
 use crate::edit::intent::{self, KeyEdit, KeyRef};
 use crate::{Edit, Interpolation, TrackCurve};
 

@@ -32,8 +32,11 @@ mod undo;
 
 use std::path::{Path, PathBuf};
 
+use super::basis::{Basis, Needs};
+use super::compiled_track::CompiledTrack;
+use super::files::DiskStamp;
 use super::key_ranges::KeyRanges;
-use super::payload::{Basis, CompiledTrack, DiskStamp, Needs, Status};
+use super::message::Status;
 use crate::edit::intent::{self, Clipboard, KeyEdit};
 use crate::{Document, Edit, Project, SegmentCursor, TrackCurve, TrackError};
 
@@ -77,7 +80,7 @@ impl DocState {
     /// A document of `project` with its curves already compiled (`curves[i]` of track `i`, as
     /// [`crate::io::parse_project_compiled`] gives them): opening a big file compiles once.
     pub fn with_curves(project: Project, path: Option<PathBuf>, curves: Vec<TrackCurve>) -> Self {
-        Self::with_compiled(super::payload::CompiledTake::from_curves(project, curves), path)
+        Self::with_compiled(super::compiled_track::CompiledTake::from_curves(project, curves), path)
     }
 
     fn empty(path: Option<PathBuf>) -> Self {

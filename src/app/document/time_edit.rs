@@ -8,7 +8,7 @@
 
 use super::targets::plural;
 use super::DocState;
-use crate::app::payload::Status;
+use crate::app::message::Status;
 use crate::edit::intent::{KeyEdit, KeyRef};
 use crate::{Edit, Key};
 

@@ -9,7 +9,7 @@ use eframe::egui;
 
 use crate::app::document::targets::Targets;
 use crate::app::document::DocState;
-use crate::app::payload::Status;
+use crate::app::message::Status;
 use crate::app::tool::{Drawn, Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView};
 use crate::convert::Conversion;
 use crate::{Interpolation, Track};
@@ -126,7 +126,7 @@ impl Tool for ConvertToBezier {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::payload::KeyRef;
+    use crate::app::key_change::KeyRef;
     use crate::app::tool::made_now;
     use crate::{Key, Project, TrackKind};
 

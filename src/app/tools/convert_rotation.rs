@@ -10,7 +10,7 @@ use eframe::egui;
 
 use crate::app::document::targets::Targets;
 use crate::app::document::DocState;
-use crate::app::payload::Status;
+use crate::app::message::Status;
 use crate::app::tool::{Drawn, Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView};
 use crate::euler::EulerOrder;
 use crate::euler_tracks::{euler_to_quat, quat_to_euler};

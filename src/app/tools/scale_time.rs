@@ -12,7 +12,8 @@ use eframe::egui;
 
 use crate::app::document::targets::{plural, Pivot};
 use crate::app::document::DocState;
-use crate::app::payload::{KeyRef, Status};
+use crate::app::key_change::KeyRef;
+use crate::app::message::Status;
 use crate::app::tool::{Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView};
 use crate::app::units::{fmt_measured, Largest, Measured};
 use crate::retime::{retime_keys, retime_track, RetimeError, Retimed};

@@ -9,7 +9,7 @@ use eframe::egui;
 use crate::app::document::targets::Targets;
 use crate::app::document::DocState;
 use crate::app::jobs::Worker;
-use crate::app::payload::Status;
+use crate::app::message::Status;
 use crate::app::tool::{per_track, Drawn, Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView, Worked};
 use crate::app::units::{fmt_measured, reduction, Largest};
 use crate::reduce::{reduce_track, Reduced, Tolerance, DEFAULT_ANGLE_DEG};
@@ -177,7 +177,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     use super::*;
-    use crate::app::payload::KeyRef;
+    use crate::app::key_change::KeyRef;
     use crate::app::tool::made_now;
     use crate::{Interpolation, Key, TrackKind};
 

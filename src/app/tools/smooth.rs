@@ -11,7 +11,7 @@ use eframe::egui;
 
 use crate::app::document::targets::plural;
 use crate::app::document::DocState;
-use crate::app::payload::Status;
+use crate::app::message::Status;
 use crate::app::tool::{Tool, ToolInfo, ToolMenu, ToolResult, ToolText, ToolView};
 use crate::app::units::{fmt_measured, Largest, Measured};
 use crate::smooth::{smooth_keys, smooth_track, Filter, Smoothed, DEFAULT_ORDER, MAX_ORDER};
