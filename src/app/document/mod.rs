@@ -6,13 +6,14 @@
 //! - `mod.rs`: the state, its caches, [`DocState::apply`] and the one transaction that puts
 //!   compiled tracks in place ([`DocState::install_compiled`]: new stamps, the selection
 //!   fixed);
-//! - `edits.rs`: changes of many keys or tracks as one undo step (key edits, handle types,
-//!   imported and recovered tracks), and which tracks the tools act on;
+//! - `key_edits.rs`: changes of many keys as one undo step (key edits, a drag's splices, keys
+//!   a worker compiled, handle types), the selection following them;
 //! - `undo.rs`: undo and redo putting back parked curves instead of compiling;
 //! - `selection.rs`: the selection and the memo of answers about it; `answers.rs` asks them;
-//! - `compiled.rs`: documents and tracks that arrive compiled (a worker's take);
-//! - `rotation.rs`: which rotation tracks Euler Filter and Convert rotation act on;
-//! - `targets.rs`: what a tool acts on (per track its selected keys, or whole), Scale time's
+//! - `compiled.rs`: documents and tracks that arrive compiled (a worker's take, an import's
+//!   tracks added, a recovered copy restored);
+//! - `targets.rs`: what a tool acts on (the target tracks, with their selected keys or
+//!   whole; the rotation tracks Euler Filter and Convert rotation act on), Scale time's
 //!   pivot, and the ghost of what a tool replaced; a tool's tracks are put in place by
 //!   [`DocState::replace_tracks`], one undo step;
 //! - `blend.rs`: the blend sliders' sessions (the originals, each factor put in place);
@@ -21,8 +22,7 @@
 mod answers;
 pub mod blend;
 mod compiled;
-pub mod edits;
-pub mod rotation;
+pub mod key_edits;
 pub mod selection;
 pub mod targets;
 #[cfg(test)]
@@ -311,6 +311,18 @@ impl DocState {
             status = Some(Status::message(format!("Deleted {deleted} keys")));
         }
         status
+    }
+
+    /// Copies the selected keys of the first track with a selection ([`intent::copy_keys`]).
+    pub fn copy(&mut self) -> Status {
+        match intent::copy_keys(self.project(), &self.selection) {
+            Some((clip, name)) => {
+                let n = clip.keys.len();
+                self.clipboard = Some(clip);
+                Status::message(format!("Copied {n} keys from \"{name}\""))
+            }
+            None => Status::message("Copy: select keys first"),
+        }
     }
 
     /// Pastes the clipboard into the active track, the first key at `at`.

@@ -1,12 +1,15 @@
 //! What the tools and the blend slider act on and leave behind, on the document side without
-//! egui: the [`Targets`] (per track its selected keys, or the active track whole), the jumps
+//! egui: the target tracks (those of the selected keys, or the active track; the rotation
+//! tracks Edit > Euler Filter and Track > Convert rotation… act on), the [`Targets`] (per
+//! track its selected keys, or the active track whole), the jumps
 //! a smoothing or blend would cross ([`jumps_crossed`]), Scale time's [`Pivot`], and the
 //! [`Ghost`] of what a tool replaced, kept by the UI state (not the document) until dismissed.
 
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use super::DocState;
-use crate::{Project, TrackCurve};
+use crate::{Project, TrackCurve, TrackKind};
 
 /// What a tool acts on: per track (index), its selected keys (indices, ascending), or
 /// `None` for the whole track (no key is selected: the active track).
@@ -61,6 +64,36 @@ pub enum Pivot {
 }
 
 impl DocState {
+    /// The tracks of the selected keys, or the active track: what the tools act on (Convert
+    /// to Bézier, Simplify and Convert rotation whole; Smooth and Scale time
+    /// [`Self::key_targets`]).
+    #[must_use]
+    pub fn target_tracks(&self) -> BTreeSet<usize> {
+        let mut tracks: BTreeSet<usize> = self.selection.tracks().into_iter().collect();
+        tracks.extend(self.active_track.filter(|_| tracks.is_empty()));
+        tracks.retain(|&t| t < self.project().tracks.len());
+        tracks
+    }
+
+    /// The tracks of the selected keys (or the active track) that are `kind`.
+    fn targets_of(&self, keep: impl Fn(TrackKind) -> bool) -> Vec<usize> {
+        self.target_tracks().into_iter().filter(|&t| keep(self.project().tracks[t].kind)).collect()
+    }
+
+    /// What Track > Convert Rotation… acts on: the Quat and Euler tracks of the selected keys,
+    /// or the active track.
+    #[must_use]
+    pub fn rotation_targets(&self) -> Vec<usize> {
+        self.targets_of(TrackKind::is_rotation)
+    }
+
+    /// What Edit > Euler Filter acts on: the Euler tracks of the selected keys, or the active
+    /// track.
+    #[must_use]
+    pub fn euler_targets(&self) -> Vec<usize> {
+        self.targets_of(|k| k == TrackKind::Euler)
+    }
+
     /// The current curves of `tracks`, as a ghost labelled `label` (`None` if none compiled).
     #[must_use]
     pub fn ghost_of(&self, label: &str, tracks: &[usize]) -> Option<Arc<Ghost>> {
@@ -74,7 +107,7 @@ impl DocState {
     #[must_use]
     pub fn key_targets(&self) -> Targets {
         let whole = self.selection.is_empty();
-        self.convert_targets().into_iter().map(|t| (t, (!whole).then(|| self.selection.of_track(t).map(|k| k.key).collect()))).collect()
+        self.target_tracks().into_iter().map(|t| (t, (!whole).then(|| self.selection.of_track(t).map(|k| k.key).collect()))).collect()
     }
 
     /// The time Key > Scale time… scales about.
@@ -85,7 +118,7 @@ impl DocState {
         }
         let tracks = &self.project().tracks;
         let times: Vec<f64> = if self.selection.is_empty() {
-            self.convert_targets().into_iter().flat_map(|t| tracks[t].keys.iter().map(|k| k.time)).collect()
+            self.target_tracks().into_iter().flat_map(|t| tracks[t].keys.iter().map(|k| k.time)).collect()
         } else {
             self.selection.iter().filter_map(|k| tracks.get(k.track).and_then(|t| t.keys.get(k.key))).map(|k| k.time).collect()
         };

@@ -77,7 +77,7 @@ impl Tool for ConvertToBezier {
     /// The targets that are not Bezier already.
     fn targets(doc: &DocState) -> Targets {
         let tracks = &doc.project().tracks;
-        doc.convert_targets().into_iter().filter(|&i| tracks[i].interpolation != Interpolation::Bezier).map(|i| (i, None)).collect()
+        doc.target_tracks().into_iter().filter(|&i| tracks[i].interpolation != Interpolation::Bezier).map(|i| (i, None)).collect()
     }
 
     fn run_track(track: &Track, _keys: Option<&[usize]>, bound: &f64) -> Result<Conversion, String> {

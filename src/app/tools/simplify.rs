@@ -102,7 +102,7 @@ impl Tool for Simplify {
 
     /// The selected tracks whole (every track when none is selected or active).
     fn targets(doc: &DocState) -> Targets {
-        let tracks = doc.convert_targets();
+        let tracks = doc.target_tracks();
         if tracks.is_empty() {
             return (0..doc.project().tracks.len()).map(|t| (t, None)).collect();
         }

@@ -1,31 +1,17 @@
-//! Document-side commands of the inspector, the Key menu and File > Import, without egui,
-//! each one undo step: a change of several tracks' keys applied together, which tracks the
-//! tools act on, the handle types of the selected keys (the `V` menu), and an import's tracks
-//! added to the open project. The rules themselves are the engine's ([`crate::handles`],
-//! [`crate::import`]).
-
-use std::collections::BTreeSet;
+//! Changes of many keys on the document side, without egui, each one undo step (or part of
+//! the open gesture): several tracks' key edits applied together, a key drag's local splices,
+//! the keys a worker changed and compiled, and the handle types of the selected keys (the `V`
+//! menu); the selection follows the keys. The rules themselves are the engine's
+//! ([`crate::edit::intent`], [`crate::handles`]).
 
 use super::DocState;
-use crate::app::compiled_track::{ChangedKeys, CompiledTake, CompiledTrack};
+use crate::app::compiled_track::{ChangedKeys, CompiledTrack};
 use crate::app::key_change::HandleSides;
 use crate::app::message::Status;
-use crate::edit::intent::{self, KeyEdit, KeyRef};
+use crate::edit::intent::{KeyEdit, KeyRef};
 use crate::{Edit, Interpolation, TrackCurve};
 
 impl DocState {
-    /// Copies the selected keys of the first track with a selection ([`intent::copy_keys`]).
-    pub fn copy(&mut self) -> Status {
-        match intent::copy_keys(self.project(), &self.selection) {
-            Some((clip, name)) => {
-                let n = clip.keys.len();
-                self.clipboard = Some(clip);
-                Status::message(format!("Copied {n} keys from \"{name}\""))
-            }
-            None => Status::message("Copy: select keys first"),
-        }
-    }
-
     /// Applies edits of several tracks' keys (into the open gesture, or each as a step), then
     /// recompiles the changed tracks on every core and moves each one's selected keys. An edit
     /// that is refused leaves its track as it was; the others still apply, and the first
@@ -114,62 +100,6 @@ impl DocState {
             self.selection.remove(k);
         }
         self.selection.extend(selected);
-    }
-
-    /// The tracks of the selected keys, or the active track: what the tools act on (Convert
-    /// to Bézier, Simplify and Convert rotation whole; Smooth and Scale time
-    /// [`Self::key_targets`]).
-    #[must_use]
-    pub fn convert_targets(&self) -> BTreeSet<usize> {
-        let mut tracks: BTreeSet<usize> = self.selection.tracks().into_iter().collect();
-        tracks.extend(self.active_track.filter(|_| tracks.is_empty()));
-        tracks.retain(|&t| t < self.project().tracks.len());
-        tracks
-    }
-
-    /// Adds the tracks of an imported project to the open one, as one undo step; names that are
-    /// taken get a number.
-    pub fn add_imported(&mut self, take: CompiledTake, summary: &str) -> Status {
-        let n = take.project.tracks.len();
-        self.document.begin_gesture("Import");
-        // Each track with the curve the import's worker compiled (names made unique).
-        let mut refused = None;
-        let mut compiled = take.tracks.into_iter();
-        for mut track in take.project.tracks {
-            track.name = crate::edit::intent::unique_name(self.project(), &track.name);
-            if let Err(s) = self.append_compiled("Import", track, compiled.next()) {
-                refused = Some(s);
-                break;
-            }
-        }
-        self.document.end_gesture();
-        refused.unwrap_or_else(|| Status::message(format!("Added {n} tracks from {summary}")))
-    }
-
-    /// Replaces every track with the recovered project's, as one undo step; Save then writes
-    /// to `origin` if the recovered work had a file. The recovery worker compiled `take`, so
-    /// each track goes in with its curve and nothing is compiled here.
-    pub fn restore(&mut self, take: CompiledTake, origin: Option<std::path::PathBuf>) -> Status {
-        const LABEL: &str = "Restore recovered work";
-        let n = take.project.tracks.len();
-        self.document.begin_gesture(LABEL);
-        let removes = (0..self.project().tracks.len()).rev().map(|index| Edit::RemoveTrack { index });
-        let mut refused = removes.into_iter().find_map(|edit| self.document.apply(LABEL, edit).err()).map(|e| Status::error(format!("{LABEL}: {e}")));
-        if refused.is_none() {
-            let mut compiled = take.tracks.into_iter();
-            refused = take.project.tracks.into_iter().find_map(|track| self.append_compiled(LABEL, track, compiled.next()).err());
-        }
-        self.document.end_gesture();
-        self.refresh();
-        self.selection.clear();
-        if let Some(s) = refused {
-            return s;
-        }
-        self.active_track = (n > 0).then_some(0);
-        if origin.is_some() {
-            self.path = origin;
-        }
-        Status::message(format!("Restored {n} tracks of recovered work (Ctrl+Z undoes it); save to keep them"))
     }
 
     /// Sets the handles `sides` names of every selected key on a Bezier track
