@@ -118,8 +118,6 @@ impl Command {
                 BlendTool::Breakdown => "Breakdown…",
                 BlendTool::ToEase => "Blend to Ease…",
             },
-            Self::InsertTime => "Insert time…",
-            Self::RemoveTime => "Remove time…",
             Self::ClearGhost => "Clear ghost of the original",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free",
@@ -193,12 +191,6 @@ impl Command {
             Self::Blend(BlendTool::ToEase) => {
                 "A slider for the selected keys: toward an ease-in (−1) or ease-out (1) curve between their neighbours, 0 leaves them (Blender's Blend to Ease); live, one undo step, Enter keeps, Escape restores"
             }
-            Self::InsertTime => {
-                "Every key after the playhead moves later by an amount, on the selected keys' tracks (every track when no key is selected); one undo step"
-            }
-            Self::RemoveTime => {
-                "The keys in the span just after the playhead are deleted and every later key moves earlier by its length, on the selected keys' tracks (every track when no key is selected); one undo step"
-            }
             Self::ClearGhost => "Stop drawing the original curves (faint, dashed) that the last Smooth, Simplify, Scale time, Insert or Remove time, or blend slider left as a ghost",
             Self::SetHandleType(t) => handle_type_tooltip(t),
             Self::SetKeyInterpolation(mode) => interpolation_tooltip(mode),
@@ -263,8 +255,6 @@ impl Command {
             | Self::EulerFilter
             | Self::FixJumps
             | Self::Blend(_)
-            | Self::InsertTime
-            | Self::RemoveTime
             | Self::ClearGhost
             | Self::SetHandleType(_)
             | Self::SetKeyInterpolation(_)

@@ -10,7 +10,6 @@ use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
 use super::compiled_track::CompiledTake;
 use super::document::blend::Blended;
-use super::document::time_edit::TimeEdit;
 use super::files::{ImportMode, ImportResult};
 use super::finished::{Finished, Handoff};
 use super::key_change::{HandleSides, KeyChange, KeyRef};
@@ -62,11 +61,6 @@ pub enum AppCommand {
     SetExportSettings(Box<super::runtime_preview::ExportSettings>),
     /// The open blend slider (`UiState::blend`): a new factor, OK or Cancel.
     Blend(BlendCommand),
-    /// Key > Insert time… or Remove time… of `amount` seconds at the playhead, one undo step.
-    EditTime {
-        edit: TimeEdit,
-        amount: f64,
-    },
     Select(BTreeSet<KeyRef>),
     /// Add a key to the selection, or take it out if it is in.
     ToggleSelected(KeyRef),
@@ -249,10 +243,6 @@ pub enum Command {
     ToggleProblems,
     /// Key > Blend to Neighbor, Breakdown, Blend to Ease: a slider on the selected keys.
     Blend(crate::blend::BlendTool),
-    /// Key > Insert time…: keys after the playhead move later.
-    InsertTime,
-    /// Key > Remove time…: keys just after the playhead deleted, the later ones moved earlier.
-    RemoveTime,
     /// View > Clear ghost: stop drawing the original curves of the last tool applied.
     ClearGhost,
     SetHandleType(crate::HandleType),
@@ -287,13 +277,11 @@ impl Command {
     /// in Key).
     pub const EDIT: [Command; 9] =
         [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::EulerFilter, Self::FixJumps];
-    pub const KEY: [Command; 9] = [
+    pub const KEY: [Command; 7] = [
         Self::InsertKey,
         Self::HandleTypeMenu,
         Self::InterpolationMenu,
         Self::EasingMenu,
-        Self::InsertTime,
-        Self::RemoveTime,
         Self::Blend(BlendTool::ToNeighbor),
         Self::Blend(BlendTool::Breakdown),
         Self::Blend(BlendTool::ToEase),
@@ -389,7 +377,7 @@ impl Command {
             | Self::ToggleFrameStats
             | Self::PreviewRuntime(_)
             | Self::ClearGhost => None,
-            Self::InsertTime | Self::RemoveTime | Self::Blend(BlendTool::Breakdown | BlendTool::ToEase) => None,
+            Self::Blend(BlendTool::Breakdown | BlendTool::ToEase) => None,
             Self::Blend(BlendTool::ToNeighbor) => k(Modifiers::SHIFT.plus(Modifiers::ALT), Key::D),
             Self::EulerFilter => k(cmd.plus(Modifiers::SHIFT), Key::F),
             Self::FixJumps => k(cmd.plus(Modifiers::SHIFT), Key::J),
@@ -442,8 +430,6 @@ impl Command {
             | Self::FixJumps
             | Self::ToggleProblems
             | Self::Blend(_)
-            | Self::InsertTime
-            | Self::RemoveTime
             | Self::ClearGhost
             | Self::SetHandleType(_)
             | Self::SetKeyInterpolation(_)

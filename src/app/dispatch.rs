@@ -154,7 +154,6 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
         }
         AppCommand::ToolPreview(tool, made) => state.ui.previews.set(tool, made),
         AppCommand::ToolApply(made) => tool_commands::apply_tool(state, &made),
-        AppCommand::EditTime { edit, amount } => tool_commands::edit_time(state, edit, amount),
         AppCommand::Blend(c) => tool_commands::blend(state, c),
         AppCommand::RuntimePlayed(made) => made.take().is_some_and(|made| runtime_played(state, made)),
         AppCommand::SetExportSettings(settings) => {
@@ -308,8 +307,6 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::SaveAs => _ = save_as_interactive(state),
         Command::Export => state.ui.windows.open(Window::Export),
         Command::Tool(tool) => state.ui.windows.open(Window::Tool(tool)),
-        Command::InsertTime => state.ui.windows.open(Window::InsertTime),
-        Command::RemoveTime => state.ui.windows.open(Window::RemoveTime),
         Command::Import => {
             state.ui.windows.open(Window::Import);
             state.ui.requests.push(PanelRequest::Import(None));

@@ -44,8 +44,6 @@ fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, co
         | Command::EulerFilter
         | Command::FixJumps
         | Command::ToggleProblems
-        | Command::InsertTime
-        | Command::RemoveTime
         | Command::FrameAll
         | Command::ToggleNormalize
         | Command::ToggleStacked
@@ -159,10 +157,8 @@ impl Panel for MenuBar {
             });
             ui.menu_button("Key", |ui| {
                 for c in Command::KEY {
-                    if c == Command::InsertTime {
+                    if c == Command::Blend(crate::blend::BlendTool::ToNeighbor) {
                         tool_entries(ui, cx, out, ToolMenu::Key);
-                    }
-                    if matches!(c, Command::InsertTime | Command::Blend(crate::blend::BlendTool::ToNeighbor)) {
                         ui.separator();
                     }
                     let submenu: Option<(&str, Vec<&[Command]>)> = match c {
@@ -190,8 +186,6 @@ impl Panel for MenuBar {
                         | Command::FixJumps
                         | Command::ToggleProblems
                         | Command::Blend(_)
-                        | Command::InsertTime
-                        | Command::RemoveTime
                         | Command::ClearGhost
                         | Command::SetHandleType(_)
                         | Command::SetKeyInterpolation(_)

@@ -67,7 +67,6 @@ mod state;
 mod status;
 mod style;
 mod time_axis;
-mod time_edit_window;
 mod tool;
 mod tool_commands;
 mod tool_info;
@@ -159,7 +158,6 @@ pub struct Panels {
     pub pointer_menus: pointer_menus::PointerMenus,
     /// One window per row of `tools::TOOLS`.
     pub tools: tools::ToolWindows,
-    pub time_edit: time_edit_window::TimeEditWindow,
     pub blend: blend_window::BlendWindow,
     pub import: import_window::ImportWindow,
 }
@@ -295,7 +293,6 @@ impl TangentApp {
             tool.ui(ui, &cx, &mut out);
         }
         p.import.ui(ui, &cx, &mut out);
-        p.time_edit.ui(ui, &cx, &mut out);
         p.blend.ui(ui, &cx, &mut out);
         egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
         p.dialogs.ui(ui, &cx, &mut out);

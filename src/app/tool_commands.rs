@@ -1,5 +1,5 @@
 //! The dispatcher's commands that replace tracks or keys (`dispatch.rs` hands them here): a
-//! tool's Apply (Smooth, Simplify, Scale time, Convert…: `tool.rs`), Insert and Remove time,
+//! tool's Apply (Smooth, Simplify, Scale time, Insert and Remove time, Convert…: `tool.rs`)
 //! and the blend sliders. Each is one undo step, and what it replaced becomes the ghost of the
 //! original (`UiState::ghost`) where the tool leaves one.
 //!
@@ -13,7 +13,6 @@
 
 use super::basis::Needs;
 use super::commands::BlendCommand;
-use super::document::time_edit::TimeEdit;
 use super::document::DocState;
 use super::message::Status;
 use super::state::AppState;
@@ -31,17 +30,6 @@ pub fn apply_tool(state: &mut AppState, made: &ToolMade) -> bool {
         let tracks = if made.0.ghost() { &replaced[..] } else { &[] };
         with_ghost(state, name, tracks, |doc| made.0.apply(doc));
     }
-    true
-}
-
-/// Key > Insert time… or Remove time… of `amount` seconds at the playhead, one undo step; the
-/// tracks it changed leave their originals as the ghost.
-pub fn edit_time(state: &mut AppState, edit: TimeEdit, amount: f64) -> bool {
-    state.end_gesture();
-    let at = state.ui.playhead;
-    let plan = state.doc.time_edit_plan(edit, at, amount);
-    let changed: Vec<usize> = plan.tracks.iter().filter(|(_, s)| s.deleted + s.moved > 0).map(|t| t.0).collect();
-    with_ghost(state, edit.label(), &changed, |doc| doc.edit_time(edit, at, amount));
     true
 }
 

@@ -20,10 +20,6 @@ pub enum Window {
     InterpolationMenu,
     /// Blender's `Ctrl+E` menu.
     EasingMenu,
-    /// Key > Insert time….
-    InsertTime,
-    /// Key > Remove time….
-    RemoveTime,
     /// View > Frame statistics.
     FrameStats,
     /// View > Problems.

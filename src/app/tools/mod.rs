@@ -8,6 +8,7 @@ pub mod convert_rotation;
 pub mod scale_time;
 pub mod simplify;
 pub mod smooth;
+pub mod time_edit;
 
 use crate::app::tool::{ToolId, ToolMenu};
 use crate::app::tool_window::{ToolPanel, ToolRow};
@@ -19,6 +20,8 @@ pub const TOOLS: &[ToolRow] = &[
     ToolRow::of::<convert_rotation::ConvertRotation>(),
     ToolRow::of::<smooth::Smooth>(),
     ToolRow::of::<scale_time::ScaleTime>(),
+    ToolRow::of::<time_edit::InsertTime>(),
+    ToolRow::of::<time_edit::RemoveTime>(),
 ];
 
 /// The tools listed in `menu`.
