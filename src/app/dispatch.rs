@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use eframe::egui;
 
 use super::basis::Needs;
+use super::command_text::Toggle;
 use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
 use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
 use super::files::AfterDiscard;
@@ -209,6 +210,19 @@ fn import(state: &mut AppState, imported: super::files::ImportResult, mode: supe
     true
 }
 
+/// A View toggle flipped: its view setting, or its window opened or closed
+/// (`Command::toggle`).
+fn flip(state: &mut AppState, c: Command) {
+    match c.toggle() {
+        Some(Toggle::View(flag)) => {
+            let on = flag(&mut state.view);
+            *on = !*on;
+        }
+        Some(Toggle::Window(w)) => state.ui.windows.toggle(w),
+        None => {}
+    }
+}
+
 /// View > Preview runtime ▸: on for `runtime`, or off.
 fn preview_runtime(state: &mut AppState, runtime: Option<crate::runtime::Runtime>) {
     state.ui.runtime_preview.set_runtime(runtime);
@@ -359,27 +373,19 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::SetEasing(easing) => segment_commands::set_easing(ctx, state, easing, change_keys),
         Command::FrameAll => state.ui.requests.push(PanelRequest::FrameAll),
         Command::FrameSelected => state.ui.requests.push(PanelRequest::FrameSelected),
-        c @ (Command::ToggleNormalize
-        | Command::ToggleStacked
-        | Command::ToggleFrameAxis
+        c @ (Command::ToggleNormalize | Command::ToggleStacked) => {
+            flip(state, c);
+            // Another layout of the values: fit it.
+            state.ui.requests.push(PanelRequest::FrameAll);
+        }
+        c @ (Command::ToggleFrameAxis
         | Command::ToggleDockTools
         | Command::ToggleTangents
         | Command::ToggleSpeedGraph
         | Command::ToggleAllCurves
-        | Command::ToggleSnap) => {
-            if let Some(flag) = c.view_flag(&mut state.view) {
-                *flag = !*flag;
-            }
-            if matches!(c, Command::ToggleNormalize | Command::ToggleStacked) {
-                // Another layout of the values: fit it.
-                state.ui.requests.push(PanelRequest::FrameAll);
-            }
-        }
-        c @ (Command::ToggleFrameStats | Command::ToggleProblems) => {
-            if let Some(w) = c.toggled_window() {
-                state.ui.windows.toggle(w);
-            }
-        }
+        | Command::ToggleSnap
+        | Command::ToggleFrameStats
+        | Command::ToggleProblems) => flip(state, c),
         Command::PlayPause => state.ui.transport.toggle_play(),
         Command::StepFrame => {
             let fps = state.project().fps;
@@ -395,21 +401,42 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
 /// status, or closes a window, does not.
 #[must_use]
 pub fn waits_for_change(command: &AppCommand) -> bool {
-    !matches!(
-        command,
+    match command {
         AppCommand::SetView(_)
-            | AppCommand::Transport(_)
-            | AppCommand::Status(_)
-            | AppCommand::ToolPreview(..)
-            | AppCommand::CloseOpenPath
-            | AppCommand::CloseSavePath
-            | AppCommand::CancelFileJob
-            | AppCommand::CloseWindow(_)
-            | AppCommand::Finished(_)
-            | AppCommand::RuntimePlayed(_)
-            | AppCommand::SetExportSettings(_)
-            | AppCommand::SetProblems(_)
-    )
+        | AppCommand::Transport(_)
+        | AppCommand::Status(_)
+        | AppCommand::ToolPreview(..)
+        | AppCommand::CloseOpenPath
+        | AppCommand::CloseSavePath
+        | AppCommand::CancelFileJob
+        | AppCommand::CloseWindow(_)
+        | AppCommand::Finished(_)
+        | AppCommand::RuntimePlayed(_)
+        | AppCommand::SetExportSettings(_)
+        | AppCommand::SetProblems(_) => false,
+        AppCommand::Ui(_)
+        | AppCommand::BeginGesture(_)
+        | AppCommand::EndGesture
+        | AppCommand::Edit(_)
+        | AppCommand::EditTracks(_)
+        | AppCommand::ChangeKeys(_)
+        | AppCommand::SetHandleSides(_)
+        | AppCommand::InsertKey { .. }
+        | AppCommand::ToolApply(_)
+        | AppCommand::Blend(_)
+        | AppCommand::Select(_)
+        | AppCommand::ToggleSelected(_)
+        | AppCommand::AddToSelection(_)
+        | AppCommand::SetActiveTrack(_)
+        | AppCommand::SelectJoints(_)
+        | AppCommand::Open(_)
+        | AppCommand::Restore { .. }
+        | AppCommand::ImportPath(_)
+        | AppCommand::Imported { .. }
+        | AppCommand::SaveTo(_)
+        | AppCommand::Decide(_)
+        | AppCommand::Overwrite(_) => true,
+    }
 }
 
 /// Runs `command`, or keeps it for later if it has to wait for a change of many keys being
