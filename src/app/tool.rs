@@ -1,9 +1,9 @@
 //! The tool abstraction (issue 41): a preview-and-apply tool (Smooth, Scale time, Simplify,
-//! Convert to Bézier, Convert rotation) is one type implementing [`Tool`] — its row
-//! ([`ToolInfo`]: name, menus, shortcut, tooltip), its settings and controls, what it asks
-//! ([`Tool::Asked`]), the tracks it acts on, the work it does on a worker (per track, or
-//! over the project), the report of each track, the track it replaces, and what its Apply
-//! says — in one file under `tools/`, listed by one row in `tools::TOOLS`.
+//! Convert to Bézier, Convert rotation, Insert and Remove time) is one type implementing
+//! [`Tool`] — its row ([`ToolInfo`]: name, menus, shortcut, tooltip), its settings and
+//! controls, what it asks ([`Tool::Asked`]), the tracks it acts on, the work it does on a
+//! worker (per track, or over the project), the report of each track, the track it replaces,
+//! and what its Apply says — in one file under `tools/`, listed by one row in `tools::TOOLS`.
 //!
 //! Everything else is written once: the window frame (`tool_window.rs`: opening and closing,
 //! the preview job and its currency check, the spinner, the track table, Apply/Cancel,

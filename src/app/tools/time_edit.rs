@@ -80,7 +80,9 @@ impl<const R: bool> Tool for EditTime<R> {
         apply_tips: ("One undo step; the originals stay as a ghost", "The amount must be more than 0 s, or no key is after the playhead"),
         columns: &["keys"],
     };
-    const INLINE_KEYS: usize = 20_000;
+    /// At once for a small take (the window shows the counts as the amount is typed); a take
+    /// of more keys is worked on a worker, so playing with the window open stays smooth.
+    const INLINE_KEYS: usize = 5_000;
 
     fn controls(ui: &mut egui::Ui, s: &mut Settings, view: &ToolView<'_>) {
         ui.label(match Self::EDIT {
