@@ -216,3 +216,19 @@ fn a_track_goes_back_to_columns_when_its_last_key_with_per_key_data_does() {
     doc.undo().unwrap();
     assert!(is_columns(&doc), "undone to the start: columns");
 }
+
+/// The undo history keeps columns only: a track read whole (as a tool that reads `Vec<Key>`
+/// does) and then replaced leaves its inverse without the full keys the read made.
+#[test]
+fn the_undo_history_keeps_no_keys_read_whole() {
+    let keys: Vec<Key> = (0..100).map(|i| Key::new(f64::from(i), vec![f64::from(i), 0.0, 1.0])).collect();
+    let mut doc =
+        Document::new(Project { tracks: vec![Track::new("t", TrackKind::Vec3, Interpolation::Linear).with_keys(keys.clone())], ..Project::default() });
+    assert_eq!(doc.project().tracks[0].keys.iter().count(), 100, "read whole");
+    assert!(doc.project().tracks[0].keys.is_read_whole());
+    let moved: Vec<Key> = keys.iter().map(|k| Key::new(k.time + 1.0, k.value.clone())).collect();
+    doc.apply("Shift", Edit::SetKeys { track: 0, keys: moved.into() }).unwrap();
+    doc.undo().unwrap();
+    let t = &doc.project().tracks[0];
+    assert!(t.keys.columns().is_some() && !t.keys.is_read_whole(), "the undone keys come back as columns only");
+}

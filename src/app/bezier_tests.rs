@@ -2,6 +2,9 @@
 //! key, drag its handle dot, press `V` and pick a type in the menu at the pointer, undo each;
 //! drag the key and its handles follow; Simplify and a dropped `.glb` as one undo step each.
 
+use super::tool::{id, window};
+use super::tools::convert_bezier::ConvertToBezier;
+use super::tools::simplify::Simplify;
 use eframe::egui::{Key as K, Modifiers};
 use egui_kittest::kittest::Queryable;
 
@@ -148,12 +151,13 @@ fn simplify_previews_then_applies_as_one_step() {
     // The reduction runs on a worker thread: step frames until its preview arrives.
     for _ in 0..200 {
         h.step();
-        if app(&h).ui.preview.as_ref().is_some_and(|p| p.tolerance == 1e-3) {
+        if app(&h).ui.previews.of::<Simplify>().is_some_and(|p| p.asked.tolerance == 1e-3) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));
     }
-    let preview = app(&h).ui.preview.clone().expect("a preview while the window is open");
+    let made = app(&h).ui.previews.get(id::<Simplify>()).cloned().expect("a preview while the window is open");
+    let preview = made.of::<Simplify>().unwrap();
     assert_eq!(preview.tracks.len(), 1);
     h.run();
     h.get_by_label("Apply").click();
@@ -169,11 +173,11 @@ fn simplify_previews_then_applies_as_one_step() {
     }
     // The curve in place is the one the reduction's worker compiled with the preview.
     let in_place = app(&h).doc.curve(0).unwrap().as_ref().unwrap().clone();
-    assert_eq!(in_place.times(), preview.tracks[0].2.curve.as_ref().unwrap().times());
+    assert_eq!(in_place.times(), preview.tracks[0].result.as_ref().unwrap().compiled.as_ref().unwrap().curve.as_ref().unwrap().times());
     let (mut a, mut b) = (in_place.evaluator(), curve.evaluator());
     assert!((0..=100).all(|i| a.value_at(f64::from(i) * 0.05) == b.value_at(f64::from(i) * 0.05)), "the reduced keys' curve");
     assert!(app(&h).ui.status.text.starts_with("Simplified 1 track: 301 ->"), "{}", app(&h).ui.status.text);
-    assert!(app(&h).ui.preview.is_none(), "the preview goes with the window");
+    assert!(app(&h).ui.previews.of::<Simplify>().is_none(), "the preview goes with the window");
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
     assert_eq!(app(&h).project(), &original);
@@ -338,12 +342,12 @@ fn convert_of_many_keys_previews_on_a_worker_then_converts_as_one_step() {
     let mut h = harness(original.clone());
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
-    h.state_mut().state.ui.windows.open(crate::app::Window::ConvertToBezier);
+    h.state_mut().state.ui.windows.open(window::<ConvertToBezier>());
     h.step();
-    assert!(h.state().panels.convert.is_converting(), "converting on a worker");
+    assert!(h.state().panels.tools.is_busy(id::<ConvertToBezier>()), "converting on a worker");
     for _ in 0..500 {
         h.step();
-        if !h.state().panels.convert.is_converting() {
+        if !h.state().panels.tools.is_busy(id::<ConvertToBezier>()) {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(10));

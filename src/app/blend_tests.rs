@@ -11,7 +11,7 @@ use eframe::egui::{Key as K, Modifiers};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::test_steps::{blend_settled, menu, step_until};
 use super::tests::{app, harness};
 use super::TangentApp;
@@ -234,16 +234,16 @@ fn the_slider_on_a_large_track_works_off_the_ui_thread_as_one_undo_step() {
 /// the slider's open gesture.
 #[test]
 fn a_stale_blend_result_is_not_applied() {
-    use super::commands::{AppCommand, BlendCommand};
+    use super::commands::BlendCommand;
     use super::document::blend::blend_on_worker;
-    use super::payload::Handoff;
+    use super::finished::Handoff;
     let originals = two_tracks();
     let mut state = super::AppState::new(Project { tracks: originals.clone(), ..Project::default() }, None);
     state.doc.selection = [KeyRef { track: 0, key: 2 }].into_iter().collect::<BTreeSet<_>>().into();
-    super::cleanup_commands::open_blend(&mut state, BlendTool::Breakdown);
+    super::tool_commands::open_blend(&mut state, BlendTool::Breakdown);
     let mut work = state.ui.blend.as_ref().expect("the slider is open").work();
     let made = |state: &super::AppState, work: &super::document::blend::BlendWork| blend_on_worker(work, 0.9, state.doc.basis(), &|| false).unwrap();
-    let send = |state: &mut super::AppState, b| super::cleanup_commands::run(state, AppCommand::Blend(BlendCommand::Blended(Handoff::new(b))));
+    let send = |state: &mut super::AppState, b| super::tool_commands::blend(state, BlendCommand::Blended(Handoff::new(b)));
     let stale = made(&state, &work);
     state.doc.selection.insert(KeyRef { track: 1, key: 0 });
     send(&mut state, stale);
@@ -304,7 +304,7 @@ fn remove_time_deletes_the_span_on_the_selected_track() {
     let mut h = with_selection(originals.clone(), &[(1, 4)]);
     h.state_mut().state.scrub(1.0);
     menu(&mut h, "Key", "Remove time");
-    h.get_by_role_and_label(Role::SpinButton, "ripple amount").set_value_accesskit(0.75);
+    h.get_by_role_and_label(Role::SpinButton, "time edit amount").set_value_accesskit(0.75);
     h.run();
     h.get_by_role_and_label(Role::Button, "Apply").click();
     h.run();

@@ -19,11 +19,12 @@ use std::sync::Arc;
 
 use eframe::egui;
 
+use super::basis::Basis;
 use super::commands::{AppCommand, BlendCommand};
 use super::document::blend::{blend_on_worker, BlendSession, Blended};
+use super::finished::Handoff;
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
-use super::payload::{Basis, Handoff};
 use super::preview_job::Previewed;
 use crate::blend::BlendTool;
 

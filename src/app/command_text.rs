@@ -1,13 +1,21 @@
 //! Every command's tooltip ([`Command::tooltip`]); the names and tooltips of the Key menu's
 //! parametrised entries (interpolation modes and handle types), as Blender's graph editor
-//! names them, and of View > Preview runtime ▸; and the view setting a View toggle flips
-//! ([`Command::view_flag`], which the View menu shows checked and the dispatcher flips).
+//! names them, and of View > Preview runtime ▸; and the view setting or window a View toggle
+//! flips ([`Command::toggle`]: the View menu shows it checked, the dispatcher flips it).
 
 use super::commands::Command;
 use super::settings::ViewSettings;
+use super::windows::Window;
 use crate::blend::BlendTool;
 use crate::model::{Easing, KeyInterpolation};
 use crate::runtime::Runtime;
+
+/// What a View toggle flips: a view setting, or whether a window is open.
+#[derive(Clone, Copy)]
+pub enum Toggle {
+    View(fn(&mut ViewSettings) -> &mut bool),
+    Window(Window),
+}
 
 /// The interpolation menu's name of `mode` (Blender's).
 pub fn interpolation_text(mode: KeyInterpolation) -> &'static str {
@@ -98,24 +106,18 @@ impl Command {
             Self::Copy => "Copy keys",
             Self::Paste => "Paste keys at playhead",
             Self::InsertKey => "Insert key at playhead",
-            Self::ConvertToBezier => "Convert to Bézier…",
+            Self::Tool(tool) => tool.0.text,
             Self::HandleTypeMenu => "Handle type…",
             Self::InterpolationMenu => "Interpolation mode…",
             Self::EasingMenu => "Easing…",
-            Self::Simplify => "Simplify…",
             Self::EulerFilter => "Euler filter",
             Self::FixJumps => "Fix jumps",
             Self::ToggleProblems => "Problems",
-            Self::ConvertRotation => "Convert rotation…",
-            Self::Smooth => "Smooth…",
-            Self::ScaleTime => "Scale time…",
             Self::Blend(tool) => match tool {
                 BlendTool::ToNeighbor => "Blend to Neighbor…",
                 BlendTool::Breakdown => "Breakdown…",
                 BlendTool::ToEase => "Blend to Ease…",
             },
-            Self::InsertTime => "Insert time…",
-            Self::RemoveTime => "Remove time…",
             Self::ClearGhost => "Clear ghost of the original",
             Self::SetHandleType(t) => match t {
                 crate::HandleType::Free => "Free",
@@ -167,30 +169,18 @@ impl Command {
             Self::Copy => "Copy the selected keys of the active track",
             Self::Paste => "Paste copied keys into the active track, the first at the playhead",
             Self::InsertKey => "Insert a key on the active track's curve at the playhead (double-click the curve also works)",
-            Self::ConvertToBezier => {
-                "Turn the tracks of the selected keys (or the active track) from TCB, Cubic or Linear into Bezier keys without changing the curve; eased segments get the fewest extra keys within a bound you set"
-            }
+            Self::Tool(tool) => tool.0.tooltip,
             Self::HandleTypeMenu => "Set the handle type of the selected Bézier keys (Blender's V menu)",
             Self::InterpolationMenu => {
                 "Set how the segment after each selected Bézier key runs: Bézier, Constant, Linear, or one of Blender's easing equations (Blender's T menu); the key stays one key you can change back"
             }
             Self::EasingMenu => "Set which end of the selected keys' easing segments eases: in, out, both, or the equation's usual one (Blender's Ctrl+E menu)",
-            Self::Simplify => "Replace the keys of the selected tracks (or the active track) by the fewest Bézier keys within a tolerance, previewed over the original",
             Self::FixJumps => {
                 "Replace each spike (a joint turning or moving far more in a frame than around it, and back within 5 frames: a marker swap) by the interpolation across it, on the tracks of the selected keys or, with none selected, every track; a flip that lasts is reported, not changed; one undo step (docs/problems.md)"
             }
             Self::ToggleProblems => "List the take's jumps (spikes and lasting flips), most severe first; click one to go there",
             Self::EulerFilter => {
                 "On the Euler tracks of the selected keys (or the active track): give each key the angles of the same rotation nearest the key before, removing 360° jumps and gimbal flips (Blender's Euler Filter); one undo step"
-            }
-            Self::ConvertRotation => {
-                "Quat tracks of the selected keys (or the active track) become Euler angles in an order you choose (hemisphere flips reported); Euler tracks become the fewest quaternion keys within an angle"
-            }
-            Self::Smooth => {
-                "Smooth the selected keys (each track filtered as a whole, only the selected keys' values change) or, with none selected, the active track: Butterworth, Gaussian or median, as scipy; previewed over a ghost of the original with the largest difference measured per track; one undo step"
-            }
-            Self::ScaleTime => {
-                "Scale the selected keys in time (their handles with them; the other keys stay) by a factor about the playhead or the selection's centre, as Blender's S; refused where a key would land on or pass an unselected key; with no key selected, the active track whole (exact); a negative factor mirrors; one undo step"
             }
             Self::Blend(BlendTool::ToNeighbor) => {
                 "A slider for the selected keys: toward the key before their run (0) or after it (1), ½ leaves them; live, one undo step, Enter keeps, Escape restores (Blender's Blend to Neighbor)"
@@ -200,12 +190,6 @@ impl Command {
             }
             Self::Blend(BlendTool::ToEase) => {
                 "A slider for the selected keys: toward an ease-in (−1) or ease-out (1) curve between their neighbours, 0 leaves them (Blender's Blend to Ease); live, one undo step, Enter keeps, Escape restores"
-            }
-            Self::InsertTime => {
-                "Every key after the playhead moves later by an amount, on the selected keys' tracks (every track when no key is selected); one undo step"
-            }
-            Self::RemoveTime => {
-                "The keys in the span just after the playhead are deleted and every later key moves earlier by its length, on the selected keys' tracks (every track when no key is selected); one undo step"
             }
             Self::ClearGhost => "Stop drawing the original curves (faint, dashed) that the last Smooth, Simplify, Scale time, Insert or Remove time, or blend slider left as a ghost",
             Self::SetHandleType(t) => handle_type_tooltip(t),
@@ -233,19 +217,71 @@ impl Command {
         }
     }
 
-    /// The view setting a View toggle flips (`None` for every other command): the View menu
-    /// shows it checked, the dispatcher flips it.
+    /// What a View toggle flips (`None` for every other command): a view setting or a
+    /// window. The View menu shows it checked, the dispatcher flips it.
+    pub fn toggle(self) -> Option<Toggle> {
+        let view = |flag: fn(&mut ViewSettings) -> &mut bool| Some(Toggle::View(flag));
+        match self {
+            Self::ToggleNormalize => view(|v| &mut v.normalize),
+            Self::ToggleStacked => view(|v| &mut v.stacked),
+            Self::ToggleFrameAxis => view(|v| &mut v.frame_axis),
+            Self::ToggleDockTools => view(|v| &mut v.dock_tools),
+            Self::ToggleTangents => view(|v| &mut v.show_tangents),
+            Self::ToggleSpeedGraph => view(|v| &mut v.show_speed),
+            Self::ToggleAllCurves => view(|v| &mut v.show_all_curves),
+            Self::ToggleSnap => view(|v| &mut v.snap),
+            Self::ToggleFrameStats => Some(Toggle::Window(Window::FrameStats)),
+            Self::ToggleProblems => Some(Toggle::Window(Window::Problems)),
+            Self::New
+            | Self::Open
+            | Self::OpenPath
+            | Self::Save
+            | Self::SaveAs
+            | Self::Import
+            | Self::Export
+            | Self::Quit
+            | Self::Undo
+            | Self::Redo
+            | Self::SelectAll
+            | Self::DeselectAll
+            | Self::DeleteKeys
+            | Self::Copy
+            | Self::Paste
+            | Self::InsertKey
+            | Self::Tool(_)
+            | Self::HandleTypeMenu
+            | Self::InterpolationMenu
+            | Self::EasingMenu
+            | Self::EulerFilter
+            | Self::FixJumps
+            | Self::Blend(_)
+            | Self::ClearGhost
+            | Self::SetHandleType(_)
+            | Self::SetKeyInterpolation(_)
+            | Self::SetEasing(_)
+            | Self::FrameAll
+            | Self::FrameSelected
+            | Self::PreviewRuntime(_)
+            | Self::PlayPause
+            | Self::StepFrame => None,
+        }
+    }
+
+    /// The view setting a View toggle flips, if it flips one.
     pub fn view_flag(self, view: &mut ViewSettings) -> Option<&mut bool> {
-        Some(match self {
-            Self::ToggleNormalize => &mut view.normalize,
-            Self::ToggleStacked => &mut view.stacked,
-            Self::ToggleFrameAxis => &mut view.frame_axis,
-            Self::ToggleDockTools => &mut view.dock_tools,
-            Self::ToggleTangents => &mut view.show_tangents,
-            Self::ToggleSpeedGraph => &mut view.show_speed,
-            Self::ToggleAllCurves => &mut view.show_all_curves,
-            Self::ToggleSnap => &mut view.snap,
-            _ => return None,
-        })
+        if let Some(Toggle::View(flag)) = self.toggle() {
+            Some(flag(view))
+        } else {
+            None
+        }
+    }
+
+    /// The window a View toggle opens and closes, if it is one.
+    pub fn toggled_window(self) -> Option<Window> {
+        if let Some(Toggle::Window(w)) = self.toggle() {
+            Some(w)
+        } else {
+            None
+        }
     }
 }

@@ -8,13 +8,16 @@ use std::sync::Arc;
 
 use eframe::egui::{Key, KeyboardShortcut, Modifiers};
 
+use super::compiled_track::CompiledTake;
 use super::document::blend::Blended;
-use super::document::cleanup::{Retiming, Smoothing};
-use super::document::ripple::Ripple;
-use super::document::rotation::Rotations;
-use super::payload::{CompiledTake, Conversions, Finished, HandleSides, Handoff, ImportMode, ImportResult, KeyChange, KeyRef, Simplified, Status, Window};
+use super::files::{ImportMode, ImportResult};
+use super::finished::{Finished, Handoff};
+use super::key_change::{HandleSides, KeyChange, KeyRef};
+use super::message::Status;
 use super::playback::TransportCommand;
 use super::settings::ViewSettings;
+use super::tool::{ToolId, ToolMade};
+use super::windows::Window;
 use crate::blend::BlendTool;
 use crate::edit::intent::KeyEdit;
 use crate::model::{Easing, KeyInterpolation};
@@ -45,44 +48,19 @@ pub enum AppCommand {
         track: usize,
         t: f64,
     },
-    /// What Key > Simplify… previews in the graph (`None` when it closes).
-    SetPreview(Option<Arc<Simplified>>),
-    /// Put the reduced tracks of Simplify in place, as one undo step, if what they were
-    /// measured for still holds (the reduced tracks come compiled from the worker).
-    ApplySimplify(Arc<Simplified>),
-    /// Convert the tracks of the selection (or the active track) to Bezier keys, eased
-    /// segments within `bound` (the Convert to Bézier window).
-    ConvertToBezier {
-        bound: f64,
-        /// The conversion the window already made (used if its basis holds).
-        done: Option<Arc<Conversions>>,
-    },
-    /// Put the tracks Track > Convert Rotation… converted (compiled on its worker) in place, as
-    /// one undo step, if what they were made for still holds.
-    ApplyRotations(Arc<Rotations>),
-    /// What Edit > Smooth… previews in the graph (`None` when it closes).
-    SetSmoothPreview(Option<Arc<Smoothing>>),
-    /// What Key > Scale time… previews in the graph (`None` when it closes).
-    SetRetimePreview(Option<Arc<Retiming>>),
+    /// What a tool's window previews in the graph and the pose view (`None` when it closes).
+    ToolPreview(ToolId, Option<ToolMade>),
+    /// A tool's Apply: the tracks its window showed replaced (made and compiled on its
+    /// worker), put in place as one undo step if what they were made for still holds; the
+    /// originals become the ghost if the tool leaves one.
+    ToolApply(ToolMade),
     /// View > Preview runtime's worker played the export: put in place if what it was made
     /// for holds (`RuntimePreview::install`).
     RuntimePlayed(Handoff<super::runtime_preview::RuntimeMade>),
     /// The Export window's settings changed: what View > Preview runtime plays from now.
     SetExportSettings(Box<super::runtime_preview::ExportSettings>),
-    /// Put the tracks Edit > Smooth… smoothed (compiled on its worker) in place, as one undo
-    /// step, if what they were made for still holds; their originals become the ghost.
-    ApplySmooth(Arc<Smoothing>),
-    /// Key > Scale time…'s Apply: the selected keys (or the active track) as its window showed
-    /// them retimed (on its worker), put in place as one undo step if what they were made for
-    /// still holds; their originals become the ghost.
-    ScaleTime(Arc<Retiming>),
     /// The open blend slider (`UiState::blend`): a new factor, OK or Cancel.
     Blend(BlendCommand),
-    /// Key > Insert time… or Remove time… of `amount` seconds at the playhead, one undo step.
-    RippleTime {
-        ripple: Ripple,
-        amount: f64,
-    },
     Select(BTreeSet<KeyRef>),
     /// Add a key to the selection, or take it out if it is in.
     ToggleSelected(KeyRef),
@@ -245,14 +223,15 @@ pub enum Command {
     Copy,
     Paste,
     InsertKey,
-    ConvertToBezier,
+    /// A tool's window (Convert to Bézier…, Simplify…, Smooth…, Scale time…, Convert
+    /// rotation…: `tools::TOOLS`), listed in the menus its row names.
+    Tool(ToolId),
     /// Blender's `V` menu: the handle types, at the pointer.
     HandleTypeMenu,
     /// Blender's `T` menu: the interpolation of the segment after each selected Bézier key.
     InterpolationMenu,
     /// Blender's `Ctrl+E` menu: which end of the selected keys' easing segments eases.
     EasingMenu,
-    Simplify,
     /// Edit > Euler filter: each key's angles the equivalent nearest the key before, on the
     /// selected Euler tracks.
     EulerFilter,
@@ -262,21 +241,9 @@ pub enum Command {
     FixJumps,
     /// View > Problems: the take's jumps, each a row that goes there.
     ToggleProblems,
-    /// Track > Convert rotation…: Quat tracks to Euler angles, Euler tracks to quaternions.
-    ConvertRotation,
-    /// Edit > Smooth…: Butterworth, Gaussian or median on the selected keys (or the active
-    /// track), previewed.
-    Smooth,
-    /// Key > Scale time… (`S`): the selected keys (or the active track) scaled in time about a
-    /// pivot, previewed.
-    ScaleTime,
     /// Key > Blend to Neighbor, Breakdown, Blend to Ease: a slider on the selected keys.
     Blend(crate::blend::BlendTool),
-    /// Key > Insert time…: keys after the playhead move later.
-    InsertTime,
-    /// Key > Remove time…: keys just after the playhead deleted, the later ones moved earlier.
-    RemoveTime,
-    /// View > Clear ghost: stop drawing the original curves of the last cleanup.
+    /// View > Clear ghost: stop drawing the original curves of the last tool applied.
     ClearGhost,
     SetHandleType(crate::HandleType),
     SetKeyInterpolation(KeyInterpolation),
@@ -305,35 +272,21 @@ pub enum Command {
 
 impl Command {
     pub const FILE: [Command; 8] = [Self::New, Self::Open, Self::OpenPath, Self::Save, Self::SaveAs, Self::Import, Self::Export, Self::Quit];
-    /// Simplify is in the Edit menu (where the issue and Blender users look for it) and in Key.
-    pub const EDIT: [Command; 11] = [
-        Self::Undo,
-        Self::Redo,
-        Self::SelectAll,
-        Self::DeselectAll,
-        Self::DeleteKeys,
-        Self::Copy,
-        Self::Paste,
-        Self::Simplify,
-        Self::Smooth,
-        Self::EulerFilter,
-        Self::FixJumps,
-    ];
-    pub const KEY: [Command; 12] = [
+    /// The menus' own entries; each is followed by the tools its rows list there
+    /// (`tools::in_menu`: Simplify in Edit, where the issue and Blender users look for it, and
+    /// in Key).
+    pub const EDIT: [Command; 9] =
+        [Self::Undo, Self::Redo, Self::SelectAll, Self::DeselectAll, Self::DeleteKeys, Self::Copy, Self::Paste, Self::EulerFilter, Self::FixJumps];
+    pub const KEY: [Command; 7] = [
         Self::InsertKey,
-        Self::ConvertToBezier,
         Self::HandleTypeMenu,
         Self::InterpolationMenu,
         Self::EasingMenu,
-        Self::Simplify,
-        Self::ScaleTime,
-        Self::InsertTime,
-        Self::RemoveTime,
         Self::Blend(BlendTool::ToNeighbor),
         Self::Blend(BlendTool::Breakdown),
         Self::Blend(BlendTool::ToEase),
     ];
-    pub const TRACK: [Command; 1] = [Self::ConvertRotation];
+    pub const TRACK: [Command; 0] = [];
     /// The entries of the handle-type menu, in Blender's order.
     pub const HANDLE_TYPES: [Command; 5] = [
         Self::SetHandleType(crate::HandleType::Free),
@@ -417,19 +370,15 @@ impl Command {
             Self::Copy => k(cmd, Key::C),
             Self::Paste => k(cmd, Key::V),
             Self::InsertKey => k(Modifiers::NONE, Key::I),
-            Self::ConvertToBezier
-            | Self::SetHandleType(_)
+            Self::Tool(tool) => tool.0.shortcut,
+            Self::SetHandleType(_)
             | Self::SetKeyInterpolation(_)
             | Self::SetEasing(_)
             | Self::ToggleFrameStats
             | Self::PreviewRuntime(_)
-            | Self::Simplify
-            | Self::ConvertRotation
             | Self::ClearGhost => None,
-            Self::ScaleTime => k(Modifiers::NONE, Key::S),
-            Self::InsertTime | Self::RemoveTime | Self::Blend(BlendTool::Breakdown | BlendTool::ToEase) => None,
+            Self::Blend(BlendTool::Breakdown | BlendTool::ToEase) => None,
             Self::Blend(BlendTool::ToNeighbor) => k(Modifiers::SHIFT.plus(Modifiers::ALT), Key::D),
-            Self::Smooth => k(Modifiers::ALT, Key::O),
             Self::EulerFilter => k(cmd.plus(Modifiers::SHIFT), Key::F),
             Self::FixJumps => k(cmd.plus(Modifiers::SHIFT), Key::J),
             Self::ToggleProblems => k(cmd.plus(Modifiers::SHIFT), Key::P),
@@ -459,7 +408,45 @@ impl Command {
             Self::Redo => vec![KeyboardShortcut::new(Modifiers::COMMAND, Key::Y)],
             Self::FrameAll => vec![plain(Key::Home)],
             Self::DeleteKeys => vec![plain(Key::X), plain(Key::Backspace)],
-            _ => Vec::new(),
+            Self::New
+            | Self::Open
+            | Self::OpenPath
+            | Self::Save
+            | Self::SaveAs
+            | Self::Import
+            | Self::Export
+            | Self::Quit
+            | Self::Undo
+            | Self::SelectAll
+            | Self::DeselectAll
+            | Self::Copy
+            | Self::Paste
+            | Self::InsertKey
+            | Self::Tool(_)
+            | Self::HandleTypeMenu
+            | Self::InterpolationMenu
+            | Self::EasingMenu
+            | Self::EulerFilter
+            | Self::FixJumps
+            | Self::ToggleProblems
+            | Self::Blend(_)
+            | Self::ClearGhost
+            | Self::SetHandleType(_)
+            | Self::SetKeyInterpolation(_)
+            | Self::SetEasing(_)
+            | Self::FrameSelected
+            | Self::ToggleNormalize
+            | Self::ToggleStacked
+            | Self::ToggleFrameAxis
+            | Self::ToggleDockTools
+            | Self::ToggleTangents
+            | Self::ToggleSpeedGraph
+            | Self::ToggleAllCurves
+            | Self::ToggleSnap
+            | Self::ToggleFrameStats
+            | Self::PreviewRuntime(_)
+            | Self::PlayPause
+            | Self::StepFrame => Vec::new(),
         }
     }
 

@@ -2,6 +2,9 @@
 //! document, its revision and the selection it was made for still hold (issue 28's three bugs
 //! found by reading, each driven as a user meets it).
 
+use super::tool::{made_now, window};
+use super::tools::convert_bezier::ConvertToBezier;
+use super::tools::simplify::Simplify;
 use eframe::egui::Modifiers;
 use egui_kittest::kittest::Queryable;
 
@@ -37,8 +40,8 @@ fn simplify_apply_after_opening_another_project_leaves_it_as_it_was() {
     crate::io::save_project(&demo_path, &demo_project()).unwrap();
     let mut h = harness(dense_b0());
     h.state_mut().state.doc.active_track = Some(0);
-    h.state_mut().state.ui.windows.open(crate::app::Window::Simplify);
-    step_until(&mut h, |h| app(h).ui.preview.as_ref().is_some_and(|p| p.tracks.len() == 1));
+    h.state_mut().state.ui.windows.open(window::<Simplify>());
+    step_until(&mut h, |h| app(h).ui.previews.of::<Simplify>().is_some_and(|p| p.tracks.len() == 1));
     h.run_ok();
     // Ctrl+Shift+O (File > Open path…), the path typed, Open.
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, eframe::egui::Key::O);
@@ -94,7 +97,7 @@ fn convert_converts_the_tracks_selected_when_it_is_pressed() {
     click_at(&mut h, a, Modifiers::NONE);
     h.run_ok();
     assert!(app(&h).doc.selection.iter().all(|k| k.track == 0) && !app(&h).doc.selection.is_empty());
-    h.state_mut().state.ui.windows.open(crate::app::Window::ConvertToBezier);
+    h.state_mut().state.ui.windows.open(window::<ConvertToBezier>());
     h.run_ok();
     let b = key_pos(&h, 1, 2);
     click_at(&mut h, b, Modifiers::NONE);
@@ -133,43 +136,43 @@ fn a_file_opened_from_the_command_line_knows_when_it_changed_on_disk() {
 /// selection is applied.
 #[test]
 fn the_dispatcher_applies_a_simplify_result_only_for_its_own_document() {
-    use super::payload::Simplified;
     let ctx = eframe::egui::Context::default();
-    let tol = crate::reduce::Tolerance::new(1e-3, 1.0).unwrap();
     let mut first = super::AppState::new(dense_b0(), None);
-    let reports = crate::reduce::project::reduce_tracks(first.project(), &[0], tol, &|_, _| {});
-    let made = std::sync::Arc::new(Simplified::new(1e-3, 1.0, first.doc.basis(), reports.clone()));
+    first.doc.active_track = Some(0);
+    let asked = super::tools::simplify::Asked { tolerance: 1e-3, angle: 1.0, body_bound: None };
+    let made = made_now::<Simplify>(&first.doc, asked);
     // Another document at the same revision (0) with the same kind of selection.
     let mut other = super::AppState::new(demo_project(), None);
     assert_eq!(other.doc.document.revision(), first.doc.document.revision());
     let before = other.project().clone();
-    super::dispatch::run_command(&ctx, &mut other, super::AppCommand::ApplySimplify(made.clone()));
+    super::dispatch::run_command(&ctx, &mut other, super::AppCommand::ToolApply(made.clone()));
     assert_eq!(other.project(), &before, "nothing of b0 came in");
     assert!(other.ui.status.is_error && other.ui.status.text.contains("another document is open"), "{}", other.ui.status.text);
     // The same document, once its selection changed: refused too.
     first.doc.selection.insert(super::KeyRef { track: 0, key: 3 });
-    super::dispatch::run_command(&ctx, &mut first, super::AppCommand::ApplySimplify(made));
+    super::dispatch::run_command(&ctx, &mut first, super::AppCommand::ToolApply(made));
     assert_eq!(first.project(), &dense_b0());
     assert!(first.ui.status.text.contains("the document or the selection changed"), "{}", first.ui.status.text);
     // Made for the document as it is: applied.
-    let made = std::sync::Arc::new(Simplified::new(1e-3, 1.0, first.doc.basis(), reports));
-    super::dispatch::run_command(&ctx, &mut first, super::AppCommand::ApplySimplify(made));
+    let made = made_now::<Simplify>(&first.doc, asked);
+    super::dispatch::run_command(&ctx, &mut first, super::AppCommand::ToolApply(made));
     assert!(first.project().tracks[0].keys.len() < 60, "{}", first.ui.status.text);
 }
 
-/// Convert's kept conversion is used only while its basis holds: made when `a` was selected,
-/// pressed once `b` is, it converts `b` (made again for the selection as it is).
+/// A conversion made for another selection is not put in place: made when `a` was selected
+/// and applied once `b` is, it changes nothing and the status says why (the window makes its
+/// preview again for the selection as it is, so its Convert always sends a current one).
 #[test]
 fn a_kept_conversion_of_another_selection_is_not_put_in_place() {
     let ctx = eframe::egui::Context::default();
     let mut state = super::AppState::new(two_tcb(), None);
     state.doc.selection = std::collections::BTreeSet::from([super::KeyRef { track: 0, key: 1 }]).into();
-    let done = super::document::edits::convert_tracks(state.project(), &[0], 1e-6, state.doc.basis());
+    let done = made_now::<ConvertToBezier>(&state.doc, 1e-6);
     state.doc.selection = std::collections::BTreeSet::from([super::KeyRef { track: 1, key: 1 }]).into();
-    let command = super::AppCommand::ConvertToBezier { bound: 1e-6, done: Some(std::sync::Arc::new(done)) };
-    super::dispatch::run_command(&ctx, &mut state, command);
+    super::dispatch::run_command(&ctx, &mut state, super::AppCommand::ToolApply(done));
     let p = state.project();
-    assert_eq!((p.tracks[0].interpolation, p.tracks[1].interpolation), (Interpolation::Tcb, Interpolation::Bezier), "{}", state.ui.status.text);
+    assert_eq!((p.tracks[0].interpolation, p.tracks[1].interpolation), (Interpolation::Tcb, Interpolation::Tcb), "{}", state.ui.status.text);
+    assert!(state.ui.status.text.contains("the document or the selection changed"), "{}", state.ui.status.text);
 }
 
 /// `tangent walk.glb`: a file of a kind Tangent imports opens as an untitled imported project,

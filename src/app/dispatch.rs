@@ -14,21 +14,29 @@ use std::path::PathBuf;
 
 use eframe::egui;
 
-use super::cleanup_commands;
+use super::basis::Needs;
+use super::command_text::Toggle;
 use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
 use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
+use super::files::AfterDiscard;
+use super::finished::{Finished, Handoff, MadeKeys};
 use super::jobs::Job;
+use super::key_change::{HandleSides, KeyChange};
 use super::key_queue::KeyJob;
-use super::payload::{AfterDiscard, Finished, HandleSides, Handoff, KeyChange, MadeKeys, Needs, PanelRequest, Status, Window};
+use super::message::Status;
 use super::planner::{self, is_noop, Plan};
+use super::segment_commands;
 use super::state::AppState;
+use super::tool_commands;
+use super::windows::{PanelRequest, Window};
 
 /// Every command's shortcuts, those with more modifiers first. egui matches a shortcut
 /// "logically", ignoring an extra Shift or Alt held down, so Ctrl+Shift+Z also matches Undo's
 /// Ctrl+Z: asked first, Redo consumes it (and Save as its Ctrl+Shift+S before Save).
 fn shortcuts_in_matching_order() -> &'static [(Command, egui::KeyboardShortcut)] {
     static LIST: std::sync::LazyLock<Vec<(Command, egui::KeyboardShortcut)>> = std::sync::LazyLock::new(|| {
-        let all = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::TRACK).chain(Command::VIEW).chain(Command::PLAY);
+        let menus = Command::FILE.into_iter().chain(Command::EDIT).chain(Command::KEY).chain(Command::TRACK).chain(Command::VIEW).chain(Command::PLAY);
+        let all = menus.chain(super::tools::all().map(Command::Tool));
         let mut list: Vec<_> = all.flat_map(|c| c.shortcut().into_iter().chain(c.alternative_shortcuts()).map(move |s| (c, s))).collect();
         let held = |m: egui::Modifiers| [m.alt, m.shift, m.command || m.ctrl || m.mac_cmd].into_iter().filter(|x| *x).count();
         list.sort_by_key(|(_, s)| std::cmp::Reverse(held(s.modifiers)));
@@ -124,18 +132,16 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             state.confirm_or_run(AfterDiscard::Open(Some(path)));
             true
         }
-        c @ (AppCommand::ImportPath(_) | AppCommand::Imported { .. } | AppCommand::Restore { .. }) => import_command(state, c),
-        AppCommand::CloseWindow(w) => state.ui.windows.close(w),
-        AppCommand::Finished(f) => finished(ctx, state, f),
-        AppCommand::SaveTo(mut path) => {
-            if path.extension().is_none() {
-                path.set_extension("ron");
-            }
-            if state.save_to(&path) {
-                state.ui.show_save_path = false;
-            }
+        AppCommand::Restore { take, origin } => restore(state, *take, origin),
+        AppCommand::ImportPath(path) => {
+            state.ui.windows.open(Window::Import);
+            state.ui.requests.push(PanelRequest::Import(Some(path)));
             true
         }
+        AppCommand::Imported { imported, mode } => import(state, *imported, mode),
+        AppCommand::CloseWindow(w) => state.ui.windows.close(w),
+        AppCommand::Finished(f) => finished(ctx, state, f),
+        AppCommand::SaveTo(path) => save_to(state, path),
         AppCommand::Overwrite(path) => overwrite(state, path),
         AppCommand::Decide(d) => {
             decide(ctx, state, d);
@@ -147,99 +153,73 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             state.cancel_file_job();
             true
         }
-        c => key_command(state, c),
-    };
-    state.follow_range();
-    changed
-}
-
-/// Tracks from outside: a file to import, a finished import, or recovered work (the recovery
-/// offer).
-fn import_command(state: &mut AppState, command: AppCommand) -> bool {
-    match command {
-        AppCommand::Restore { take, origin } => {
-            end_gesture(state);
-            let s = state.doc.restore(*take, origin);
-            state.set_status(s);
-            state.follow_range();
-            true
-        }
-        AppCommand::ImportPath(path) => {
-            state.ui.windows.open(Window::Import);
-            state.ui.requests.push(PanelRequest::Import(Some(path)));
-            true
-        }
-        AppCommand::Imported { imported, mode } => {
-            end_gesture(state);
-            let (summary, from, take) = (imported.report.summary(), PathBuf::from(&imported.report.path), imported.take);
-            match mode {
-                super::payload::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary, from)),
-                super::payload::ImportMode::AddTracks => {
-                    let s = state.doc.add_imported(take, &summary);
-                    state.set_status(s);
-                    state.follow_range();
-                }
-            }
-            true
-        }
-        _ => false,
-    }
-}
-
-/// The commands of the Edit, Key and Track menus' windows (Simplify, Convert to Bézier,
-/// Convert rotation; Smooth and Scale time through [`cleanup_command`]).
-fn key_command(state: &mut AppState, command: AppCommand) -> bool {
-    match command {
-        AppCommand::SetPreview(p) => replace(&mut state.ui.preview, p),
-        AppCommand::ApplySimplify(simplified) => {
-            end_gesture(state);
-            if state.current(&simplified.made_for, Needs::Everything, "Simplify") {
-                let tracks: Vec<usize> = simplified.tracks.iter().map(|t| t.0).collect();
-                let ghost = state.doc.ghost_of("Simplify", &tracks);
-                let s = state.doc.apply_simplify(simplified);
-                state.set_status(s);
-                state.ui.ghost = ghost.or(state.ui.ghost.take());
-            }
-            true
-        }
-        AppCommand::ConvertToBezier { bound, done } => {
-            end_gesture(state);
-            let s = state.doc.convert_to_bezier(bound, done);
-            state.set_status(s);
-            true
-        }
-        AppCommand::ApplyRotations(rotations) => {
-            end_gesture(state);
-            if state.current(&rotations.made_for, Needs::Everything, "Convert rotation") {
-                let s = state.doc.apply_rotations(rotations);
-                state.set_status(s);
-            }
-            true
-        }
-        c => cleanup_command(state, c),
-    }
-}
-
-/// Edit > Smooth…'s and Key > Scale time…'s previews here; the cleanup commands' Apply, Insert and Remove time and the
-/// blend sliders in `cleanup_commands.rs`.
-fn cleanup_command(state: &mut AppState, command: AppCommand) -> bool {
-    match command {
-        AppCommand::SetSmoothPreview(p) => replace(&mut state.ui.smooth_preview, p),
-        AppCommand::SetRetimePreview(p) => replace(&mut state.ui.retime_preview, p),
-        AppCommand::RuntimePlayed(made) => {
-            let Some(made) = made.take() else { return false };
-            if let Some(status) = state.ui.runtime_preview.install(made, state.doc.basis()) {
-                state.set_status(status);
-            }
-            true
-        }
+        AppCommand::ToolPreview(tool, made) => state.ui.previews.set(tool, made),
+        AppCommand::ToolApply(made) => tool_commands::apply_tool(state, &made),
+        AppCommand::Blend(c) => tool_commands::blend(state, c),
+        AppCommand::RuntimePlayed(made) => made.take().is_some_and(|made| runtime_played(state, made)),
         AppCommand::SetExportSettings(settings) => {
             // Saved with the project: the document is unsaved, but nothing is undone.
             state.doc.set_export_settings(&settings);
             state.ui.runtime_preview.settings = *settings;
             true
         }
-        c => cleanup_commands::run(state, c),
+    };
+    state.follow_range();
+    changed
+}
+
+/// Save to a typed path (the Save as window; `.ron` added if it has no extension).
+fn save_to(state: &mut AppState, mut path: PathBuf) -> bool {
+    if path.extension().is_none() {
+        path.set_extension("ron");
+    }
+    if state.save_to(&path) {
+        state.ui.show_save_path = false;
+    }
+    true
+}
+
+/// Recovered work (the recovery offer): the document's tracks replaced, one undo step.
+fn restore(state: &mut AppState, take: super::compiled_track::CompiledTake, origin: Option<PathBuf>) -> bool {
+    end_gesture(state);
+    let s = state.doc.restore(take, origin);
+    state.set_status(s);
+    true
+}
+
+/// View > Preview runtime's worker played the export: put in place if it is current.
+fn runtime_played(state: &mut AppState, made: super::runtime_preview::RuntimeMade) -> bool {
+    if let Some(status) = state.ui.runtime_preview.install(made, state.doc.basis()) {
+        state.set_status(status);
+    }
+    true
+}
+
+/// A finished import: opened as a new project (asking first about unsaved changes) or its
+/// tracks added as one undo step.
+fn import(state: &mut AppState, imported: super::files::ImportResult, mode: super::files::ImportMode) -> bool {
+    end_gesture(state);
+    let (summary, from, take) = (imported.report.summary(), PathBuf::from(&imported.report.path), imported.take);
+    match mode {
+        super::files::ImportMode::NewProject => state.confirm_or_run(AfterDiscard::Imported(Box::new(take), summary, from)),
+        super::files::ImportMode::AddTracks => {
+            let s = state.doc.add_imported(take, &summary);
+            state.set_status(s);
+        }
+    }
+    true
+}
+
+/// A View toggle flipped: its view setting, or its window opened or closed
+/// (`Command::toggle`).
+fn flip(state: &mut AppState, c: Command) {
+    match c.toggle() {
+        Some(Toggle::View(flag)) => {
+            let on = flag(&mut state.view);
+            *on = !*on;
+        }
+        Some(Toggle::Window(w)) => state.ui.windows.toggle(w),
+        None => {}
     }
 }
 
@@ -340,13 +320,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::Save => _ = save_interactive(state),
         Command::SaveAs => _ = save_as_interactive(state),
         Command::Export => state.ui.windows.open(Window::Export),
-        Command::ConvertToBezier => state.ui.windows.open(Window::ConvertToBezier),
-        Command::Simplify => state.ui.windows.open(Window::Simplify),
-        Command::ConvertRotation => state.ui.windows.open(Window::ConvertRotation),
-        Command::Smooth => state.ui.windows.open(Window::Smooth),
-        Command::ScaleTime => state.ui.windows.open(Window::ScaleTime),
-        Command::InsertTime => state.ui.windows.open(Window::InsertTime),
-        Command::RemoveTime => state.ui.windows.open(Window::RemoveTime),
+        Command::Tool(tool) => state.ui.windows.open(Window::Tool(tool)),
         Command::Import => {
             state.ui.windows.open(Window::Import);
             state.ui.requests.push(PanelRequest::Import(None));
@@ -380,7 +354,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
             }
             None => state.set_status(Status::message("Insert key: click a track first")),
         },
-        Command::Blend(tool) => cleanup_commands::open_blend(state, tool),
+        Command::Blend(tool) => tool_commands::open_blend(state, tool),
         Command::ClearGhost => state.ui.ghost = None,
         Command::PreviewRuntime(runtime) => preview_runtime(state, runtime),
         Command::EulerFilter => euler_filter(ctx, state),
@@ -391,30 +365,27 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
                 Err(s) => state.set_status(s),
             }
         }
-        Command::ToggleProblems => state.ui.windows.toggle(Window::Problems),
         Command::SetHandleType(kind) => _ = set_handle_types(ctx, state, HandleSides::both(kind)),
-        Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu | Command::SetKeyInterpolation(_) | Command::SetEasing(_) => {
-            super::segment_commands::segment_command(ctx, state, command, change_keys)
-        }
+        Command::HandleTypeMenu => segment_commands::open_menu(state, Window::HandleTypeMenu, "Handle type"),
+        Command::InterpolationMenu => segment_commands::open_menu(state, Window::InterpolationMenu, "Interpolation mode"),
+        Command::EasingMenu => segment_commands::open_menu(state, Window::EasingMenu, "Easing"),
+        Command::SetKeyInterpolation(mode) => segment_commands::set_interpolation(ctx, state, mode, change_keys),
+        Command::SetEasing(easing) => segment_commands::set_easing(ctx, state, easing, change_keys),
         Command::FrameAll => state.ui.requests.push(PanelRequest::FrameAll),
         Command::FrameSelected => state.ui.requests.push(PanelRequest::FrameSelected),
-        c @ (Command::ToggleNormalize
-        | Command::ToggleStacked
-        | Command::ToggleFrameAxis
+        c @ (Command::ToggleNormalize | Command::ToggleStacked) => {
+            flip(state, c);
+            // Another layout of the values: fit it.
+            state.ui.requests.push(PanelRequest::FrameAll);
+        }
+        c @ (Command::ToggleFrameAxis
         | Command::ToggleDockTools
         | Command::ToggleTangents
         | Command::ToggleSpeedGraph
         | Command::ToggleAllCurves
-        | Command::ToggleSnap) => {
-            if let Some(flag) = c.view_flag(&mut state.view) {
-                *flag = !*flag;
-            }
-            if matches!(c, Command::ToggleNormalize | Command::ToggleStacked) {
-                // Another layout of the values: fit it.
-                state.ui.requests.push(PanelRequest::FrameAll);
-            }
-        }
-        Command::ToggleFrameStats => state.ui.windows.toggle(Window::FrameStats),
+        | Command::ToggleSnap
+        | Command::ToggleFrameStats
+        | Command::ToggleProblems) => flip(state, c),
         Command::PlayPause => state.ui.transport.toggle_play(),
         Command::StepFrame => {
             let fps = state.project().fps;
@@ -430,23 +401,42 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
 /// status, or closes a window, does not.
 #[must_use]
 pub fn waits_for_change(command: &AppCommand) -> bool {
-    !matches!(
-        command,
+    match command {
         AppCommand::SetView(_)
-            | AppCommand::Transport(_)
-            | AppCommand::Status(_)
-            | AppCommand::SetPreview(_)
-            | AppCommand::SetSmoothPreview(_)
-            | AppCommand::SetRetimePreview(_)
-            | AppCommand::CloseOpenPath
-            | AppCommand::CloseSavePath
-            | AppCommand::CancelFileJob
-            | AppCommand::CloseWindow(_)
-            | AppCommand::Finished(_)
-            | AppCommand::RuntimePlayed(_)
-            | AppCommand::SetExportSettings(_)
-            | AppCommand::SetProblems(_)
-    )
+        | AppCommand::Transport(_)
+        | AppCommand::Status(_)
+        | AppCommand::ToolPreview(..)
+        | AppCommand::CloseOpenPath
+        | AppCommand::CloseSavePath
+        | AppCommand::CancelFileJob
+        | AppCommand::CloseWindow(_)
+        | AppCommand::Finished(_)
+        | AppCommand::RuntimePlayed(_)
+        | AppCommand::SetExportSettings(_)
+        | AppCommand::SetProblems(_) => false,
+        AppCommand::Ui(_)
+        | AppCommand::BeginGesture(_)
+        | AppCommand::EndGesture
+        | AppCommand::Edit(_)
+        | AppCommand::EditTracks(_)
+        | AppCommand::ChangeKeys(_)
+        | AppCommand::SetHandleSides(_)
+        | AppCommand::InsertKey { .. }
+        | AppCommand::ToolApply(_)
+        | AppCommand::Blend(_)
+        | AppCommand::Select(_)
+        | AppCommand::ToggleSelected(_)
+        | AppCommand::AddToSelection(_)
+        | AppCommand::SetActiveTrack(_)
+        | AppCommand::SelectJoints(_)
+        | AppCommand::Open(_)
+        | AppCommand::Restore { .. }
+        | AppCommand::ImportPath(_)
+        | AppCommand::Imported { .. }
+        | AppCommand::SaveTo(_)
+        | AppCommand::Decide(_)
+        | AppCommand::Overwrite(_) => true,
+    }
 }
 
 /// Runs `command`, or keeps it for later if it has to wait for a change of many keys being
@@ -461,7 +451,7 @@ pub fn run_or_defer(ctx: &egui::Context, state: &mut AppState, command: AppComma
 
 /// The results of the jobs the UI state holds (the change of keys on a worker, a big open or
 /// save), come back as commands for [`run_command`] (the panels' own jobs send theirs as
-/// commands too: Simplify's and Convert's results, an import, an export's status, a restore).
+/// commands too: a tool's preview and result, an import, an export's status, a restore).
 pub fn finished_jobs(state: &mut AppState) -> Vec<AppCommand> {
     let mut out = Vec::new();
     if let Some(done) = finished_file(state) {

@@ -1,6 +1,8 @@
 //! The dispatcher without a window: gestures and edits of their own, repeated edits, Convert
 //! as one step, and a job that ends without a result.
 
+use super::tool::{id, made_now, window};
+use super::tools::convert_bezier::ConvertToBezier;
 use std::collections::BTreeSet;
 
 use eframe::egui;
@@ -9,9 +11,8 @@ use super::commands::{AppCommand, Command, EditCommand};
 use super::dispatch::{finished_jobs, run_command, run_or_defer};
 use super::jobs::Job;
 use super::key_queue::KeyJob;
-use super::payload::Window;
 use super::state::AppState;
-use crate::app::payload::KeyRef;
+use crate::app::key_change::KeyRef;
 use crate::edit::intent;
 use crate::io::demo_project;
 
@@ -70,9 +71,10 @@ fn convert_to_bezier_is_one_undo_step_and_keeps_the_curves() {
     assert_eq!(before.tracks[height].name, "height");
     let selection = BTreeSet::from([KeyRef { track: path, key: 1 }, KeyRef { track: height, key: 0 }]);
     run_command(&ctx, &mut state, AppCommand::Select(selection));
-    run_command(&ctx, &mut state, AppCommand::Ui(Command::ConvertToBezier));
-    assert!(state.ui.windows.is_open(Window::ConvertToBezier), "the command opens the window that asks for the bound");
-    run_command(&ctx, &mut state, AppCommand::ConvertToBezier { bound: 1e-6, done: None });
+    run_command(&ctx, &mut state, AppCommand::Ui(Command::Tool(id::<ConvertToBezier>())));
+    assert!(state.ui.windows.is_open(window::<ConvertToBezier>()), "the command opens the window that asks for the bound");
+    let made = made_now::<ConvertToBezier>(&state.doc, 1e-6);
+    run_command(&ctx, &mut state, AppCommand::ToolApply(made));
     let after = state.project().clone();
     for i in [path, height] {
         assert_eq!(after.tracks[i].interpolation, crate::Interpolation::Bezier);
@@ -97,7 +99,7 @@ fn a_change_whose_worker_stops_without_a_result_changes_nothing() {
     let ctx = egui::Context::default();
     let mut state = AppState::new(demo_project(), None);
     let before = state.project().clone();
-    let job = Job::spawn("Set tension", None, |_| -> Option<Vec<crate::app::payload::ChangedKeys>> { panic!("on purpose") });
+    let job = Job::spawn("Set tension", None, |_| -> Option<Vec<crate::app::compiled_track::ChangedKeys>> { panic!("on purpose") });
     state.ui.key_queue.start(KeyJob { own_step: true, keys: 1, job: job.made_for(state.doc.basis()), describe: None });
     state.ui.key_queue.defer(AppCommand::Ui(Command::SelectAll));
     let mut results = Vec::new();

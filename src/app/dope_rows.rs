@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::track_rows::Row;
 use crate::model::KeyInterpolation;
 use crate::{Interpolation, Track};

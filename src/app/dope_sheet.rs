@@ -18,8 +18,9 @@ use egui_plot::{Bar, BarChart, GridMark, MarkerShape, Plot, PlotBounds, PlotPoin
 
 use super::commands::AppCommand;
 use super::dope_rows::{dope_rows, marks, ColumnCache, DopeRow, MarkCache, MarkKey, Selection, Shape, SAME_TIME};
+use super::key_change::{Change, KeyChange, KeyMove, KeyRef};
+use super::message::Status;
 use super::panel::{Panel, PanelContext};
-use super::payload::{Change, KeyChange, KeyMove, KeyRef, Status};
 use super::playback::TransportCommand;
 use super::style::{track_color, PLAYHEAD};
 use super::track_rows::{body_rows, rows};

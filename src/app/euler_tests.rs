@@ -15,11 +15,12 @@ use egui_plot::PlotPoint;
 
 use super::commands::{AppCommand, Command};
 use super::dispatch::run_command;
-use super::document::rotation::{convert_rotations, RotationOptions};
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::state::AppState;
 use super::test_steps::{menu, step_until};
 use super::tests::{app, click_at, drag, harness};
+use super::tool::{made_now, window};
+use super::tools::convert_rotation::{ConvertRotation, RotationOptions};
 use super::TangentApp;
 use crate::euler::{self, EulerOrder};
 use crate::{HandleType, Interpolation, Key, Project, Track, TrackKind};
@@ -263,7 +264,7 @@ fn convert_rotation_quat_to_euler_and_back_through_the_menu() {
         let dot: f64 = back.iter().zip(&q.value).map(|(a, b)| a * b).sum();
         assert!((dot.abs() - 1.0).abs() < 1e-12, "key at {}: the same rotation", e.time);
     }
-    assert!(!app(&h).ui.windows.is_open(super::Window::ConvertRotation), "the window closes with its result");
+    assert!(!app(&h).ui.windows.is_open(window::<ConvertRotation>()), "the window closes with its result");
     assert_eq!(app(&h).doc.document.undo_label(), Some("Convert rotation"));
     h.key_press_modifiers(Modifiers::COMMAND, K::Z);
     h.run();
@@ -292,12 +293,12 @@ fn convert_rotation_quat_to_euler_and_back_through_the_menu() {
 fn a_stale_rotation_conversion_is_refused() {
     let ctx = egui::Context::default();
     let mut state = AppState::new(one_euler_track(), None);
-    let made_for = state.doc.basis();
-    let rotations = convert_rotations(state.project(), &[0], RotationOptions::default(), made_for, (&|| false, &|| {})).unwrap();
+    state.doc.active_track = Some(0);
+    let rotations = made_now::<ConvertRotation>(&state.doc, RotationOptions::default());
     run_command(&ctx, &mut state, AppCommand::Select(BTreeSet::from([KeyRef { track: 0, key: 0 }])));
     run_command(&ctx, &mut state, AppCommand::Ui(Command::EulerFilter));
     let after_filter = state.project().clone();
-    run_command(&ctx, &mut state, AppCommand::ApplyRotations(std::sync::Arc::new(rotations)));
+    run_command(&ctx, &mut state, AppCommand::ToolApply(rotations));
     assert_eq!(state.project(), &after_filter, "not applied");
     assert!(state.ui.status.is_error && state.ui.status.text.starts_with("Convert rotation: not applied"), "{}", state.ui.status.text);
 }

@@ -3,6 +3,7 @@
 //! saved file is opened; and the figures the editor's messages show carry their units
 //! (Export's largest error, Simplify's table and status).
 
+use crate::app::tools::simplify::Simplify;
 use eframe::egui::accesskit::Role;
 use eframe::egui::{Key as K, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
@@ -112,13 +113,15 @@ fn simplify_shows_its_errors_with_units() {
     let mut h = harness(project);
     h.key_press_modifiers(Modifiers::COMMAND, K::A);
     h.run();
-    h.state_mut().state.ui.windows.open(crate::app::Window::Simplify);
-    step_until(&mut h, |h| app(h).ui.preview.as_ref().is_some_and(|p| p.reports.len() == 2));
+    h.state_mut().state.ui.windows.open(crate::app::tool::window::<Simplify>());
+    step_until(&mut h, |h| app(h).ui.previews.of::<Simplify>().is_some_and(|p| p.tracks.len() == 2));
     let _ = h.try_run();
-    let preview = app(&h).ui.preview.clone().expect("the reduction");
-    let error = |i: usize| preview.reports[i].result.as_ref().expect("reduced").max_error;
+    let made = app(&h).ui.previews.get(crate::app::tool::id::<Simplify>()).cloned().expect("the reduction");
+    let preview = made.of::<Simplify>().unwrap();
+    let reduced = |i: usize| &preview.tracks[i].result.as_ref().expect("reduced").report;
+    let error = |i: usize| reduced(i).max_error;
     h.get_by_label(&format!("{:.2e} file units", error(0)));
-    assert!(preview.reports[1].result.as_ref().unwrap().is_angle(), "an Euler track is measured as an angle");
+    assert!(reduced(1).is_angle(), "an Euler track is measured as an angle");
     h.get_by_label(&format!("{:.2e} deg", error(1)));
     h.get_by_label("Apply").click();
     h.run();

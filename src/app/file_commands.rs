@@ -7,10 +7,12 @@ use std::path::{Path, PathBuf};
 
 use eframe::egui;
 
+use super::basis::Needs;
 use super::commands::Decision;
 use super::document::DocState;
 use super::file_job::{values, FileJob, BACKGROUND_BYTES, BACKGROUND_VALUES};
-use super::payload::{disk_stamp, AfterDiscard, DiskStamp, FileDone, FileOutcome, Needs, Status};
+use super::files::{disk_stamp, AfterDiscard, DiskStamp, FileDone, FileOutcome};
+use super::message::Status;
 use super::state::AppState;
 use crate::io::{load_project, save_project};
 use crate::Project;

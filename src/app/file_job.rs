@@ -15,8 +15,10 @@ use std::sync::Arc;
 
 use eframe::egui;
 
+use super::basis::Basis;
+use super::compiled_track::CompiledTake;
+use super::files::{disk_stamp, AfterDiscard, FileOutcome};
 use super::jobs::{Job, Worker};
-use super::payload::{disk_stamp, AfterDiscard, Basis, CompiledTake, FileOutcome};
 use crate::error::FileError;
 use crate::io::{parse_project_compiled, save_project};
 use crate::Project;

@@ -10,9 +10,11 @@ use std::path::PathBuf;
 use eframe::egui;
 
 use super::commands::AppCommand;
+use super::compiled_track::CompiledTake;
+use super::files::{ImportMode, ImportResult};
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
-use super::payload::{CompiledTake, ImportMode, ImportResult, Window};
+use super::windows::Window;
 use crate::import::{import_path_with_progress, ImportError, ImportOptions};
 
 pub struct ImportWindow {

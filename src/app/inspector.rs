@@ -8,8 +8,8 @@
 use eframe::egui;
 
 use super::commands::AppCommand;
+use super::key_change::{Change, KeyChange};
 use super::panel::{Panel, PanelContext};
-use super::payload::{Change, KeyChange};
 use super::style::{EASE, INCOMING, OUTGOING};
 use super::units::{display_scale, fmt_shown, unit};
 use crate::edit::intent::KeyRef;

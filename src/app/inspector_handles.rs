@@ -10,8 +10,8 @@
 use eframe::egui;
 
 use super::commands::{AppCommand, TrackEdits};
+use super::key_change::HandleSides;
 use super::panel::PanelContext;
-use super::payload::HandleSides;
 use super::style::handle_color;
 use super::units::{display_scale, stored, unit};
 use crate::edit::intent::{KeyEdit, KeyRef};

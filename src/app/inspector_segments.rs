@@ -11,8 +11,8 @@ use std::sync::Arc;
 use eframe::egui;
 
 use super::commands::{AppCommand, Command};
+use super::key_change::{Change, KeyChange};
 use super::panel::PanelContext;
-use super::payload::{Change, KeyChange};
 use crate::edit::intent::KeyRef;
 use crate::model::{Key, KeyInterpolation};
 

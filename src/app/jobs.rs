@@ -15,8 +15,7 @@ use std::time::{Duration, Instant};
 
 use eframe::egui;
 
-use super::payload::Basis;
-
+use super::basis::Basis;
 /// How far a job is: `done` of `total` in its current phase, shared by the worker (which
 /// writes it) and the UI (which draws it).
 #[derive(Default)]
@@ -41,10 +40,20 @@ impl Progress {
         self.done.store(done, Ordering::Relaxed);
     }
 
+    /// One more done (workers on several cores count together).
+    pub fn step(&self) {
+        self.done.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// `done` of `total` in the phase as it is.
     pub fn advance_of(&self, done: usize, total: usize) {
         self.done.store(done, Ordering::Relaxed);
         self.total.store(total, Ordering::Relaxed);
+    }
+
+    /// `done` and `total` as the worker last reported.
+    pub fn counts(&self) -> (usize, usize) {
+        (self.done.load(Ordering::Relaxed), self.total.load(Ordering::Relaxed))
     }
 
     /// The phase's name, and the fraction done (`None` while it cannot be told).
@@ -64,6 +73,12 @@ pub struct Worker {
 }
 
 impl Worker {
+    /// A worker of no job: for work done at once on the UI thread (never cancelled).
+    #[must_use]
+    pub fn unattached() -> Self {
+        Self { progress: Arc::default(), cancel: Arc::default(), repaint: None }
+    }
+
     pub fn progress(&self) -> &Progress {
         &self.progress
     }
@@ -127,6 +142,11 @@ impl<T> Job<T> {
     /// The phase and fraction done, as the worker last reported.
     pub fn progress(&self) -> (&'static str, Option<f32>) {
         self.worker.progress.read()
+    }
+
+    /// `done` of `total`, as the worker last reported.
+    pub fn counts(&self) -> (usize, usize) {
+        self.worker.progress.counts()
     }
 
     pub fn elapsed(&self) -> Duration {

@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 use super::commands::{AppCommand, Command};
-use super::payload::{Change, KeyChange};
+use super::key_change::{Change, KeyChange};
 use super::tests::harness;
 use super::TangentApp;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
@@ -205,7 +205,7 @@ fn the_time_field_on_a_big_selection_matches_the_ui_thread() {
         h.state_mut().state.ui.key_queue.background_keys = background_keys;
         // Keys 10..14 of tracks 1 and 2 (1/30 s apart): moved 0.25 s later they pass the four
         // unselected keys 14..18.
-        let picked = (1..3).flat_map(|track| (10..14).map(move |key| super::payload::KeyRef { track, key }));
+        let picked = (1..3).flat_map(|track| (10..14).map(move |key| super::key_change::KeyRef { track, key }));
         h.state_mut().state.doc.selection = picked.collect::<std::collections::BTreeSet<_>>().into();
         h.state_mut().queue.extend([set_time(10.0 / 30.0 + 0.2), set_time(10.0 / 30.0 + 0.25)]);
         h.step();
@@ -350,8 +350,8 @@ fn delete_some(background_keys: usize) -> (Harness<'static, TangentApp>, Project
     let before = project_of(3, 40);
     let mut h = harness(before.clone());
     h.state_mut().state.ui.key_queue.background_keys = background_keys;
-    let picked = (0..2).flat_map(|track| (0..40).step_by(3).map(move |key| super::payload::KeyRef { track, key }));
-    let all_of_2 = (0..40).map(|key| super::payload::KeyRef { track: 2, key });
+    let picked = (0..2).flat_map(|track| (0..40).step_by(3).map(move |key| super::key_change::KeyRef { track, key }));
+    let all_of_2 = (0..40).map(|key| super::key_change::KeyRef { track: 2, key });
     h.state_mut().state.doc.selection.extend(picked.chain(all_of_2));
     h.key_press(K::Delete);
     h.step();

@@ -13,9 +13,8 @@
 use std::collections::VecDeque;
 
 use super::commands::AppCommand;
+use super::compiled_track::ChangedKeys;
 use super::jobs::Job;
-use super::payload::ChangedKeys;
-
 /// Keys of the tracks with selected keys from which a change is made on a worker (each such
 /// track is copied and compiled whole): about 50 ms of work on the UI thread here
 /// (`benches/ui_frame.rs`: a frame of the tension drag is 42 ms at 120,000 keys).

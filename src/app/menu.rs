@@ -5,6 +5,8 @@ use eframe::egui;
 
 use super::commands::{AppCommand, Command};
 use super::panel::{Panel, PanelContext};
+use super::tool::ToolMenu;
+use super::tools;
 
 #[derive(Default)]
 pub struct MenuBar;
@@ -27,19 +29,58 @@ fn entry(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, co
         | Command::Blend(_) => !cx.doc.selection.is_empty(),
         Command::Paste => cx.doc.clipboard.is_some(),
         Command::ClearGhost => cx.ui.ghost.is_some(),
-        _ => true,
+        Command::New
+        | Command::Open
+        | Command::OpenPath
+        | Command::Save
+        | Command::SaveAs
+        | Command::Import
+        | Command::Export
+        | Command::Quit
+        | Command::SelectAll
+        | Command::DeselectAll
+        | Command::InsertKey
+        | Command::Tool(_)
+        | Command::EulerFilter
+        | Command::FixJumps
+        | Command::ToggleProblems
+        | Command::FrameAll
+        | Command::ToggleNormalize
+        | Command::ToggleStacked
+        | Command::ToggleFrameAxis
+        | Command::ToggleDockTools
+        | Command::ToggleTangents
+        | Command::ToggleSpeedGraph
+        | Command::ToggleAllCurves
+        | Command::ToggleSnap
+        | Command::ToggleFrameStats
+        | Command::PreviewRuntime(_)
+        | Command::PlayPause
+        | Command::StepFrame => true,
     };
-    let text = match (command, checked) {
-        (Command::Undo, _) => doc.undo_label().map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}")),
-        (Command::Redo, _) => doc.redo_label().map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}")),
-        (_, Some(true)) => format!("[x] {}", command.text()),
-        (_, Some(false)) => format!("[ ] {}", command.text()),
-        _ => command.text().to_owned(),
+    // Undo and Redo name the step; a toggle shows whether it is on.
+    let text = if command == Command::Undo {
+        doc.undo_label().map_or_else(|| "Undo".to_owned(), |l| format!("Undo {l}"))
+    } else if command == Command::Redo {
+        doc.redo_label().map_or_else(|| "Redo".to_owned(), |l| format!("Redo {l}"))
+    } else {
+        match checked {
+            Some(true) => format!("[x] {}", command.text()),
+            Some(false) => format!("[ ] {}", command.text()),
+            None => command.text().to_owned(),
+        }
     };
     let r = ui.add_enabled(enabled, egui::Button::new(text).shortcut_text(shortcut)).on_hover_text(command.tooltip());
     if r.clicked() {
         out.push(AppCommand::Ui(command));
         ui.close();
+    }
+}
+
+/// The entries of the tools `tools::TOOLS` lists in `menu`.
+fn tool_entries(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, menu: ToolMenu) {
+    for tool in tools::in_menu(menu) {
+        entry(ui, cx, out, Command::Tool(tool), None);
     }
 }
 
@@ -66,11 +107,9 @@ fn file_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>
 fn view_menu(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {
     for c in Command::VIEW {
         let mut view = cx.view.clone();
-        let checked = match c {
-            Command::ToggleFrameStats => Some(cx.ui.windows.is_open(super::payload::Window::FrameStats)),
-            Command::ToggleProblems => Some(cx.ui.windows.is_open(super::payload::Window::Problems)),
-            _ => c.view_flag(&mut view).map(|flag| *flag),
-        };
+        // A window's toggle is on while it is open; a view setting's while it is set.
+        let window = c.toggled_window().map(|w| cx.ui.windows.is_open(w));
+        let checked = window.or_else(|| c.view_flag(&mut view).map(|flag| *flag));
         entry(ui, cx, out, c, checked);
         if c == Command::ClearGhost {
             preview_runtime_menu(ui, cx, out);
@@ -111,18 +150,60 @@ impl Panel for MenuBar {
             ui.menu_button("Edit", |ui| {
                 for c in Command::EDIT {
                     entry(ui, cx, out, c, None);
+                    if c == Command::Paste {
+                        tool_entries(ui, cx, out, ToolMenu::Edit);
+                    }
                 }
             });
             ui.menu_button("Key", |ui| {
                 for c in Command::KEY {
-                    if matches!(c, Command::InsertTime | Command::Blend(crate::blend::BlendTool::ToNeighbor)) {
+                    if c == Command::Blend(crate::blend::BlendTool::ToNeighbor) {
+                        tool_entries(ui, cx, out, ToolMenu::Key);
                         ui.separator();
                     }
                     let submenu: Option<(&str, Vec<&[Command]>)> = match c {
                         Command::HandleTypeMenu => Some(("Handle type (V)", vec![&Command::HANDLE_TYPES[..]])),
                         Command::InterpolationMenu => Some(("Interpolation mode (T)", Command::INTERPOLATIONS.to_vec())),
                         Command::EasingMenu => Some(("Easing (Ctrl+E)", vec![&Command::EASINGS[..]])),
-                        _ => None,
+                        Command::New
+                        | Command::Open
+                        | Command::OpenPath
+                        | Command::Save
+                        | Command::SaveAs
+                        | Command::Import
+                        | Command::Export
+                        | Command::Quit
+                        | Command::Undo
+                        | Command::Redo
+                        | Command::SelectAll
+                        | Command::DeselectAll
+                        | Command::DeleteKeys
+                        | Command::Copy
+                        | Command::Paste
+                        | Command::InsertKey
+                        | Command::Tool(_)
+                        | Command::EulerFilter
+                        | Command::FixJumps
+                        | Command::ToggleProblems
+                        | Command::Blend(_)
+                        | Command::ClearGhost
+                        | Command::SetHandleType(_)
+                        | Command::SetKeyInterpolation(_)
+                        | Command::SetEasing(_)
+                        | Command::FrameAll
+                        | Command::FrameSelected
+                        | Command::ToggleNormalize
+                        | Command::ToggleStacked
+                        | Command::ToggleFrameAxis
+                        | Command::ToggleDockTools
+                        | Command::ToggleTangents
+                        | Command::ToggleSpeedGraph
+                        | Command::ToggleAllCurves
+                        | Command::ToggleSnap
+                        | Command::ToggleFrameStats
+                        | Command::PreviewRuntime(_)
+                        | Command::PlayPause
+                        | Command::StepFrame => None,
                     };
                     if let Some((title, groups)) = submenu {
                         ui.menu_button(title, |ui| {
@@ -146,6 +227,7 @@ impl Panel for MenuBar {
                 for c in Command::TRACK {
                     entry(ui, cx, out, c, None);
                 }
+                tool_entries(ui, cx, out, ToolMenu::Track);
             });
             ui.menu_button("View", |ui| view_menu(ui, cx, out));
             ui.menu_button("Help", |ui| {

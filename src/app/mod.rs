@@ -3,25 +3,29 @@
 //! ```text
 //! mod.rs (TangentApp, Panels)     the window: panels, then the dispatcher, once a frame
 //! panels (one file each)          read a PanelContext, push AppCommands   panel.rs
+//! tool_window.rs tools/           the one frame of every tool; the table of tools, a file each
 //! dispatch.rs                     runs commands, owns deferral, applies results if current
-//! cleanup_commands.rs             Smooth, Scale time, Insert/Remove time, blend sliders
+//! tool_commands.rs             a tool's Apply, Insert/Remove time, blend sliders
 //! file_commands.rs planner.rs     open/save; where a change of keys is made
 //! state.rs                        AppState = DocState + ViewSettings + UiState
 //! file_job.rs key_queue.rs jobs.rs   work off the UI thread: one Job type
 //! commands.rs                     AppCommand, Command (menus, shortcuts, tooltips)
+//! tool.rs                         the Tool trait, the one result shape, previews
 //! document/                       DocState: edits, undo, selection, per-track caches
-//! payload.rs settings.rs key_ranges.rs playback.rs style.rs units.rs   plain data, no egui state
+//! basis.rs message.rs compiled_track.rs key_change.rs windows.rs files.rs finished.rs
+//!   what commands carry, each named for what it holds; settings.rs key_ranges.rs
+//!   playback.rs style.rs units.rs   plain data, no egui state
 //! ```
 //!
 //! Menus, shortcuts, drags and tests all change the document through one door: commands.
 //! `tools/check_cycles.py` fails on an import cycle among these files.
 
-mod bezier_windows;
+mod basis;
 mod blend_window;
 mod body;
-mod cleanup_commands;
 mod command_text;
 mod commands;
+mod compiled_track;
 mod dialogs;
 mod dispatch;
 mod document;
@@ -30,6 +34,8 @@ mod dope_sheet;
 mod export_window;
 mod file_commands;
 mod file_job;
+mod files;
+mod finished;
 mod frame_stats;
 mod graph;
 mod import_window;
@@ -37,37 +43,40 @@ mod inspector;
 mod inspector_handles;
 mod inspector_segments;
 mod jobs;
+mod key_change;
 pub mod key_queue;
 pub mod key_ranges;
 mod menu;
+mod message;
 mod panel;
 mod path_view;
-mod payload;
 pub mod planner;
 mod playback;
+mod pointer_menus;
 mod pose_draw;
 mod pose_view;
 mod preview_job;
 mod problems_window;
 mod recovery;
-mod retime_window;
-mod ripple_window;
 mod rotation_view;
-mod rotation_window;
 mod runtime_preview;
 mod segment_commands;
 mod settings;
-mod simplify;
-mod smooth_window;
 mod speed;
 mod state;
 mod status;
 mod style;
 mod time_axis;
+mod tool;
+mod tool_commands;
+mod tool_info;
+mod tool_window;
+mod tools;
 mod track_rows;
 mod tracks;
 mod transport;
 mod units;
+mod windows;
 
 #[cfg(test)]
 mod bezier_tests;
@@ -75,8 +84,6 @@ mod bezier_tests;
 mod blend_tests;
 #[cfg(test)]
 mod bvh_tests;
-#[cfg(test)]
-mod cleanup_tests;
 #[cfg(test)]
 mod compact_tests;
 #[cfg(test)]
@@ -109,20 +116,27 @@ mod snapshot_tests;
 mod test_steps;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tool_tests;
 
 use std::path::PathBuf;
 
 use anyhow::anyhow;
 use eframe::egui;
 
+pub use basis::Basis;
 pub use commands::{AppCommand, Command, Decision, EditCommand};
+pub use compiled_track::{CompiledTake, CompiledTrack};
 pub use document::DocState;
 pub use file_commands::Saving;
+pub use files::AfterDiscard;
+pub use key_change::KeyRef;
+pub use message::Status;
 pub use panel::{Panel, PanelContext};
-pub use payload::{AfterDiscard, Basis, CompiledTake, CompiledTrack, KeyRef, PanelRequest, Status, Window};
 pub use playback::{Transport, TransportCommand};
 pub use settings::{CentralView, Plane, ViewSettings};
 pub use state::{AppState, UiState};
+pub use windows::{PanelRequest, Window};
 
 use crate::io::demo_project;
 
@@ -143,13 +157,9 @@ pub struct Panels {
     pub problems: problems_window::ProblemsWindow,
     pub dialogs: dialogs::Dialogs,
     pub export: export_window::ExportWindow,
-    pub pointer_menus: bezier_windows::PointerMenus,
-    pub convert: bezier_windows::ConvertWindow,
-    pub simplify: simplify::SimplifyWindow,
-    pub convert_rotation: rotation_window::RotationWindow,
-    pub smooth: smooth_window::SmoothWindow,
-    pub retime: retime_window::RetimeWindow,
-    pub ripple: ripple_window::RippleWindow,
+    pub pointer_menus: pointer_menus::PointerMenus,
+    /// One window per row of `tools::TOOLS`.
+    pub tools: tools::ToolWindows,
     pub blend: blend_window::BlendWindow,
     pub import: import_window::ImportWindow,
 }
@@ -202,7 +212,7 @@ pub fn initial_state(file: Option<PathBuf>) -> anyhow::Result<AppState> {
     }
     Ok(match crate::open::open_any(&path)? {
         crate::open::Opened::Project(project) => {
-            let stamp = payload::disk_stamp(&path);
+            let stamp = files::disk_stamp(&path);
             let mut state = AppState::new(project, Some(path));
             state.doc.disk_stamp = stamp;
             state
@@ -281,13 +291,10 @@ impl TangentApp {
         egui::Panel::left("tracks").exact_size(280.0).show(ui, |ui| p.tracks.ui(ui, &cx, &mut out));
         egui::Panel::right("inspector").exact_size(300.0).show(ui, |ui| p.inspector.ui(ui, &cx, &mut out));
         // The tools (docked: panels below the centre, laid out before it).
-        p.convert.ui(ui, &cx, &mut out);
-        p.simplify.ui(ui, &cx, &mut out);
-        p.convert_rotation.ui(ui, &cx, &mut out);
-        p.smooth.ui(ui, &cx, &mut out);
-        p.retime.ui(ui, &cx, &mut out);
+        for tool in &mut p.tools.0 {
+            tool.ui(ui, &cx, &mut out);
+        }
         p.import.ui(ui, &cx, &mut out);
-        p.ripple.ui(ui, &cx, &mut out);
         p.blend.ui(ui, &cx, &mut out);
         egui::CentralPanel::default().show(ui, |ui| central(ui, p, &cx, &mut out));
         p.dialogs.ui(ui, &cx, &mut out);

@@ -6,7 +6,7 @@ use eframe::egui;
 
 use super::commands::AppCommand;
 use super::document::DocState;
-use super::payload::Status;
+use super::message::Status;
 use super::settings::{ViewSettings, LARGE_DOCUMENT_TRACKS};
 use super::state::UiState;
 

@@ -9,8 +9,8 @@ use egui_plot::{Arrows, Legend, Line, MarkerShape, Plot, PlotPoint, PlotPoints, 
 
 use super::commands::{AppCommand, EditCommand};
 use super::jobs::Job;
+use super::key_change::KeyRef;
 use super::panel::{Panel, PanelContext};
-use super::payload::KeyRef;
 use super::settings::Plane;
 use super::style::{track_color, INCOMING, OUTGOING, PLAYHEAD};
 use crate::analysis::max_deviation_percent;

@@ -17,9 +17,11 @@
 
 use std::sync::Arc;
 
+use super::compiled_track::{ChangedKeys, CompiledTrack};
 use super::document::DocState;
+use super::key_change::{Change, ChangeFn, HandleSides, KeyChange, KeyMove, KeyRef};
 use super::key_queue::Describe;
-use super::payload::{Change, ChangeFn, ChangedKeys, CompiledTrack, HandleSides, KeyChange, KeyMove, KeyRef, Status};
+use super::message::Status;
 use super::units::display_scale;
 use crate::edit::intent::{self, KeyEdit};
 use crate::{Edit, Interpolation, Key, Project, TrackCurve};
@@ -62,7 +64,7 @@ fn keys_of_selected_tracks(doc: &DocState) -> usize {
 /// `background_keys` keys, else on a worker.
 #[must_use]
 pub fn plan_change(doc: &DocState, c: &KeyChange, background_keys: usize) -> Plan {
-    if let super::payload::Change::Move(m) = &c.change {
+    if let super::key_change::Change::Move(m) = &c.change {
         return plan_move(doc, &c.label, c.gesture, m, background_keys);
     }
     let tracks = intent::keys_by_track(doc.project(), &doc.selection);
@@ -337,7 +339,7 @@ pub fn prepare_handle_types(project: &Project, tracks: Vec<(usize, Vec<usize>)>,
 mod tests {
     use super::*;
     use crate::app::commands::AppCommand;
-    use crate::app::payload::Change;
+    use crate::app::key_change::Change;
     use crate::{Interpolation, Track, TrackKind};
 
     fn change(label: &str, gesture: bool, tension: f64) -> AppCommand {

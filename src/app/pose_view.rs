@@ -117,19 +117,11 @@ fn animate<'c>(rig: &'c Rig, cx: &'c PanelContext<'_>, replaced: &[(usize, &'c T
     .map_err(|e| e.to_string())
 }
 
-/// The curves an open tool previews (Smooth, Scale time, Simplify): the pose view draws the
-/// body with them, over the document's pose as a ghost.
+/// The curves the open tools preview (Smooth, Scale time, Simplify…): the pose view draws the
+/// body with them, over the document's pose as a ghost. With several tools open, the first
+/// tool's curve of a track is taken.
 fn previewed<'c>(cx: &'c PanelContext<'_>) -> Vec<(usize, &'c TrackCurve)> {
-    let ui = cx.ui;
-    let mut out = Vec::new();
-    if let Some(s) = &ui.smooth_preview {
-        out.extend(s.tracks.iter().filter_map(|(i, _, r)| Some((*i, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))));
-    } else if let Some(r) = &ui.retime_preview {
-        out.extend(r.tracks.iter().filter_map(|(i, _, r)| Some((*i, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))));
-    } else if let Some(s) = &ui.preview {
-        out.extend(s.tracks.iter().filter_map(|(i, _, c)| Some((*i, c.curve.as_ref().ok()?))));
-    }
-    out
+    cx.ui.previews.iter().flat_map(super::tool::ToolMade::new_curves).collect()
 }
 
 impl PoseView {

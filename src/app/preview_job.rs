@@ -33,11 +33,24 @@ impl<A: PartialEq, T> Previewed<A, T> {
         self.running.is_some()
     }
 
+    /// The job in flight's label and `done` of `total`, as its worker last reported.
+    pub fn progress(&self) -> Option<(&str, (usize, usize))> {
+        self.running.as_ref().map(|(_, job)| (job.label(), job.counts()))
+    }
+
     /// `job`, made for `asked`, in flight in place of any other (which is cancelled).
     pub fn run(&mut self, asked: A, job: Job<T>) {
         if let Some((_, old)) = self.running.replace((asked, job)) {
             old.cancel();
         }
+    }
+
+    /// `made` (worked at once) as the last result, the job in flight cancelled.
+    pub fn set(&mut self, made: T) {
+        if let Some((_, old)) = self.running.take() {
+            old.cancel();
+        }
+        self.computed = Some(Arc::new(made));
     }
 
     /// Takes a finished result, if any; whether one arrived.

@@ -110,7 +110,9 @@ fn the_euler_filter_says_how_far_the_body_moved() {
 #[test]
 fn insert_time_says_how_far_the_body_moved() {
     let mut state = super::AppState::new(spiked(), None);
-    let status = state.doc.ripple_time(super::document::ripple::Ripple::Insert, 1.0, 0.25);
+    let asked = crate::app::tools::time_edit::Asked { amount: 0.25, at: 1.0, which: "every track" };
+    let made = crate::app::tool::made_now::<crate::app::tools::time_edit::InsertTime>(&state.doc, asked);
+    let status = made.0.apply(&mut state.doc);
     assert!(status.text.starts_with("Inserted 0.25 s at 1.000 s") && status.text.contains(". Body: largest joint displacement"), "{}", status.text);
 }
 
@@ -121,7 +123,8 @@ fn convert_to_bezier_says_how_far_the_body_moved() {
     let arm = track(&project, "LeftForeArm.rotation");
     let mut state = super::AppState::new(project, None);
     state.doc.active_track = Some(arm);
-    let status = state.doc.convert_to_bezier(1e-4, None);
+    let made = crate::app::tool::made_now::<crate::app::tools::convert_bezier::ConvertToBezier>(&state.doc, 1e-4);
+    let status = made.0.apply(&mut state.doc);
     assert!(status.text.starts_with("Converted 1 track to Bézier keys") && status.text.contains(". Body: largest joint displacement"), "{}", status.text);
 }
 

@@ -13,9 +13,10 @@ use eframe::egui;
 use super::body::FoundProblems;
 use super::commands::{AppCommand, Command};
 use super::jobs::Job;
+use super::key_change::KeyRef;
 use super::panel::{Panel, PanelContext};
-use super::payload::{KeyRef, Window};
 use super::playback::TransportCommand;
+use super::windows::Window;
 use crate::problems::{find_jumps, JumpRule, JumpShape};
 
 /// The window, its job and what it last found.

@@ -23,9 +23,9 @@ use std::time::{Duration, Instant, SystemTime};
 use eframe::egui;
 
 use super::commands::AppCommand;
+use super::compiled_track::CompiledTake;
 use super::jobs::Job;
 use super::panel::{Panel, PanelContext};
-use super::payload::CompiledTake;
 use super::state::AppState;
 
 /// Without edits for this long, unsaved changes are written at once.

@@ -13,9 +13,10 @@ use std::sync::Arc;
 
 use eframe::egui;
 
-use super::document::cleanup::Ghost;
+use super::basis::{Basis, Needs};
+use super::document::targets::Ghost;
 use super::jobs::Job;
-use super::payload::{Basis, Needs, Status};
+use super::message::Status;
 use crate::bake::{Bound, Fps, RateError};
 use crate::export::{preview, ExportError, ExportOptions, PreviewTrack};
 use crate::runtime::Runtime;

@@ -7,7 +7,7 @@ use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 
 use super::commands::{AppCommand, EditCommand};
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::runtime_preview::{ExportSettings, RuntimeMade, RuntimePreview};
 use super::test_steps::step_within;
 use super::tests::{app, harness};
@@ -181,7 +181,7 @@ fn a_preview_made_for_another_revision_is_not_put_in_place() {
     assert!(rp.is_current(made_for) && !rp.is_current(now));
     // Another selection at the same revision: still current (the keys are what it plays), so
     // clicking keys does not make it again.
-    let reselected = super::payload::Basis { selection: made_for.selection + 1, ..made_for };
+    let reselected = super::basis::Basis { selection: made_for.selection + 1, ..made_for };
     assert!(rp.is_current(reselected));
     rp.keep_current(reselected, || state.doc.document.shared_project(), &ctx);
     assert!(!rp.is_busy(), "a selection change started another preview");

@@ -7,39 +7,36 @@ use std::sync::Arc;
 use eframe::egui;
 
 use super::commands::Command;
-use super::payload::{Change, ChangeFn, KeyChange, KeyRef, Status, Window};
+use super::key_change::{Change, ChangeFn, KeyChange, KeyRef};
+use super::message::Status;
 use super::state::AppState;
+use super::windows::Window;
+use crate::model::{Easing, KeyInterpolation};
 
 /// The dispatcher's change of the selected keys (it ends an open gesture first).
 pub(super) type ChangeKeys = fn(&egui::Context, &mut AppState, KeyChange) -> bool;
 
-/// The `V`, `T` and `Ctrl+E` menus and the entries of the last two: a menu opens at the
-/// pointer when keys are selected; an entry sets the selected Bézier keys' interpolation or easing.
-/// `change_keys` is the dispatcher's (passed in, so this module does not import it back).
-pub(super) fn segment_command(ctx: &egui::Context, state: &mut AppState, command: Command, change_keys: ChangeKeys) {
-    match command {
-        Command::HandleTypeMenu | Command::InterpolationMenu | Command::EasingMenu => {
-            let (window, what) = match command {
-                Command::HandleTypeMenu => (Window::HandleTypeMenu, "Handle type"),
-                Command::InterpolationMenu => (Window::InterpolationMenu, "Interpolation mode"),
-                _ => (Window::EasingMenu, "Easing"),
-            };
-            if state.doc.selection.is_empty() {
-                state.set_status(Status::message(format!("{what}: select Bézier keys first")));
-            } else {
-                state.ui.windows.open(window);
-            }
-        }
-        Command::SetKeyInterpolation(mode) => {
-            let text = format!("interpolation {}", command.text());
-            set_key_segments((ctx, change_keys), state, "Set interpolation", &text, Arc::new(move |k: &mut crate::Key| k.interpolation = mode));
-        }
-        Command::SetEasing(easing) => {
-            let text = command.text().to_lowercase();
-            set_key_segments((ctx, change_keys), state, "Set easing", &text, Arc::new(move |k: &mut crate::Key| k.easing = easing));
-        }
-        _ => {}
+/// The `V`, `T` or `Ctrl+E` menu (`window`, named `what` in the status bar) opens at the
+/// pointer when keys are selected.
+pub(super) fn open_menu(state: &mut AppState, window: Window, what: &str) {
+    if state.doc.selection.is_empty() {
+        state.set_status(Status::message(format!("{what}: select Bézier keys first")));
+    } else {
+        state.ui.windows.open(window);
     }
+}
+
+/// An entry of the `T` menu: the selected Bézier keys' interpolation set to `mode`.
+/// `change_keys` is the dispatcher's (passed in, so this module does not import it back).
+pub(super) fn set_interpolation(ctx: &egui::Context, state: &mut AppState, mode: KeyInterpolation, change_keys: ChangeKeys) {
+    let text = format!("interpolation {}", Command::SetKeyInterpolation(mode).text());
+    set_key_segments((ctx, change_keys), state, "Set interpolation", &text, Arc::new(move |k: &mut crate::Key| k.interpolation = mode));
+}
+
+/// An entry of the `Ctrl+E` menu: the selected Bézier keys' easing set to `easing`.
+pub(super) fn set_easing(ctx: &egui::Context, state: &mut AppState, easing: Easing, change_keys: ChangeKeys) {
+    let text = Command::SetEasing(easing).text().to_lowercase();
+    set_key_segments((ctx, change_keys), state, "Set easing", &text, Arc::new(move |k: &mut crate::Key| k.easing = easing));
 }
 
 /// Key > Interpolation mode or Easing: `change` on every selected key of a Bezier track (one

@@ -3,13 +3,14 @@
 //! images live in `tests/snapshots/`; a change that alters a panel's picture fails here until
 //! the snapshot is regenerated on purpose (`UPDATE_SNAPSHOTS=1 cargo test snapshot`).
 
+use crate::app::tools::convert_rotation::ConvertRotation;
 use std::collections::BTreeSet;
 
 use eframe::egui;
 use egui_kittest::Harness;
 
-use super::payload::KeyRef;
-use super::{export_window, graph, inspector, path_view, pose_view, rotation_view, rotation_window, speed, tracks, transport};
+use super::key_change::KeyRef;
+use super::{export_window, graph, inspector, path_view, pose_view, rotation_view, speed, tracks, transport};
 use super::{AppState, Panel, PanelContext};
 use crate::io::demo_project;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
@@ -134,8 +135,8 @@ fn rotation_window_snapshot() {
     let mut app = demo();
     app.doc.active_track = Some(track_named(&app, "spin"));
     app.doc.selection = BTreeSet::new().into();
-    app.ui.windows.open(crate::app::Window::ConvertRotation);
-    snapshot("rotation_window", egui::vec2(560.0, 320.0), app, rotation_window::RotationWindow::default());
+    app.ui.windows.open(crate::app::tool::window::<ConvertRotation>());
+    snapshot("rotation_window", egui::vec2(560.0, 320.0), app, crate::app::tool_window::ToolWindow::<ConvertRotation>::default());
 }
 
 /// The pose view on a CMU-style take mid-move: two ghost poses on each side (every 4

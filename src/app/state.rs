@@ -9,14 +9,18 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use super::basis::{Basis, Needs};
 use super::document::blend::BlendSession;
-use super::document::cleanup::{Ghost, Retiming, Smoothing};
+use super::document::targets::Ghost;
 use super::document::DocState;
 use super::file_job::FileJob;
+use super::files::AfterDiscard;
 use super::key_queue::KeyQueue;
-use super::payload::{AfterDiscard, Basis, Needs, PanelRequest, Simplified, Status, Windows};
+use super::message::Status;
 use super::playback::Transport;
 use super::settings::ViewSettings;
+use super::tool::Previews;
+use super::windows::{PanelRequest, Windows};
 use crate::edit::intent;
 use crate::Project;
 
@@ -39,13 +43,9 @@ pub struct UiState {
     pub gesture_interrupted: bool,
     /// Save found the file changed on disk: ask before overwriting it.
     pub confirm_overwrite: Option<PathBuf>,
-    /// Key > Simplify…'s reduced curves, drawn over the originals while it is open.
-    pub preview: Option<Arc<Simplified>>,
-    /// Edit > Smooth…'s smoothed curves, drawn with a ghost of the originals while it is open.
-    pub smooth_preview: Option<Arc<Smoothing>>,
-    /// Key > Scale time…'s retimed curves, drawn with a ghost of the originals while it is
-    /// open.
-    pub retime_preview: Option<Arc<Retiming>>,
+    /// The open tools' previews (Simplify's reduced curves, Smooth's and Scale time's new
+    /// curves…), drawn as each tool says (`tool::Drawn`) while its window is open.
+    pub previews: Previews,
     /// The original curves of the last Smooth, Simplify or Scale time applied, drawn faint
     /// until View > Clear ghost (or another document opens).
     pub ghost: Option<Arc<Ghost>>,
@@ -83,7 +83,7 @@ pub struct AppState {
 
 impl UiState {
     /// The ghost the graph draws: the open blend slider's originals once it changed the keys
-    /// (from its first change, not only after OK), else the last cleanup's.
+    /// (from its first change, not only after OK), else the last tool's.
     #[must_use]
     pub fn shown_ghost(&self) -> Option<&Arc<Ghost>> {
         self.blend.as_ref().filter(|b| b.started).and_then(|b| b.ghost.as_ref()).or(self.ghost.as_ref())
@@ -110,9 +110,7 @@ impl AppState {
             pending_after: None,
             gesture_interrupted: false,
             confirm_overwrite: None,
-            preview: None,
-            smooth_preview: None,
-            retime_preview: None,
+            previews: Previews::default(),
             ghost: None,
             blend: None,
             file_job: None,
@@ -207,7 +205,7 @@ impl AppState {
             n => format!("{n} joints selected: their tracks are shown in the graph"),
         };
         self.ui.joints = joints;
-        self.ui.requests.push(super::payload::PanelRequest::FrameGraph);
+        self.ui.requests.push(super::windows::PanelRequest::FrameGraph);
         self.set_status(Status::message(text));
         true
     }

@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use egui_plot::PlotPoint;
 
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::style::track_color;
 use super::{AppState, PanelContext, TangentApp};
 

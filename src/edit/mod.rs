@@ -108,11 +108,13 @@ impl Edit {
                 if respect_locks && t.locked {
                     return Err(EditError::Locked(t.name.clone()));
                 }
-                let old = std::mem::replace(&mut t.keys, keys);
+                let mut old = std::mem::replace(&mut t.keys, keys);
                 if let Err(e) = if check == Check::Full { validate(t) } else { Ok(()) } {
                     t.keys = old;
                     return Err(e.into());
                 }
+                // The undo history keeps columns, not what reading them made.
+                old.forget_reads();
                 Ok(Self::SetKeys { track, keys: old })
             }
             Self::SpliceKeys { track, at, remove, keys } => {
@@ -145,11 +147,12 @@ impl Edit {
                     return Err(EditError::Locked(slot.name.clone()));
                 }
                 let same_curve = slot.same_curve(&track);
-                let old = std::mem::replace(slot, track);
+                let mut old = std::mem::replace(slot, track);
                 if let Err(e) = validate_track_in(project, index, check, !same_curve) {
                     project.tracks[index] = old;
                     return Err(e.into());
                 }
+                old.keys.forget_reads();
                 Ok(Self::SetTrack { index, track: old })
             }
             Self::SetHeader { index, header } => set_header(project, index, header, check),

@@ -201,6 +201,14 @@ impl Keys {
         self.read_whole = OnceLock::new();
     }
 
+    /// Drops the full keys a read of a columns-form track made (they are made again if read):
+    /// what the undo history does to the keys it keeps, so it holds only columns.
+    pub fn forget_reads(&mut self) {
+        if matches!(self.form, Form::Columns(_)) {
+            self.read_whole = OnceLock::new();
+        }
+    }
+
     /// Replaces keys `range` with `keys` and returns the keys replaced. Plain keys of the same
     /// length spliced into columns keep the columns form (the cost is a copy of the columns,
     /// not a full key per key); anything else turns the track into full keys first.

@@ -16,9 +16,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::cleanup::{plural, Ghost};
+use super::targets::{plural, Ghost};
 use super::DocState;
-use crate::app::payload::{Basis, ChangedKeys, CompiledTrack, Status};
+use crate::app::basis::Basis;
+use crate::app::compiled_track::{ChangedKeys, CompiledTrack};
+use crate::app::message::Status;
 use crate::blend::{blend_keys, BlendTool};
 use crate::edit::intent::KeyRef;
 use crate::{Track, TrackCurve};
@@ -60,7 +62,7 @@ pub struct BlendSession {
     /// the current factor, measured over the curve ([`crate::smooth::max_difference`]:
     /// Euclidean over components, degrees for rotations).
     pub differences: Vec<(usize, f64)>,
-    /// The jumps among the selected keys when the slider opened (`cleanup::jumps_crossed`).
+    /// The jumps among the selected keys when the slider opened (`targets::jumps_crossed`).
     pub crossed: Vec<crate::problems::Jump>,
     /// What measuring the body needs of the project as the slider found it
     /// (`body::needed_for`: the tracks the change can move or that carry them); `None`
@@ -207,8 +209,8 @@ impl DocState {
             return Err(Status::error(format!("{label}: {}", refused.join("; "))));
         }
         let indices: Vec<usize> = origins.iter().map(|o| o.index).collect();
-        let targets: super::cleanup::Targets = origins.iter().map(|o| (o.index, Some(o.keys.clone()))).collect();
-        let crossed = super::cleanup::jumps_crossed(self.project(), &targets);
+        let targets: super::targets::Targets = origins.iter().map(|o| (o.index, Some(o.keys.clone()))).collect();
+        let crossed = super::targets::jumps_crossed(self.project(), &targets);
         Ok(BlendSession {
             id: SESSIONS.fetch_add(1, Ordering::Relaxed),
             tool,

@@ -6,34 +6,37 @@
 //! - `mod.rs`: the state, its caches, [`DocState::apply`] and the one transaction that puts
 //!   compiled tracks in place ([`DocState::install_compiled`]: new stamps, the selection
 //!   fixed);
-//! - `edits.rs`: changes of many keys or tracks as one undo step (key edits, handle types,
-//!   Convert, Simplify, imported and recovered tracks);
+//! - `key_edits.rs`: changes of many keys as one undo step (key edits, a drag's splices, keys
+//!   a worker compiled, handle types), the selection following them;
 //! - `undo.rs`: undo and redo putting back parked curves instead of compiling;
 //! - `selection.rs`: the selection and the memo of answers about it; `answers.rs` asks them;
-//! - `compiled.rs`: documents and tracks that arrive compiled (a worker's take);
-//! - `rotation.rs`: rotation tracks (Euler Filter's and Convert Rotation's targets, the
-//!   conversion a worker makes, and putting it in place as one step);
-//! - `cleanup.rs`: Smooth (made on a worker) and Scale time put in place as one step each,
-//!   and the ghost of what they replaced;
+//! - `compiled.rs`: documents and tracks that arrive compiled (a worker's take, an import's
+//!   tracks added, a recovered copy restored);
+//! - `targets.rs`: what a tool acts on (the target tracks, with their selected keys or
+//!   whole; the rotation tracks Euler Filter and Convert rotation act on), Scale time's
+//!   pivot, and the ghost of what a tool replaced; a tool's tracks are put in place by
+//!   [`DocState::replace_tracks`], one undo step;
 //! - `blend.rs`: the blend sliders' sessions (the originals, each factor put in place);
-//!   `ripple.rs`: Insert time… and Remove time… at the playhead.
+//!   `time_edit.rs`: Insert time… and Remove time… at the playhead.
 
 mod answers;
 pub mod blend;
-pub mod cleanup;
 mod compiled;
-pub mod edits;
-pub mod ripple;
-pub mod rotation;
+pub mod key_edits;
 pub mod selection;
+pub mod targets;
 #[cfg(test)]
 mod tests;
+pub mod time_edit;
 mod undo;
 
 use std::path::{Path, PathBuf};
 
+use super::basis::{Basis, Needs};
+use super::compiled_track::CompiledTrack;
+use super::files::DiskStamp;
 use super::key_ranges::KeyRanges;
-use super::payload::{Basis, CompiledTrack, DiskStamp, Needs, Status};
+use super::message::Status;
 use crate::edit::intent::{self, Clipboard, KeyEdit};
 use crate::{Document, Edit, Project, SegmentCursor, TrackCurve, TrackError};
 
@@ -77,7 +80,7 @@ impl DocState {
     /// A document of `project` with its curves already compiled (`curves[i]` of track `i`, as
     /// [`crate::io::parse_project_compiled`] gives them): opening a big file compiles once.
     pub fn with_curves(project: Project, path: Option<PathBuf>, curves: Vec<TrackCurve>) -> Self {
-        Self::with_compiled(super::payload::CompiledTake::from_curves(project, curves), path)
+        Self::with_compiled(super::compiled_track::CompiledTake::from_curves(project, curves), path)
     }
 
     fn empty(path: Option<PathBuf>) -> Self {
@@ -310,6 +313,18 @@ impl DocState {
         status
     }
 
+    /// Copies the selected keys of the first track with a selection ([`intent::copy_keys`]).
+    pub fn copy(&mut self) -> Status {
+        match intent::copy_keys(self.project(), &self.selection) {
+            Some((clip, name)) => {
+                let n = clip.keys.len();
+                self.clipboard = Some(clip);
+                Status::message(format!("Copied {n} keys from \"{name}\""))
+            }
+            None => Status::message("Copy: select keys first"),
+        }
+    }
+
     /// Pastes the clipboard into the active track, the first key at `at`.
     pub fn paste(&mut self, at: f64) -> Status {
         let Some(clip) = &self.clipboard else {
@@ -352,7 +367,7 @@ impl DocState {
     /// they are and the replaced ones are parked with the step, so undo compiles nothing.
     /// Returns the indices replaced and the first refusal (a locked track, or one whose new
     /// keys do not compile, stays as it was).
-    pub(super) fn replace_tracks(&mut self, label: &str, tracks: Vec<(usize, crate::Track, CompiledTrack)>) -> (Vec<usize>, Option<String>) {
+    pub fn replace_tracks(&mut self, label: &str, tracks: Vec<(usize, crate::Track, CompiledTrack)>) -> (Vec<usize>, Option<String>) {
         let compiled_now = self.curves_revision_is_current();
         let (mut installed, mut applied, mut refused) = (Vec::new(), Vec::new(), None);
         self.document.begin_gesture(label);

@@ -3,7 +3,8 @@
 use std::collections::BTreeSet;
 
 use super::*;
-use crate::app::payload::{CompiledTake, KeyRef};
+use crate::app::compiled_track::CompiledTake;
+use crate::app::key_change::KeyRef;
 use crate::io::demo_project;
 
 #[test]

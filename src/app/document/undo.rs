@@ -15,8 +15,9 @@
 use std::collections::HashMap;
 
 use super::DocState;
+use crate::app::compiled_track::CompiledTrack;
 use crate::app::key_ranges::KeyRanges;
-use crate::app::payload::{CompiledTrack, Status};
+use crate::app::message::Status;
 use crate::edit::{Parked, Side};
 use crate::TrackCurve;
 

@@ -13,6 +13,7 @@ use super::markers::MarkerSet;
 use super::view::{Graph, GraphDrag};
 use crate::app::panel::PanelContext;
 use crate::app::style::{component_color, handle_color, track_color, EASE, INCOMING, OUTGOING, PLAYHEAD, PREVIEW, PROBLEM_SPIKE, PROBLEM_STEP};
+use crate::app::tool::Drawn;
 use crate::app::units::{fmt_shown, shown, unit};
 use crate::edit::intent::{self, KeyRef};
 use crate::handles::Side;
@@ -46,8 +47,12 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
     graph.curves.retain(|ti| cx.curve_drawn(ti));
     graph.markers.retain(|ti| cx.curve_drawn(ti));
     graph.bands.retain(|ti| cx.curve_drawn(ti));
-    if let Some(preview) = &cx.ui.preview {
-        draw_preview(plot_ui, cx, preview);
+    // The tools' previews (`tool::Drawn`): in a band under the ghosts, over a ghost of their
+    // own above them.
+    for made in cx.ui.previews.iter() {
+        if let Drawn::Band(band) = made.0.drawn() {
+            draw_in_band(plot_ui, cx, &made.0.new_tracks(), band);
+        }
     }
     if let Some(ghost) = cx.ui.shown_ghost() {
         super::ghost::draw_ghost(plot_ui, cx, ghost);
@@ -55,15 +60,11 @@ pub fn draw(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, graph: &mut Graph) 
     if let Some(played) = cx.ui.runtime_preview.ghost() {
         super::ghost::draw_ghost(plot_ui, cx, played);
     }
-    if let Some(smoothing) = &cx.ui.smooth_preview {
-        super::ghost::draw_over_ghost(
-            plot_ui,
-            cx,
-            smoothing.tracks.iter().filter_map(|(ti, _, r)| Some((*ti, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))),
-        );
-    }
-    if let Some(retiming) = &cx.ui.retime_preview {
-        super::ghost::draw_over_ghost(plot_ui, cx, retiming.tracks.iter().filter_map(|(ti, _, r)| Some((*ti, r.as_ref().ok()?.compiled.curve.as_ref().ok()?))));
+    for made in cx.ui.previews.iter() {
+        match made.0.drawn() {
+            Drawn::OverGhost => super::ghost::draw_over_ghost(plot_ui, cx, made.new_curves().into_iter()),
+            Drawn::Nothing | Drawn::Band(_) => {}
+        }
     }
     draw_drag_feedback(plot_ui, graph);
     // View > Problems: each jump of the document as it is, a dashed line at its time.
@@ -321,31 +322,33 @@ fn draw_ease_handles(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ti: usize,
     plot_ui.points(Points::new("", PlotPoints::from(to)).shape(MarkerShape::Left).radius(6.0).color(EASE).filled(true));
 }
 
-/// Key > Simplify…'s preview: each reduced curve (amber, `style::PREVIEW`) and its keys, between dashed lines
-/// at ±E around the original curve (the band it must stay in).
-fn draw_preview(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, preview: &crate::app::payload::Simplified) {
-    for (ti, track, reduced) in &preview.tracks {
-        let (Some(Ok(original)), Ok(reduced)) = (cx.doc.curve(*ti), &reduced.curve) else { continue };
+/// A tool's preview drawn in a band ([`Drawn::Band`], Simplify's): each new curve (amber,
+/// `style::PREVIEW`) and its keys, between dashed lines at ±`band` around the original curve
+/// (the band it must stay in; none when `None`).
+fn draw_in_band(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, tracks: &[(usize, &Track, &TrackCurve)], band: Option<f64>) {
+    for &(ti, track, reduced) in tracks {
+        let Some(Ok(original)) = cx.doc.curve(ti) else { continue };
         // The tracks whose curves are drawn (a large document draws the active and selected
         // ones), so that a preview of a whole take costs what is on screen.
-        if !cx.curve_drawn(*ti) || track.kind == TrackKind::Quat {
+        if !cx.curve_drawn(ti) || track.kind == TrackKind::Quat {
             continue;
         }
-        let displays: Vec<Display> = (0..original.dim()).map(|c| display(cx, *ti, c)).collect();
+        let displays: Vec<Display> = (0..original.dim()).map(|c| display(cx, ti, c)).collect();
         let (range, n) = columns(plot_ui);
         let base = envelope_series(original, None, range, n, &displays);
         let fitted = envelope_series(reduced, None, range, n, &displays);
         for (c, (orig, fit)) in base.into_iter().zip(fitted).enumerate() {
-            if !component_shown(cx, *ti, c) {
+            if !component_shown(cx, ti, c) {
                 continue;
             }
-            let e = preview.tolerance * displays[c].scale;
-            let band = Color32::from_rgba_unmultiplied(255, 255, 255, 90);
             // Bounded on the body, a curve has no band of its own: its bound is the body's.
-            let signs: &[f64] = if preview.body_bound.is_some() { &[] } else { &[1.0, -1.0] };
-            for &sign in signs {
-                let edge: Vec<[f64; 2]> = orig.iter().map(|p| [p[0], p[1] + sign * e]).collect();
-                plot_ui.line(Line::new("", PlotPoints::from(edge)).color(band).style(LineStyle::dashed_dense()).width(1.0));
+            if let Some(band) = band {
+                let e = band * displays[c].scale;
+                let color = Color32::from_rgba_unmultiplied(255, 255, 255, 90);
+                for sign in [1.0, -1.0] {
+                    let edge: Vec<[f64; 2]> = orig.iter().map(|p| [p[0], p[1] + sign * e]).collect();
+                    plot_ui.line(Line::new("", PlotPoints::from(edge)).color(color).style(LineStyle::dashed_dense()).width(1.0));
+                }
             }
             plot_ui.line(Line::new("", PlotPoints::from(fit)).color(PREVIEW).width(1.5));
             // The reduced keys in view, one by one while they are at most one per 4 pixels

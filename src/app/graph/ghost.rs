@@ -9,7 +9,7 @@ use egui_plot::{Line, LineStyle, PlotPoints, PlotUi};
 
 use super::display::{component_shown, display, Display};
 use super::lod::{columns, envelope_series};
-use crate::app::document::cleanup::Ghost;
+use crate::app::document::targets::Ghost;
 use crate::app::panel::PanelContext;
 use crate::app::style::{component_color, track_color, PREVIEW};
 use crate::TrackCurve;
@@ -17,14 +17,14 @@ use crate::TrackCurve;
 /// How strongly a ghost is drawn (alpha of the track's colour).
 const GHOST_ALPHA: u8 = 110;
 
-/// The ghost of the last cleanup applied.
+/// The ghost of the last tool applied.
 pub fn draw_ghost(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, ghost: &Ghost) {
     for (ti, curve) in &ghost.tracks {
         draw_ghost_curve(plot_ui, cx, *ti, curve);
     }
 }
 
-/// A cleanup's preview (Edit > Smooth…, Key > Scale time…): each track's current curve as a
+/// A tool's preview drawn over a ghost (Edit > Smooth…, Key > Scale time…): each track's current curve as a
 /// ghost, the curve that would replace it amber (`style::PREVIEW`).
 pub fn draw_over_ghost<'a>(plot_ui: &mut PlotUi<'_>, cx: &PanelContext<'_>, previews: impl Iterator<Item = (usize, &'a TrackCurve)>) {
     for (ti, new) in previews {

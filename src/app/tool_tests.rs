@@ -9,9 +9,12 @@ use eframe::egui::{self, Key as K, Modifiers};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 
-use super::payload::KeyRef;
+use super::key_change::KeyRef;
 use super::test_steps::{menu, step_until};
 use super::tests::{app, harness};
+use super::tool::{id, window};
+use super::tools::scale_time::ScaleTime;
+use super::tools::smooth::Smooth;
 use super::{AppState, TangentApp};
 use crate::smooth::{smooth_keys, smooth_track, Filter};
 use crate::{Interpolation, Key, Project, Track, TrackKind};
@@ -52,7 +55,7 @@ fn set_scale(h: &mut Harness<'static, TangentApp>, scale: f64) {
         h.step();
     }
     h.get_by_role_and_label(Role::SpinButton, "scale time factor").set_value_accesskit(scale);
-    step_until(h, |h| app(h).ui.retime_preview.as_ref().is_some_and(|p| p.scale == scale));
+    step_until(h, |h| app(h).ui.previews.of::<ScaleTime>().is_some_and(|p| p.asked.0 == scale));
     h.run();
 }
 
@@ -78,7 +81,7 @@ fn smooth_shows_the_measured_difference_applies_as_one_step_and_leaves_a_ghost()
     h.run();
     assert_eq!(app(&h).doc.selection.len(), 120);
     menu(&mut h, "Edit", "Smooth");
-    step_until(&mut h, |h| app(h).ui.smooth_preview.is_some());
+    step_until(&mut h, |h| app(h).ui.previews.of::<Smooth>().is_some());
     let _ = h.try_run();
     for e in &expected {
         h.get_by_label(&format!("{:.3e} file units", e.max_difference));
@@ -96,7 +99,7 @@ fn smooth_shows_the_measured_difference_applies_as_one_step_and_leaves_a_ghost()
     let worst = expected.iter().map(|e| e.max_difference).fold(0.0, f64::max);
     let status = format!("Smoothed 120 selected keys on 2 tracks: largest difference {worst:.3e} file units");
     assert_eq!(app(&h).ui.status.text, status, "the figure with its unit");
-    assert!(app(&h).ui.smooth_preview.is_none(), "the preview goes with the window");
+    assert!(app(&h).ui.previews.of::<Smooth>().is_none(), "the preview goes with the window");
     let ghost = app(&h).ui.ghost.clone().expect("the original as a ghost");
     assert_eq!(ghost.label, "Smooth");
     assert_eq!(ghost.tracks.iter().map(|t| t.0).collect::<Vec<_>>(), [0, 1]);
@@ -116,7 +119,7 @@ fn a_cutoff_at_nyquist_is_shown_with_the_valid_range() {
     let mut h = one_track(jittery());
     menu(&mut h, "Edit", "Smooth");
     type_into(&mut h, "smooth cutoff", 15.0);
-    step_until(&mut h, |h| app(h).ui.smooth_preview.as_ref().is_some_and(|p| p.filter == Filter::Butterworth { cutoff_hz: 15.0, order: 2 }));
+    step_until(&mut h, |h| app(h).ui.previews.of::<Smooth>().is_some_and(|p| p.asked == Filter::Butterworth { cutoff_hz: 15.0, order: 2 }));
     let _ = h.try_run();
     h.get_by_label_contains("must be below the Nyquist rate 15 Hz (half the keys' rate of 30 Hz)");
     assert!(h.get_by_role_and_label(Role::Button, "Apply").accesskit_node().is_disabled());
@@ -190,14 +193,15 @@ fn scale_time_previews_the_measured_difference_before_apply() {
     h.get_by_label(&format!("{:.3e} deg", expected[1].max_difference));
     h.get_by_label_contains("not exact under this scale");
     h.get_by_label_contains("automatic handles written as Aligned");
-    let preview = app(&h).ui.retime_preview.clone().unwrap();
-    assert_eq!(preview.tracks.iter().map(|t| t.0).collect::<Vec<_>>(), [0, 1], "both tracks drawn over their ghosts");
-    assert_eq!(preview.tracks[0].2.as_ref().unwrap().retimed.track, expected[0].track);
+    let made = app(&h).ui.previews.get(id::<ScaleTime>()).cloned().unwrap();
+    let preview = made.of::<ScaleTime>().unwrap();
+    assert_eq!(preview.tracks.iter().map(|t| t.index).collect::<Vec<_>>(), [0, 1], "both tracks drawn over their ghosts");
+    assert_eq!(preview.tracks[0].result.as_ref().unwrap().report.retimed.track, expected[0].track);
     assert_eq!(app(&h).project().tracks, originals, "nothing changes before Apply");
     h.get_by_role_and_label(Role::Button, "Cancel").click();
     h.run();
     h.run();
-    assert!(app(&h).ui.retime_preview.is_none(), "the preview goes with the window");
+    assert!(app(&h).ui.previews.of::<ScaleTime>().is_none(), "the preview goes with the window");
     assert!(app(&h).ui.ghost.is_none());
 }
 
@@ -235,15 +239,16 @@ fn scale_time_of_selected_keys_about_the_playhead_leaves_the_others() {
     h.run();
     h.key_press(K::S);
     let _ = h.try_run();
-    assert!(app(&h).ui.windows.is_open(super::Window::ScaleTime), "S opens Scale time, as in Blender");
+    assert!(app(&h).ui.windows.is_open(window::<ScaleTime>()), "S opens Scale time, as in Blender");
     set_scale(&mut h, 1.25);
     let expected = crate::retime::retime_keys(&original, &selected, 1.25, 2.25).unwrap();
     assert!(expected.max_difference > 0.01);
     h.get_by_label("Scales 4 selected keys on 1 track.");
     h.get_by_label(&format!("{:.3e} file units", expected.max_difference));
     h.get_by_label("4 of 24 keys scaled; measured against the original at the same times");
-    let preview = app(&h).ui.retime_preview.clone().unwrap();
-    assert_eq!(preview.tracks[0].2.as_ref().unwrap().retimed.track, expected.track, "the graph draws the engine's keys over the ghost");
+    let made = app(&h).ui.previews.get(id::<ScaleTime>()).cloned().unwrap();
+    let preview = made.of::<ScaleTime>().unwrap();
+    assert_eq!(preview.tracks[0].result.as_ref().unwrap().report.retimed.track, expected.track, "the graph draws the engine's keys over the ghost");
     assert_eq!(app(&h).project().tracks[0], original, "nothing changes before Apply");
     h.get_by_role_and_label(Role::Button, "Apply").click();
     h.run();
@@ -305,7 +310,7 @@ fn smoothing_a_key_selection_changes_only_those_keys() {
     select(&mut h, &selected);
     h.key_press_modifiers(Modifiers::ALT, K::O);
     let _ = h.try_run();
-    step_until(&mut h, |h| app(h).ui.smooth_preview.is_some());
+    step_until(&mut h, |h| app(h).ui.previews.of::<Smooth>().is_some());
     let _ = h.try_run();
     let expected = smooth_keys(&original, &selected, &Filter::butterworth(6.0, 2).unwrap()).unwrap();
     h.get_by_label("Changes 11 selected keys on 1 track; the other keys keep their values.");
@@ -339,8 +344,24 @@ fn smooth_window_snapshot() {
     let mut h = Harness::builder().with_size(egui::vec2(1300.0, 820.0)).wgpu().build_ui_state(|ui, app: &mut TangentApp| app.ui(ui), TangentApp::new(state));
     h.run();
     h.state_mut().state.doc.active_track = Some(0);
-    h.state_mut().state.ui.windows.open(super::Window::Smooth);
-    step_until(&mut h, |h| app(h).ui.smooth_preview.is_some());
+    h.state_mut().state.ui.windows.open(window::<Smooth>());
+    step_until(&mut h, |h| app(h).ui.previews.of::<Smooth>().is_some());
     h.run();
     h.snapshot("smooth_window");
+}
+
+/// Escape closes a tool's window (the one frame every tool has): Smooth opened from its menu,
+/// previewed, then Escape — the window and its preview are gone and nothing changed.
+#[test]
+fn escape_closes_a_tool_window_and_its_preview() {
+    let mut h = one_track(jittery());
+    let before = app(&h).project().clone();
+    menu(&mut h, "Edit", "Smooth");
+    step_until(&mut h, |h| app(h).ui.previews.of::<Smooth>().is_some());
+    assert!(app(&h).ui.windows.is_open(window::<Smooth>()));
+    h.key_press(K::Escape);
+    let _ = h.try_run();
+    assert!(!app(&h).ui.windows.is_open(window::<Smooth>()), "Escape closed the window");
+    assert!(app(&h).ui.previews.of::<Smooth>().is_none(), "the preview goes with the window");
+    assert_eq!(app(&h).project(), &before, "nothing changed");
 }

@@ -1,6 +1,7 @@
-//! The dispatcher's cleanup commands (`dispatch.rs` hands them here): Edit > Smooth…'s and
-//! Key > Scale time…'s Apply, Insert and Remove time, and the blend sliders. Each is one undo
-//! step, and what it replaced becomes the ghost of the original (`UiState::ghost`).
+//! The dispatcher's commands that replace tracks or keys (`dispatch.rs` hands them here): a
+//! tool's Apply (Smooth, Simplify, Scale time, Insert and Remove time, Convert…: `tool.rs`)
+//! and the blend sliders. Each is one undo step, and what it replaced becomes the ghost of the
+//! original (`UiState::ghost`) where the tool leaves one.
 //!
 //! A blend slider is a session (`UiState::blend`, `document/blend.rs`): its window makes each
 //! factor's keys on a worker and sends them here; the first that lands closes any other
@@ -10,53 +11,35 @@
 //! were and neither Undo nor Redo sees it. When another edit, an undo or another document
 //! came between, the slider closes and leaves the keys as they are.
 
-use super::commands::{AppCommand, BlendCommand};
+use super::basis::Needs;
+use super::commands::BlendCommand;
 use super::document::DocState;
-use super::payload::{Needs, Status};
+use super::message::Status;
 use super::state::AppState;
+use super::tool::ToolMade;
 use crate::blend::BlendTool;
 
-/// Runs a cleanup command; whether it was one.
-pub fn run(state: &mut AppState, command: AppCommand) -> bool {
-    match command {
-        AppCommand::ApplySmooth(smoothing) => {
-            state.end_gesture();
-            if state.current(&smoothing.made_for, Needs::Everything, "Smooth") {
-                let ghost = state.doc.ghost_of("Smooth", &DocState::smoothed_indices(&smoothing));
-                let s = state.doc.apply_smooth(smoothing);
-                state.set_status(s);
-                state.ui.ghost = ghost.or(state.ui.ghost.take());
-            }
-            true
-        }
-        AppCommand::ScaleTime(retiming) => {
-            state.end_gesture();
-            if state.current(&retiming.made_for, Needs::Everything, "Scale time") {
-                let targets: Vec<usize> = retiming.tracks.iter().map(|t| t.0).collect();
-                with_ghost(state, "Scale time", &targets, |doc| doc.apply_retime(retiming));
-            }
-            true
-        }
-        AppCommand::RippleTime { ripple, amount } => {
-            state.end_gesture();
-            let at = state.ui.playhead;
-            let plan = state.doc.ripple_plan(ripple, at, amount);
-            let changed: Vec<usize> = plan.tracks.iter().filter(|(_, s)| s.deleted + s.moved > 0).map(|t| t.0).collect();
-            with_ghost(state, ripple.label(), &changed, |doc| doc.ripple_time(ripple, at, amount));
-            true
-        }
-        AppCommand::Blend(c) => blend(state, c),
-        _ => false,
+/// A tool's Apply (`AppCommand::ToolApply`): put in place by the tool
+/// (`AnyToolResult::apply`, one undo step) if what it was made for still holds; the curves it
+/// replaced become the ghost if the tool leaves one.
+pub fn apply_tool(state: &mut AppState, made: &ToolMade) -> bool {
+    state.end_gesture();
+    let name = made.0.tool().name();
+    if state.current(&made.0.made_for(), Needs::Everything, name) {
+        let replaced: Vec<usize> = made.0.new_tracks().iter().map(|t| t.0).collect();
+        let tracks = if made.0.ghost() { &replaced[..] } else { &[] };
+        with_ghost(state, name, tracks, |doc| made.0.apply(doc));
     }
+    true
 }
 
 /// Runs `edit` on the document; if it changed it, the curves `tracks` had before become the
-/// ghost. The status says what `edit` says.
+/// ghost (none when `tracks` is empty). The status says what `edit` says.
 fn with_ghost(state: &mut AppState, label: &str, tracks: &[usize], edit: impl FnOnce(&mut DocState) -> Status) {
     let ghost = state.doc.ghost_of(label, tracks);
     let revision = state.doc.document.revision();
     let s = edit(&mut state.doc);
-    if state.doc.document.revision() != revision {
+    if state.doc.document.revision() != revision && ghost.is_some() {
         state.ui.ghost = ghost;
     }
     state.set_status(s);
@@ -82,13 +65,15 @@ pub fn open_blend(state: &mut AppState, tool: BlendTool) {
 }
 
 /// The open slider's command (module docs).
-fn blend(state: &mut AppState, command: BlendCommand) -> bool {
+pub fn blend(state: &mut AppState, command: BlendCommand) -> bool {
     let Some(mut session) = state.ui.blend.take() else { return false };
     let label = session.tool.label();
     let holds = state.doc.blend_holds(&session);
     match command {
         BlendCommand::Close => {}
-        _ if !holds => state.set_status(Status::message(format!("{label}: closed; another edit or Undo changed the keys since the slider's last change"))),
+        BlendCommand::Blended(_) | BlendCommand::Keep | BlendCommand::Cancel if !holds => {
+            state.set_status(Status::message(format!("{label}: closed; another edit or Undo changed the keys since the slider's last change")))
+        }
         BlendCommand::Blended(handoff) => {
             // A result made for another session, or for the document or selection as they no
             // longer are, is dropped (the slider asks again).
