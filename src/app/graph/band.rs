@@ -6,7 +6,9 @@
 //! column at a time (from the lowest to the highest point of the polyline in that column,
 //! joined to the column before), and the image is drawn as one textured rectangle. The image
 //! is kept until the curve, the view, the plot's size or the colours change; a frame that
-//! only moves the pointer draws it as it is.
+//! only moves the pointer draws it as it is. Each image is cut to the pixels its band covers
+//! ([`crop`]): a take's 200 bands kept whole would be 200 plot-sized images (216 MB on a
+//! 1,000 × 700 plot, and as much again as textures), where most curves cover a strip of it.
 
 use std::collections::HashMap;
 
@@ -25,7 +27,8 @@ struct Painted {
 /// Each dense track's image, kept between frames.
 #[derive(Default)]
 pub struct BandCache {
-    tracks: HashMap<usize, (Painted, TextureHandle)>,
+    /// Each track's image and the plot area `[x0, x1, y0, y1]` it covers.
+    tracks: HashMap<usize, (Painted, (TextureHandle, [f64; 4]))>,
     /// Images painted (not reused) since the cache was made: tests see pointer moves reuse.
     pub paints: usize,
 }
@@ -44,13 +47,13 @@ impl BandCache {
         let reuse = self.tracks.get(&ti).is_some_and(|(p, _)| *p == painted);
         if !reuse {
             self.paints += 1;
-            let image = paint(series, colors, painted.bounds, size);
+            let (image, area) = crop(&paint(series, colors, painted.bounds, size), painted.bounds);
             let texture = ctx.load_texture(format!("band {ti}"), image, TextureOptions::NEAREST);
-            self.tracks.insert(ti, (painted, texture));
+            self.tracks.insert(ti, (painted, (texture, area)));
         }
-        let (_, texture) = &self.tracks[&ti];
-        let center = PlotPoint::new(0.5 * (b.min()[0] + b.max()[0]), 0.5 * (b.min()[1] + b.max()[1]));
-        let extent = egui::vec2(b.width() as f32, b.height() as f32);
+        let (_, (texture, [x0, x1, y0, y1])) = &self.tracks[&ti];
+        let center = PlotPoint::new(0.5 * (x0 + x1), 0.5 * (y0 + y1));
+        let extent = egui::vec2((x1 - x0) as f32, (y1 - y0) as f32);
         plot_ui.image(PlotImage::new("", texture.id(), center, extent));
     }
 
@@ -81,6 +84,28 @@ pub fn paint(series: &[&[[f64; 2]]], colors: &[Color32], [x0, x1, y0, y1]: [f64;
         }
     }
     image
+}
+
+/// `image` (painted over `[x0, x1] × [y0, y1]`, row 0 at `y1`) cut to the smallest rectangle
+/// of pixels that holds everything painted, and the plot area that rectangle covers (pixel
+/// column `c` covers `x0 + c·Δx .. x0 + (c + 1)·Δx`, row `r` covers `y1 − (r + 1)·Δy .. y1 −
+/// r·Δy`). An image with nothing painted becomes one transparent pixel.
+pub fn crop(image: &ColorImage, [x0, x1, y0, y1]: [f64; 4]) -> (ColorImage, [f64; 4]) {
+    let [w, h] = image.size;
+    let (mut c0, mut c1, mut r0, mut r1) = (usize::MAX, 0, usize::MAX, 0);
+    for (r, row) in image.pixels.chunks_exact(w.max(1)).enumerate() {
+        if let (Some(first), Some(last)) = (row.iter().position(|p| *p != Color32::TRANSPARENT), row.iter().rposition(|p| *p != Color32::TRANSPARENT)) {
+            (c0, c1, r0, r1) = (c0.min(first), c1.max(last), r0.min(r), r);
+        }
+    }
+    if c0 == usize::MAX {
+        return (ColorImage::filled([1, 1], Color32::TRANSPARENT), [x0, x0, y0, y0]);
+    }
+    let (cw, ch) = (c1 - c0 + 1, r1 - r0 + 1);
+    let pixels = (r0..=r1).flat_map(|r| image.pixels[r * w + c0..=r * w + c1].iter().copied()).collect();
+    let (dx, dy) = ((x1 - x0) / w as f64, (y1 - y0) / h as f64);
+    let area = [x0 + c0 as f64 * dx, x0 + (c1 + 1) as f64 * dx, y1 - (r1 + 1) as f64 * dy, y1 - r0 as f64 * dy];
+    (ColorImage::new([cw, ch], pixels), area)
 }
 
 /// Per pixel column `(x, lowest, highest)` of a polyline given in pixels (time-sorted), each
@@ -124,6 +149,24 @@ mod tests {
     /// spans 5..9; column 1 reaches back to where the segment from (0.7, 9) to (1.5, 2) enters
     /// it, 9 − 7·(0.3/0.8) = 6.375, and has 2; column 2, without a point, gets the segment from
     /// (1.5, 2) to (3.5, 4) between x 2 and 3: 2.5..3.5; column 3 from 3.5 to 4.
+    /// Hand-checked: a 4 × 5 image over [0, 4] × [0, 10] with pixels painted at (column 1,
+    /// row 1) and (column 2, row 3) is cut to columns 1..=2 and rows 1..=3: x from 1 to 3, y
+    /// from 10 − 4·2 = 2 to 10 − 1·2 = 8, the pixels in their places.
+    #[test]
+    fn crop_keeps_what_is_painted_where_it_was() {
+        let red = Color32::RED;
+        let mut image = ColorImage::filled([4, 5], Color32::TRANSPARENT);
+        image.pixels[4 + 1] = red;
+        image.pixels[3 * 4 + 2] = red;
+        let (cut, area) = crop(&image, [0.0, 4.0, 0.0, 10.0]);
+        assert_eq!(cut.size, [2, 3]);
+        assert_eq!(area, [1.0, 3.0, 2.0, 8.0]);
+        let t = Color32::TRANSPARENT;
+        assert_eq!(cut.pixels, vec![red, t, t, t, t, red]);
+        let (empty, _) = crop(&ColorImage::filled([4, 5], t), [0.0, 4.0, 0.0, 10.0]);
+        assert_eq!(empty.size, [1, 1]);
+    }
+
     #[test]
     fn each_column_spans_its_points_and_joins_the_last_one() {
         let pts = [(0.2, 5.0), (0.7, 9.0), (1.5, 2.0), (3.5, 4.0)];
