@@ -270,11 +270,15 @@ impl Recovery {
     }
 }
 
-/// "8.1 MB": a file size as the offer shows it.
+/// "8.1 MB" ("31.4 kB" below 100 kB): a file size as the offer shows it.
 fn megabytes(bytes: u64) -> String {
     #[allow(clippy::cast_precision_loss)]
-    let mb = bytes as f64 / 1e6;
-    format!("{mb:.1} MB")
+    let (kb, mb) = (bytes as f64 / 1e3, bytes as f64 / 1e6);
+    if kb < 100.0 {
+        format!("{kb:.1} kB")
+    } else {
+        format!("{mb:.1} MB")
+    }
 }
 
 impl Panel for Recovery {

@@ -557,7 +557,10 @@ fn recovery_offers_are_read_only_on_restore_and_restored_or_discarded_by_their_b
     h.run();
     use super::recovery::Content;
     assert!(h.state().recovery.offers.iter().all(|o| o.content == Content::Unread), "nothing read before Restore");
-    h.get_by_label_contains("0.0 MB, saved 60 min ago");
+    // Each offer shows its size, read from the directory.
+    #[allow(clippy::cast_precision_loss)]
+    let kb = std::fs::metadata(&good).unwrap().len() as f64 / 1e3;
+    h.get_by_label_contains(&format!("{kb:.1} kB, saved 0 min ago"));
     use egui_kittest::kittest::NodeT;
     let restores: Vec<_> = h.get_all_by_label("Restore").collect();
     assert_eq!(restores.len(), 2);
