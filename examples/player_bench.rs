@@ -21,7 +21,8 @@
 //! the checksum and the values of 120 sequential frames and 120 seeks (which the Node script
 //! compares with the mixer's) to OUT.json; `--breakdown` also prints to stderr what a frame's
 //! parts cost (the clock alone, each half of the clip alone, the bytes a frame touches, the
-//! whole clip evaluated as on a processor without AVX2).
+//! whole clip evaluated as on a processor without AVX2, and the bytes per key the player
+//! reads against the mixer's).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -187,6 +188,22 @@ fn print_breakdown(tracks: &[Track], random_times: &[f64]) -> anyhow::Result<()>
     let mut player = clip.player();
     let clock = time(|_| player.mixer_mut().update(black_box(1.0 / 60.0)));
     eprintln!("clock alone (mixer.update): {clock:.1} ns/frame");
+    // Issue 46: what the player reads against what the mixer reads (a float32 time and `dim`
+    // float32 values per key).
+    let f = clip.footprint();
+    let mixer: usize = tracks.iter().map(|t| t.keys.len() * 4 * (1 + t.kind.dim())).sum();
+    let per_key = |bytes: usize| bytes as f64 / f.keys as f64;
+    eprintln!(
+        "bytes per key: player {:.2} ({} bytes: {} as float32 keys, {} in records, {} in their grid), three mixer {:.2} ({} bytes): {:.2}x",
+        per_key(f.bytes()),
+        f.bytes(),
+        f.packed,
+        f.records,
+        f.grid,
+        per_key(mixer),
+        mixer,
+        f.bytes() as f64 / mixer as f64
+    );
     let short: Vec<Track> = tracks.iter().map(|t| t.clone().with_keys(t.keys[..100].to_vec())).collect();
     let parts: [(&str, &[Track], bool); 5] = [
         ("30 Vec3 Tcb", &tracks[..TRACKS], false),

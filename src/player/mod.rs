@@ -74,6 +74,8 @@
 mod compact;
 mod frame;
 mod lanes;
+mod packed;
+mod packed_lanes;
 
 use crate::clock::{Action, ActionId, LoopMode, Mixer, MixerEvent};
 use crate::error::TrackError;
@@ -81,6 +83,7 @@ use crate::model::{Project, Track};
 use crate::TrackCurve;
 use compact::Plan;
 use frame::Tracks;
+use packed::Packed;
 use thiserror::Error;
 
 /// Why a clip cannot be made, or a frame not played.
@@ -114,6 +117,8 @@ pub struct Clip {
     curves: Vec<TrackCurve>,
     /// What the player reads of the tracks it evaluates itself ([`compact`]).
     plan: Plan,
+    /// The tracks kept as float32 keys ([`packed`]), which the plan leaves out.
+    packed: Packed,
     offsets: Vec<usize>,
     start: f64,
     duration: f64,
@@ -160,8 +165,9 @@ impl Clip {
         for c in &curves {
             offsets.push(offsets[offsets.len() - 1] + c.dim());
         }
-        let plan = Plan::new(&curves);
-        Ok(Self { curves, plan, offsets, start, duration })
+        let packed = Packed::new(&curves);
+        let plan = Plan::new(&curves, &packed.taken(curves.len()));
+        Ok(Self { curves, plan, packed, offsets, start, duration })
     }
 
     /// Values in one frame (the output buffer's length).
@@ -196,10 +202,39 @@ impl Clip {
         self.duration
     }
 
+    /// How many bytes the player reads for the tracks it evaluates itself, and how many keys
+    /// they have (see [`Footprint`]).
+    #[must_use]
+    pub fn footprint(&self) -> Footprint {
+        let (packed, packed_keys) = self.packed.bytes_and_keys();
+        let (records, grid, record_keys) = self.plan.bytes_and_keys();
+        Footprint { keys: packed_keys + record_keys, packed, records, grid }
+    }
+
     /// A player of this clip at clip time 0, playing, looping, at time scale 1.
     #[must_use]
     pub fn player(&self) -> ClipPlayer<'_> {
         ClipPlayer::new(self)
+    }
+}
+
+/// What the player reads of a clip's tracks that it evaluates itself ([`Clip::footprint`]):
+/// their keys; the bytes of the tracks kept as float32 keys (keys, and per Slerp segment its
+/// arc's `θ` and `1/sin θ`); the bytes of the per-segment records of the others (128 per
+/// segment) and of their grid (seeks). Tracks played through their curves are not counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    pub keys: usize,
+    pub packed: usize,
+    pub records: usize,
+    pub grid: usize,
+}
+
+impl Footprint {
+    /// All the bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.packed + self.records + self.grid
     }
 }
 
@@ -241,7 +276,7 @@ impl<'c> ClipPlayer<'c> {
         // `Clip` made sure that the duration is positive and finite, which is all the clock asks.
         let action = mixer.add_action(clip.duration).expect("a clip's duration is positive and finite");
         mixer.play(action);
-        let tracks = Tracks::new(&clip.curves, &clip.plan, &clip.offsets);
+        let tracks = Tracks::new(&clip.curves, &clip.plan, &clip.packed, &clip.offsets);
         Self { clip, tracks, mixer, action, time: clip.start, events: Vec::new() }
     }
 
