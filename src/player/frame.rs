@@ -188,7 +188,7 @@ impl<'c> Tracks<'c> {
         self.poly.iter_mut().for_each(|g| read(g, row, t));
         read(&mut self.slerp, row, t);
         ask_keys(&self.other, t);
-        self.packed.ask_keys(t);
+        self.packed.find_all(t);
         self.poly.iter_mut().for_each(|g| settle(g, t));
         settle(&mut self.slerp, t);
         find_marked(&mut self.other, t);

@@ -17,12 +17,16 @@
 //!   `1/Δt` from the key times.
 //!
 //! Each segment is checked when the clip is made: its numbers computed this way are compared,
-//! bit for bit, with the ones the track compiled ([`TrackCurve::playback_form`]). A segment
-//! that differs (a track's first and last TCB segments, whose end tangents follow another
-//! rule; a Slerp segment that is no arc) is marked, and the player evaluates it with the
-//! track's own `segment_value`. A track where more than a quarter of the segments differ (other
-//! tangent parameters, Cubic tracks), or whose keys are not float32, stays with the records of
-//! [`super::compact`].
+//! bit for bit, with the ones the track compiled ([`TrackCurve::playback_form`]). A TCB
+//! track's first and last segments (whose end tangents follow another rule) are evaluated by
+//! the track's own `segment_value`, and so is a Slerp segment that is no arc (marked); a TCB
+//! track where any other segment differs (other tangent parameters, two keys at one time),
+//! a Slerp track where more than a quarter do, a Cubic track, or one whose key times (TCB:
+//! and values) are not float32, stays with the records of [`super::compact`].
+//!
+//! Seeks find a track's segment by [`Rows`]: per row of time (about two keys of the longest
+//! track each) and track, the number of keys before the row, as a u16; the keys in the row
+//! (at most [`WINDOW`]) are then counted from the keys themselves.
 
 use crate::curve::playback::Form;
 use crate::quat::{neg, Quat};
@@ -51,7 +55,7 @@ pub(super) type Coefficients = ([[f64; 4]; 4], f64);
 /// factors of 1 change no bit: `g₁ + ½g₃`, `g₁ = (cur − prev)`, `g₂ = (next − cur)`,
 /// `g₃ = g₂ − g₁`.
 #[inline(always)]
-fn tangent(prev: &[f64; 4], cur: &[f64; 4], next: &[f64; 4]) -> [f64; 4] {
+pub(super) fn tangent(prev: &[f64; 4], cur: &[f64; 4], next: &[f64; 4]) -> [f64; 4] {
     std::array::from_fn(|i| {
         let g1 = cur[i] - prev[i];
         let g2 = next[i] - cur[i];
@@ -65,11 +69,17 @@ fn tangent(prev: &[f64; 4], cur: &[f64; 4], next: &[f64; 4]) -> [f64; 4] {
 #[inline(always)]
 pub(super) fn poly_coefficients(k: &[[f32; 4]; 4]) -> Coefficients {
     let [a, p0, p1, d] = k.map(|x| widen(&x));
-    let r1 = tangent(&a, &p0, &p1);
-    let r2 = tangent(&p0, &p1, &d);
+    let (r1, r2) = (tangent(&a, &p0, &p1), tangent(&p0, &p1, &d));
+    (cubic(&p0, &p1, &r1, &r2), 1.0 / (p1[0] - p0[0]))
+}
+
+/// `[c₃, c₂, c₁, c₀]` of the Hermite cubic from `p0` to `p1` with tangents `r1`, `r2`:
+/// `curve/tcb.rs`' expressions, in its order.
+#[inline(always)]
+pub(super) fn cubic(p0: &[f64; 4], p1: &[f64; 4], r1: &[f64; 4], r2: &[f64; 4]) -> [[f64; 4]; 4] {
     let c3 = std::array::from_fn(|i| 2.0 * p0[i] + r1[i] - 2.0 * p1[i] + r2[i]);
     let c2 = std::array::from_fn(|i| -3.0 * p0[i] - 2.0 * r1[i] + 3.0 * p1[i] - r2[i]);
-    ([c3, c2, r1, p0], 1.0 / (p1[0] - p0[0]))
+    [c3, c2, *r1, *p0]
 }
 
 /// Horner's rule at local time `u` on every lane, as `sample` evaluates each component:
@@ -79,22 +89,15 @@ pub(super) fn horner(k: &[[f64; 4]; 4], u: f64) -> [f64; 4] {
     std::array::from_fn(|i| ((k[0][i] * u + k[1][i]) * u + k[2][i]) * u + k[3][i])
 }
 
-/// Bit `s` of a set.
-#[inline(always)]
-pub(super) fn bit(set: &[u64], s: usize) -> bool {
-    set.get(s / 64).is_some_and(|w| w >> (s % 64) & 1 == 1)
-}
-
 /// A TCB track (1 to 3 components) kept as its keys.
 #[derive(Clone, Debug)]
 pub(super) struct PolyKeys {
     /// The track's index in the clip.
     pub(super) track: usize,
     pub(super) dim: usize,
-    /// `[t, x, y, z]` per key (components past `dim` 0).
+    /// `[t, x, y, z]` per key (components past `dim` 0). Every segment but the first and the
+    /// last (which the track's `segment_value` evaluates) has the numbers computed from them.
     pub(super) keys: Vec<[f32; 4]>,
-    /// The segments evaluated by the track's `segment_value` (their numbers differ).
-    pub(super) slow: Vec<u64>,
 }
 
 /// A Slerp track kept as its keys.
@@ -110,11 +113,94 @@ pub(super) struct SlerpKeys {
     pub(super) arcs: Vec<[f64; 2]>,
 }
 
-/// The tracks of a clip kept as their keys.
+/// The tracks of a clip kept as their keys, and their rows for seeks.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Packed {
     pub(super) poly: Vec<PolyKeys>,
     pub(super) slerp: Vec<SlerpKeys>,
+    pub(super) rows: Rows,
+}
+
+/// At most this many keys of a track lie in one row of [`Rows`].
+pub(super) const WINDOW: usize = 8;
+
+/// Rows of equal length in time from `x0`, row `⌊(t − x0)·scale⌋`; per row, for each track
+/// with a column, the number of its keys in earlier rows (a u16). As the row never decreases
+/// when `t` grows, those keys are `≤ t` and the keys in later rows `> t`, so the number of
+/// keys `≤ t` is the row's number plus those of the row's keys (at most [`WINDOW`]) that are
+/// `≤ t`. Columns: the TCB tracks, then the Slerp tracks, in the order of [`Packed`]; a track
+/// of 65,535 keys or more, or with more than [`WINDOW`] keys in a row, has none (its index
+/// serves).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Rows {
+    x0: f64,
+    scale: f64,
+    len: f64,
+    pub(super) width: usize,
+    cells: Vec<u16>,
+    pub(super) columns: Vec<Option<usize>>,
+}
+
+impl Rows {
+    /// Rows over every track's key times (each sorted): about two keys of the longest track a row.
+    fn new(tracks: &[Vec<f64>]) -> Self {
+        let x0 = tracks.iter().filter_map(|t| t.first()).fold(f64::INFINITY, |a, &b| a.min(b));
+        let last = tracks.iter().filter_map(|t| t.last()).fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+        let most = tracks.iter().map(Vec::len).max().unwrap_or(0);
+        if !(x0.is_finite() && last.is_finite() && last > x0 && most >= 2) {
+            return Self { columns: vec![None; tracks.len()], ..Self::default() };
+        }
+        let count = (most / 2).max(1);
+        let scale = count as f64 / (last - x0);
+        let mut rows = Self { x0, scale, len: count as f64, width: 0, cells: Vec::new(), columns: vec![None; tracks.len()] };
+        if !scale.is_finite() {
+            return rows;
+        }
+        // Each track's column: per row the number of keys in earlier rows.
+        let mut filled: Vec<Vec<u16>> = Vec::new();
+        for (i, times) in tracks.iter().enumerate() {
+            if times.len() >= usize::from(u16::MAX) {
+                continue;
+            }
+            let mut column = vec![0u16; count];
+            let (mut k, mut in_row) = (0usize, 0usize);
+            for r in 0..count {
+                let before = k;
+                while k < times.len() && rows.row_of(times[k]).is_some_and(|x| x <= r) {
+                    k += 1;
+                }
+                // In range: fewer than u16::MAX keys.
+                column[r] = before as u16;
+                in_row = in_row.max(k - before);
+            }
+            if in_row <= WINDOW {
+                rows.columns[i] = Some(filled.len());
+                filled.push(column);
+            }
+        }
+        rows.width = filled.len();
+        rows.cells = (0..count).flat_map(|r| filled.iter().map(move |c| c[r])).collect();
+        rows
+    }
+
+    /// The row of `t`; `None` outside the rows (or NaN).
+    #[inline(always)]
+    pub(super) fn row_of(&self, t: f64) -> Option<usize> {
+        let k = (t - self.x0) * self.scale;
+        // In range, so exact.
+        (k >= 0.0 && k < self.len).then_some(k as usize)
+    }
+
+    /// Row `k`: per column the number of keys in earlier rows.
+    #[inline(always)]
+    pub(super) fn row(&self, k: usize) -> &[u16] {
+        self.cells.get(k * self.width..(k + 1) * self.width).unwrap_or(&[])
+    }
+
+    /// The bytes of its cells.
+    pub(super) fn bytes(&self) -> usize {
+        std::mem::size_of_val(&self.cells[..])
+    }
 }
 
 impl Packed {
@@ -136,6 +222,9 @@ impl Packed {
                 _ => {}
             }
         }
+        let times: Vec<Vec<f64>> =
+            packed.poly.iter().map(|p| curves[p.track].times().to_vec()).chain(packed.slerp.iter().map(|s| curves[s.track].times().to_vec())).collect();
+        packed.rows = Rows::new(&times);
         packed
     }
 
@@ -148,21 +237,21 @@ impl Packed {
         taken
     }
 
-    /// The bytes its keys and per-segment numbers take, and how many keys.
+    /// The bytes its keys, per-segment numbers and rows take, and how many keys.
     #[must_use]
     pub(super) fn bytes_and_keys(&self) -> (usize, usize) {
         let size = std::mem::size_of_val::<[f32; 4]>;
         let mut bytes = 0;
         let mut keys = 0;
         for p in &self.poly {
-            bytes += p.keys.iter().map(size).sum::<usize>() + std::mem::size_of_val(&p.slow[..]);
+            bytes += p.keys.iter().map(size).sum::<usize>();
             keys += p.keys.len();
         }
         for s in &self.slerp {
             bytes += std::mem::size_of_val(&s.times[..]) + std::mem::size_of_val(&s.quats[..]) + std::mem::size_of_val(&s.arcs[..]);
             keys += s.times.len();
         }
-        (bytes, keys)
+        (bytes + self.rows.bytes(), keys)
     }
 }
 
@@ -187,20 +276,14 @@ fn poly_keys(track: usize, curve: &TrackCurve, segs: &[crate::curve::playback::P
             Some(k)
         })
         .collect::<Option<Vec<[f32; 4]>>>()?;
-    let mut slow = vec![0u64; segs.len().div_ceil(64)];
-    let mut count = 0;
-    for (s, seg) in segs.iter().enumerate() {
-        let same = s >= 1 && s + 3 <= keys.len() && times[s] < times[s + 1] && {
-            let (k, inv_dt) = poly_coefficients(&[keys[s - 1], keys[s], keys[s + 1], keys[s + 2]]);
-            let bits = |x: f64| x.to_bits();
-            bits(inv_dt) == bits(seg.inv_dt) && (0..dim).all(|c| (0..4).all(|j| bits(k[j][c + 1]) == bits(seg.k[c][j])))
-        };
-        if !same {
-            slow[s / 64] |= 1 << (s % 64);
-            count += 1;
-        }
-    }
-    few(count, segs.len()).then_some(PolyKeys { track, dim, keys, slow })
+    // Every segment but the first and the last, whose end tangents follow another rule.
+    let n = keys.len();
+    let same = (1..n - 2).all(|s| {
+        let (k, inv_dt) = poly_coefficients(&[keys[s - 1], keys[s], keys[s + 1], keys[s + 2]]);
+        let bits = |x: f64| x.to_bits();
+        times[s] < times[s + 1] && bits(inv_dt) == bits(segs[s].inv_dt) && (0..dim).all(|c| (0..4).all(|j| bits(k[j][c + 1]) == bits(segs[s].k[c][j])))
+    });
+    same.then_some(PolyKeys { track, dim, keys })
 }
 
 fn slerp_keys(track: usize, curve: &TrackCurve, pairs: &[(crate::quat::SlerpPair, f64)]) -> Option<SlerpKeys> {

@@ -9,7 +9,7 @@
 //! for in passes first) and evaluates it the same way.
 
 use super::lanes::value_of;
-use super::packed::{bit, horner, poly_coefficients, Packed, PolyKeys, SlerpKeys};
+use super::packed::{cubic, horner, tangent, widen, Packed, PolyKeys, Rows, SlerpKeys, WINDOW};
 use crate::quat::{arc_weights, mix, Quat};
 use crate::search::{prefetch, Located, SegmentCursor};
 use crate::TrackCurve;
@@ -24,18 +24,110 @@ const SIGN: u64 = 1 << 63;
 /// none, so that a frame takes segment 0 and checks it) and where its value goes.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
-struct Lane {
+struct Lane<H> {
+    /// The track's keys (read every frame: here rather than behind a pointer).
+    hot: H,
     t1: f64,
     seg: u32,
     out: u32,
 }
 
+/// A Slerp track's keys, as its lane holds them.
+#[derive(Clone, Copy, Debug)]
+struct SlerpHot<'c> {
+    times: &'c [f32],
+    quats: &'c [Quat],
+    arcs: &'c [[f64; 2]],
+}
+
+/// The tangents at a TCB lane's segment's start and end keys (lanes 1 to 3), as computed
+/// from the keys for the segment before: the next frame's segment (the same or the next) takes
+/// its start tangent from here, selected without a branch, and computes only its end tangent.
+type Tangents = [[f64; 4]; 2];
+
 /// What a lane's track needs beyond the lane: its keys, the track, its cursor for `sample`.
 #[derive(Clone, Debug)]
 struct Cold<'c, K> {
     keys: &'c K,
+    /// Its column in [`Rows`].
+    column: Option<usize>,
     curve: &'c TrackCurve,
     cursor: SegmentCursor,
+}
+
+/// A track's key times, for a seek.
+trait Times {
+    fn time(&self, i: usize) -> Option<f64>;
+    /// Asks for the keys a seek reads around key `i`.
+    fn ask(&self, i: usize);
+}
+
+impl Times for PolyKeys {
+    #[inline(always)]
+    fn time(&self, i: usize) -> Option<f64> {
+        self.keys.get(i).map(|k| f64::from(k[0]))
+    }
+
+    #[inline(always)]
+    fn ask(&self, i: usize) {
+        prefetch(self.keys.as_ptr().wrapping_add(i.wrapping_sub(1)));
+        prefetch(self.keys.as_ptr().wrapping_add(i + 2));
+    }
+}
+
+impl Times for SlerpKeys {
+    #[inline(always)]
+    fn time(&self, i: usize) -> Option<f64> {
+        self.times.get(i).map(|&x| f64::from(x))
+    }
+
+    #[inline(always)]
+    fn ask(&self, i: usize) {
+        prefetch(self.times.as_ptr().wrapping_add(i));
+        prefetch(self.quats.as_ptr().wrapping_add(i));
+        prefetch(self.quats.as_ptr().wrapping_add(i + 1));
+        prefetch(self.arcs.as_ptr().wrapping_add(i));
+    }
+}
+
+/// The first pass of a seek for one kind of track: tracks without a column, their index asked.
+fn ask_index<K>(cold: &[Cold<'_, K>], t: f64, row: Option<usize>) {
+    for c in cold.iter().filter(|c| c.column.is_none() || row.is_none()) {
+        c.curve.prefetch_lookup(t);
+    }
+}
+
+/// The second pass: each track's number of keys before the row (kept in its lane) and the
+/// keys there asked for; tracks without a column, their index's keys asked for.
+fn read_row<H, K: Times>(lanes: &mut [Lane<H>], cold: &[Cold<'_, K>], t: f64, row: &[u16]) {
+    for (l, c) in lanes.iter_mut().zip(cold) {
+        match c.column.and_then(|k| row.get(k)) {
+            Some(&base) => {
+                l.seg = u32::from(base);
+                c.keys.ask(usize::from(base));
+            }
+            None => {
+                l.seg = NONE;
+                c.curve.prefetch_keys(t);
+            }
+        }
+    }
+}
+
+/// The third pass: each track's segment (the keys of its row counted, or its index), kept in
+/// its lane, its keys asked for.
+fn settle<H, K: Times>(lanes: &mut [Lane<H>], cold: &[Cold<'_, K>], t: f64) {
+    for (l, c) in lanes.iter_mut().zip(cold) {
+        let count = if l.seg == NONE {
+            c.curve.count_anywhere(t)
+        } else {
+            let base = l.seg as usize;
+            base + (0..WINDOW).map(|j| usize::from(c.keys.time(base + j).is_some_and(|x| x <= t))).sum::<usize>()
+        };
+        let n = c.curve.times().len();
+        l.seg = if count >= 1 && count < n { (count - 1) as u32 } else { NONE };
+        c.keys.ask(l.seg as usize);
+    }
 }
 
 /// How many arcs are weighed together.
@@ -57,25 +149,47 @@ struct Arcs {
 /// The tracks of a clip kept as keys: TCB tracks by dimension, Slerp tracks.
 #[derive(Clone, Debug)]
 pub(super) struct PackedTracks<'c> {
-    poly: [(Vec<Lane>, Vec<Cold<'c, PolyKeys>>); 3],
-    slerp: (Vec<Lane>, Vec<Cold<'c, SlerpKeys>>),
+    rows: &'c Rows,
+    /// A seek's row.
+    row: Option<usize>,
+    /// Per TCB track also the tangents at the start and end keys of its lane's segment.
+    poly: [(Vec<Lane<&'c [[f32; 4]]>>, Vec<Cold<'c, PolyKeys>>, Vec<Tangents>); 3],
+    slerp: (Vec<Lane<SlerpHot<'c>>>, Vec<Cold<'c, SlerpKeys>>),
     arcs: Box<Arcs>,
 }
 
 impl<'c> PackedTracks<'c> {
     pub(super) fn new(packed: &'c Packed, curves: &'c [TrackCurve], offsets: &[usize]) -> Self {
-        let lane = |track: usize| Lane { t1: f64::NEG_INFINITY, seg: NONE, out: offsets.get(track).and_then(|&o| u32::try_from(o).ok()).unwrap_or(NONE) };
+        fn lane<H>(hot: H, offsets: &[usize], track: usize) -> Lane<H> {
+            Lane { hot, t1: f64::NEG_INFINITY, seg: NONE, out: offsets.get(track).and_then(|&o| u32::try_from(o).ok()).unwrap_or(NONE) }
+        }
+        let column = |i: usize| packed.rows.columns.get(i).copied().flatten();
         let poly = std::array::from_fn(|d| {
-            let tracks = packed.poly.iter().filter(|p| p.dim == d + 1);
-            tracks.map(|p| (lane(p.track), Cold { keys: p, curve: &curves[p.track], cursor: SegmentCursor::new() })).unzip()
+            let tracks = packed.poly.iter().enumerate().filter(|(_, p)| p.dim == d + 1);
+            let (lanes, cold): (Vec<_>, Vec<_>) = tracks
+                .map(|(i, p)| (lane(&p.keys[..], offsets, p.track), Cold { keys: p, column: column(i), curve: &curves[p.track], cursor: SegmentCursor::new() }))
+                .unzip();
+            let tangents = vec![[[0.0; 4]; 2]; lanes.len()];
+            (lanes, cold, tangents)
         });
-        let slerp = packed.slerp.iter().map(|s| (lane(s.track), Cold { keys: s, curve: &curves[s.track], cursor: SegmentCursor::new() })).unzip();
+        let m = packed.poly.len();
+        let slerp = packed
+            .slerp
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                (
+                    lane(SlerpHot { times: &s.times, quats: &s.quats, arcs: &s.arcs }, offsets, s.track),
+                    Cold { keys: s, column: column(m + i), curve: &curves[s.track], cursor: SegmentCursor::new() },
+                )
+            })
+            .unzip();
         let zero = [0.0; ARCS];
         let arcs = Box::new(Arcs { theta: zero, inv_sin: [1.0; ARCS], u: zero, ws: zero, wt: zero, q: [[[0.0; 4]; 2]; ARCS], out: [0; ARCS] });
-        Self { poly, slerp, arcs }
+        Self { rows: &packed.rows, row: None, poly, slerp, arcs }
     }
 
-    /// Every track at `t`: from each lane's segment, or (`seek`) each track's index.
+    /// Every track at `t`: from each lane's segment, or (`seek`) the segment a seek found.
     ///
     /// # Safety
     /// With `WIDE`, the processor must have AVX2.
@@ -91,20 +205,32 @@ impl<'c> PackedTracks<'c> {
         self.play_slerp(t, out, seek);
     }
 
-    /// The first pass of a seek: each track's index asked for its first data.
-    pub(super) fn ask(&self, t: f64) {
-        let polys = self.poly.iter().flat_map(|p| p.1.iter().map(|c| c.curve));
-        for curve in polys.chain(self.slerp.1.iter().map(|c| c.curve)) {
-            curve.prefetch_lookup(t);
+    /// The first pass of a seek: the row of `t` asked for, and the index of each track
+    /// without a column.
+    pub(super) fn ask(&mut self, t: f64) {
+        self.row = self.rows.row_of(t);
+        if let Some(k) = self.row {
+            let row = self.rows.row(k);
+            for offset in (0..row.len()).step_by(32) {
+                prefetch(row.as_ptr().wrapping_add(offset));
+            }
         }
+        self.poly.iter().for_each(|p| ask_index(&p.1, t, self.row));
+        ask_index(&self.slerp.1, t, self.row);
     }
 
-    /// The second pass of a seek: the positions each index counts, and the key times there.
-    pub(super) fn ask_keys(&self, t: f64) {
-        let polys = self.poly.iter().flat_map(|p| p.1.iter().map(|c| c.curve));
-        for curve in polys.chain(self.slerp.1.iter().map(|c| c.curve)) {
-            curve.prefetch_keys(t);
+    /// The second and third passes of a seek: each track's segment found from the row (or its
+    /// index) and its keys asked for.
+    pub(super) fn find_all(&mut self, t: f64) {
+        let row = self.row.map_or(&[][..], |k| self.rows.row(k));
+        for (lanes, cold, _) in &mut self.poly {
+            read_row(lanes, cold, t, row);
         }
+        read_row(&mut self.slerp.0, &self.slerp.1, t, row);
+        for (lanes, cold, _) in &mut self.poly {
+            settle(lanes, cold, t);
+        }
+        settle(&mut self.slerp.0, &self.slerp.1, t);
     }
 
     /// Slerp lanes in chunks of [`ARCS`]: every lane's arc, then the arcs' weights together,
@@ -116,16 +242,16 @@ impl<'c> PackedTracks<'c> {
         for (lanes, cold) in lanes.chunks_mut(ARCS).zip(cold.chunks_mut(ARCS)) {
             let mut n = 0;
             for (l, c) in lanes.iter_mut().zip(cold.iter_mut()) {
-                let s = if seek { index(c.curve, t).map_or(NONE, |s| s as u32) } else { l.seg.wrapping_add(u32::from(t >= l.t1)) };
-                let k = c.keys;
+                let s = if seek { l.seg } else { l.seg.wrapping_add(u32::from(t >= l.t1)) };
+                let k = l.hot;
                 let s = s as usize;
                 prefetch(k.quats.as_ptr().wrapping_add(s + 4));
                 prefetch(k.arcs.as_ptr().wrapping_add(s + 8));
                 prefetch(k.times.as_ptr().wrapping_add(s + 16));
-                let arc = match arc_at(k, s, t) {
+                let arc = match arc_at(&k, s, t) {
                     Some(arc) => Some((s, arc)),
                     None => match find(l, c.curve, |s| k.times.get(s).map(|&x| f64::from(x)), t) {
-                        Some(s) => arc_at(k, s, t).map(|arc| (s, arc)).or_else(|| {
+                        Some(s) => arc_at(&k, s, t).map(|arc| (s, arc)).or_else(|| {
                             value_of::<4>(out, l.out as usize).map(|o| c.curve.segment_value(s, t, o));
                             None
                         }),
@@ -161,21 +287,34 @@ impl<'c> PackedTracks<'c> {
 /// # Safety
 /// With `WIDE`, the processor must have AVX2.
 #[inline(always)]
-unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold): &mut (Vec<Lane>, Vec<Cold<'_, PolyKeys>>), t: f64, out: &mut [f64], seek: bool) {
-    for (l, c) in lanes.iter_mut().zip(cold.iter_mut()) {
+unsafe fn play_poly<const D: usize, const WIDE: bool>(
+    (lanes, cold, tangents): &mut (Vec<Lane<&[[f32; 4]]>>, Vec<Cold<'_, PolyKeys>>, Vec<Tangents>),
+    t: f64,
+    out: &mut [f64],
+    seek: bool,
+) {
+    for ((l, c), r) in lanes.iter_mut().zip(cold.iter_mut()).zip(tangents.iter_mut()) {
         let Some(o) = value_of::<D>(out, l.out as usize) else { continue };
-        let s = if seek { index(c.curve, t).map_or(NONE, |s| s as u32) } else { l.seg.wrapping_add(u32::from(t >= l.t1)) };
-        let p = c.keys;
+        let passed = t >= l.t1;
+        let s = if seek { l.seg } else { l.seg.wrapping_add(u32::from(passed)) };
+        let keys = l.hot;
         let s = s as usize;
-        prefetch(p.keys.as_ptr().wrapping_add(s + 8));
+        prefetch(keys.as_ptr().wrapping_add(s + 8));
         // Keys `s − 1` to `s + 2`; none for the first and last segments (which the track's
-        // `segment_value` evaluates).
-        let (s, k, t0, t1) = match window(p, s, t) {
-            Some((k, t0, t1)) => (s, k, t0, t1),
-            None => match find(l, c.curve, |s| p.keys.get(s).map(|k| f64::from(k[0])), t) {
-                Some(s) => match window(p, s, t) {
-                    Some((k, t0, t1)) => (s, k, t0, t1),
+        // `segment_value` evaluates). The start tangent from the lane where the lane's segment
+        // or the next was taken (the lane's tangents are those of its segment, whichever way
+        // it was found), else computed.
+        let (s, k, t0, t1, start) = match window(keys, s, t) {
+            Some((k, t0, t1)) => (s, k, t0, t1, if seek { None } else { Some(passed) }),
+            None => match find(l, c.curve, |s| keys.get(s).map(|k| f64::from(k[0])), t) {
+                Some(s) => match window(keys, s, t) {
+                    Some((k, t0, t1)) => (s, k, t0, t1, None),
                     None => {
+                        // The first segment: the next frame's may be the second, whose start
+                        // tangent is then the lane's end tangent.
+                        if let Some(k) = keys.get(s..s + 3) {
+                            r[1] = tangent(&widen(&k[0]), &widen(&k[1]), &widen(&k[2]));
+                        }
                         c.curve.segment_value(s, t, o);
                         continue;
                     }
@@ -188,35 +327,45 @@ unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold): &mut (Vec<L
         };
         (l.seg, l.t1) = (s as u32, t1);
         // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
-        let v = unsafe { value::<WIDE>(k, t - t0) };
+        let v = unsafe { value::<WIDE>(k, t - t0, r, start) };
         for (c, o) in o.iter_mut().enumerate() {
             *o = v[c + 1];
         }
     }
 }
 
-/// The value of the segment from `k[1]` to `k[2]` at `d = t − t0` past its start: its numbers
-/// ([`poly_coefficients`]), then Horner's rule at `u = d·(1/Δt)`, on every lane.
+/// The value of the segment from `k[1]` to `k[2]` at `d = t − t0` past its start, on every
+/// lane: its start tangent `r[start]` (or computed from the keys, with `None`), its end
+/// tangent computed, both kept in `r`; its numbers ([`cubic`], `1/Δt`), then Horner's rule at
+/// `u = d·(1/Δt)`.
 ///
 /// # Safety
 /// With `WIDE`, the processor must have AVX2.
 #[inline(always)]
-unsafe fn value<const WIDE: bool>(k: &[[f32; 4]; 4], d: f64) -> [f64; 4] {
+unsafe fn value<const WIDE: bool>(k: &[[f32; 4]; 4], d: f64, r: &mut Tangents, start: Option<bool>) -> [f64; 4] {
     #[cfg(target_arch = "x86_64")]
     if WIDE {
         // SAFETY: the processor has AVX2 (this function's contract).
-        return unsafe { value_avx2(k, d) };
+        return unsafe { value_avx2(k, d, r, start) };
     }
-    let (c, inv_dt) = poly_coefficients(k);
-    horner(&c, d * inv_dt)
+    let [a, p0, p1, e] = k.map(|x| widen(&x));
+    let r1 = match start {
+        Some(next) => r[usize::from(next)],
+        None => tangent(&a, &p0, &p1),
+    };
+    let r2 = tangent(&p0, &p1, &e);
+    *r = [r1, r2];
+    horner(&cubic(&p0, &p1, &r1, &r2), d * (1.0 / (p1[0] - p0[0])))
 }
 
 /// [`value`] in 256-bit registers, a lane per component: the same operations lane by lane as
-/// [`poly_coefficients`] and [`horner`], so the same bits.
+/// [`tangent`], [`cubic`] and [`horner`], so the same bits.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn value_avx2(k: &[[f32; 4]; 4], d: f64) -> [f64; 4] {
-    use std::arch::x86_64::{__m256d, _mm256_add_pd, _mm256_cvtps_pd, _mm256_mul_pd, _mm256_set1_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm_loadu_ps};
+fn value_avx2(k: &[[f32; 4]; 4], d: f64, r: &mut Tangents, start: Option<bool>) -> [f64; 4] {
+    use std::arch::x86_64::{
+        __m256d, _mm256_add_pd, _mm256_cvtps_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_set1_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm_loadu_ps,
+    };
     // SAFETY: each load reads one key's four f32s, inside `k`.
     let [a, p0, p1, e] = k.map(|x| unsafe { _mm256_cvtps_pd(_mm_loadu_ps(x.as_ptr())) });
     let (half, two, three, minus_three) = (_mm256_set1_pd(0.5), _mm256_set1_pd(2.0), _mm256_set1_pd(3.0), _mm256_set1_pd(-3.0));
@@ -226,7 +375,17 @@ fn value_avx2(k: &[[f32; 4]; 4], d: f64) -> [f64; 4] {
         let g3 = _mm256_sub_pd(g2, g1);
         _mm256_add_pd(g1, _mm256_mul_pd(half, g3))
     };
-    let (r1, r2) = (tangent(a, p0, p1), tangent(p0, p1, e));
+    let r1 = match start {
+        // SAFETY: four f64s of `r`.
+        Some(next) => unsafe { _mm256_loadu_pd(r[usize::from(next)].as_ptr()) },
+        None => tangent(a, p0, p1),
+    };
+    let r2 = tangent(p0, p1, e);
+    // SAFETY: four f64s into each of `r`'s two.
+    unsafe {
+        _mm256_storeu_pd(r[0].as_mut_ptr(), r1);
+        _mm256_storeu_pd(r[1].as_mut_ptr(), r2);
+    }
     // c₃ = 2p₀ + r₁ − 2p₁ + r₂, c₂ = −3p₀ − 2r₁ + 3p₁ − r₂, left to right.
     let c3 = _mm256_add_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(two, p0), r1), _mm256_mul_pd(two, p1)), r2);
     let c2 = _mm256_sub_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(minus_three, p0), _mm256_mul_pd(two, r1)), _mm256_mul_pd(three, p1)), r2);
@@ -251,16 +410,16 @@ fn index(curve: &TrackCurve, t: f64) -> Option<usize> {
 /// Keys `s − 1` to `s + 2` and the bounds of segment `s` if it holds `t` and is evaluated from
 /// its keys (none for a track's first and last segments, and those marked).
 #[inline(always)]
-fn window(p: &PolyKeys, s: usize, t: f64) -> Option<(&[[f32; 4]; 4], f64, f64)> {
-    let k = p.keys.get(s.wrapping_sub(1)..s.wrapping_add(3)).and_then(|k| <&[[f32; 4]; 4]>::try_from(k).ok())?;
+fn window(keys: &[[f32; 4]], s: usize, t: f64) -> Option<(&[[f32; 4]; 4], f64, f64)> {
+    let k = keys.get(s.wrapping_sub(1)..s.wrapping_add(3)).and_then(|k| <&[[f32; 4]; 4]>::try_from(k).ok())?;
     let (t0, t1) = (f64::from(k[1][0]), f64::from(k[2][0]));
-    ((t0 <= t) & (t < t1) & !bit(&p.slow, s)).then_some((k, t0, t1))
+    ((t0 <= t) & (t < t1)).then_some((k, t0, t1))
 }
 
 /// Segment `s` of a Slerp track if it holds `t` and the player weighs its arc at `t`: its end,
 /// `θ`, `1/sin θ` (signed), the local time and the two keys.
 #[inline(always)]
-fn arc_at(k: &SlerpKeys, s: usize, t: f64) -> Option<(f64, f64, f64, f64, &Quat, &Quat)> {
+fn arc_at<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<(f64, f64, f64, f64, &'k Quat, &'k Quat)> {
     let (&[t0, t1], &[theta, inv_sin], [q0, q1]) = (
         k.times.get(s..s.wrapping_add(2)).and_then(|x| <&[f32; 2]>::try_from(x).ok())?,
         k.arcs.get(s)?,
@@ -274,7 +433,7 @@ fn arc_at(k: &SlerpKeys, s: usize, t: f64) -> Option<(f64, f64, f64, f64, &Quat,
 /// Where the step does not decide: the segment after the one the step tried (`t` passed two
 /// keys in a frame), else the track's index; kept in the lane. `None` outside the keys.
 #[inline(never)]
-fn find(l: &mut Lane, curve: &TrackCurve, bound: impl Fn(usize) -> Option<f64>, t: f64) -> Option<usize> {
+fn find<H>(l: &mut Lane<H>, curve: &TrackCurve, bound: impl Fn(usize) -> Option<f64>, t: f64) -> Option<usize> {
     let next = l.seg.wrapping_add(2) as usize;
     let s = match (bound(next), bound(next + 1)) {
         (Some(t0), Some(t1)) if l.seg != NONE && t0 <= t && t < t1 => Some(next),
