@@ -438,7 +438,7 @@ fn the_layout_is_track_by_track() {
 }
 
 /// Float32 keys (as three.js and glTF store them), which the player keeps as keys rather than
-/// segments: TCB tracks of 1 to 3 components in Seed mode without tangent parameters (their
+/// segments when asked (`Clip::keeping_float32_keys`): TCB tracks of 1 to 3 components in Seed mode without tangent parameters (their
 /// first and last segments by the track's `segment_value`) and Slerp tracks (with flipped
 /// hemispheres, a rotation held, keys at one time), among tracks that are not kept so (TCB
 /// with two keys at one time, time-adjusted, too short; every other mode rounded to float32); sequential playback forwards, faster, backwards, seeks anywhere and
@@ -467,7 +467,8 @@ fn float32_keys_are_sample_bit_for_bit() {
             t.keys.iter().map(|k| Key { time: f64::from(k.time as f32), value: k.value.iter().map(|&v| f64::from(v as f32)).collect(), ..k.clone() }).collect();
         tracks.push(Track { keys, ..t });
     }
-    let clip = Clip::from_tracks(&tracks).unwrap();
+    assert_eq!(Clip::from_tracks(&tracks).unwrap().footprint().packed, 0, "float32 keys are kept only when asked for");
+    let clip = Clip::from_tracks(&tracks).unwrap().keeping_float32_keys();
     let footprint = clip.footprint();
     // At least the first three TCB tracks above (16 bytes a key) and the three Slerp tracks (52).
     assert!(footprint.packed >= 16 * (300 + 80 + 60) + 52 * (300 + 120 + 100), "{footprint:?}");
@@ -555,6 +556,7 @@ proptest! {
             track(&format!("t{i}"), kind, mode, keys32(seed + 1, kind, n, start, jumps))
         }).collect();
         let Ok(clip) = Clip::from_tracks(&tracks) else { return Ok(()) };
+        let clip = clip.keeping_float32_keys();
         let (mut player, mut reference) = (clip.player(), Reference::new(&tracks, &clip));
         let mut frame = vec![0.0; clip.len()];
         for &(seek, x) in &ops {

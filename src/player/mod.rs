@@ -165,9 +165,22 @@ impl Clip {
         for c in &curves {
             offsets.push(offsets[offsets.len() - 1] + c.dim());
         }
-        let packed = Packed::new(&curves);
-        let plan = Plan::new(&curves, &packed.taken(curves.len()));
-        Ok(Self { curves, plan, packed, offsets, start, duration })
+        let plan = Plan::new(&curves, &[]);
+        Ok(Self { curves, plan, packed: Packed::default(), offsets, start, duration })
+    }
+
+    /// This clip with its TCB (Seed, no tangent parameters) and Slerp tracks whose key times
+    /// (TCB: and values) are float32 numbers, as three.js and glTF store them, kept as their
+    /// keys rather than as a record per segment ([`packed`]): 16 bytes a key of a TCB track
+    /// and 52 of a Slerp track instead of 128 a segment, so that a frame's reads stay in a
+    /// cache shared with other work, at the cost of computing each segment's numbers from
+    /// its keys in every frame (about twice the work per track; docs/measured.md, issue 46).
+    /// The values are the same, bit for bit.
+    #[must_use]
+    pub fn keeping_float32_keys(mut self) -> Self {
+        self.packed = Packed::new(&self.curves);
+        self.plan = Plan::new(&self.curves, &self.packed.taken(self.curves.len()));
+        self
     }
 
     /// Values in one frame (the output buffer's length).
