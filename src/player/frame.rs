@@ -110,8 +110,9 @@ pub(super) struct Tracks<'c> {
     /// Polynomial tracks of one to three components, a group per dimension.
     poly: Vec<Lanes<'c>>,
     slerp: Lanes<'c>,
-    /// The tracks kept as float32 keys.
+    /// The tracks kept as float32 keys, and whether there are any.
     packed: PackedTracks<'c>,
+    any_packed: bool,
     plan: &'c Plan,
     /// The Slerp tracks' arcs of a frame.
     arcs: Arcs<'c>,
@@ -138,7 +139,8 @@ impl<'c> Tracks<'c> {
         #[cfg(not(target_arch = "x86_64"))]
         let wide = false;
         let arcs = Arcs::default();
-        Self { poly, slerp, packed, plan, arcs, other, other_groups, wide }
+        let any_packed = !packed.is_empty();
+        Self { poly, slerp, packed, any_packed, plan, arcs, other, other_groups, wide }
     }
 
     /// Evaluate as where the processor has no AVX2 ([`ClipPlayer::portable`]).
@@ -173,8 +175,10 @@ impl<'c> Tracks<'c> {
         // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
         for_each_poly!(self.poly, |g, D| unsafe { play_poly::<D, WIDE>(g, t, out) });
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, false);
-        // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
-        unsafe { self.packed.play::<WIDE>(t, out, false) };
+        if self.any_packed {
+            // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
+            unsafe { self.packed.play::<WIDE>(t, out, false) };
+        }
         for_each_dim!(self.other, self.other_groups, |slots, D| play_other::<D>(slots, t, out));
     }
 
@@ -183,12 +187,16 @@ impl<'c> Tracks<'c> {
     /// track evaluated.
     pub(super) fn jump_to(&mut self, t: f64, out: &mut [f64]) {
         let row = ask(self.plan, self.poly.iter().chain([&self.slerp]), t).map_or(&[][..], |k| self.plan.grid.row(k));
-        self.packed.ask(t);
+        if self.any_packed {
+            self.packed.ask(t);
+        }
         mark_and_ask(&mut self.other, t);
         self.poly.iter_mut().for_each(|g| read(g, row, t));
         read(&mut self.slerp, row, t);
         ask_keys(&self.other, t);
-        self.packed.find_all(t);
+        if self.any_packed {
+            self.packed.find_all(t);
+        }
         self.poly.iter_mut().for_each(|g| settle(g, t));
         settle(&mut self.slerp, t);
         find_marked(&mut self.other, t);
@@ -217,8 +225,10 @@ impl<'c> Tracks<'c> {
         // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
         for_each_poly!(self.poly, |g, D| unsafe { write_poly::<D, WIDE>(g, t, out) });
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, true);
-        // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
-        unsafe { self.packed.play::<WIDE>(t, out, true) };
+        if self.any_packed {
+            // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
+            unsafe { self.packed.play::<WIDE>(t, out, true) };
+        }
         for_each_dim!(self.other, self.other_groups, |slots, D| write_other::<D>(slots, t, out));
     }
 }

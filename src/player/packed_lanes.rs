@@ -159,6 +159,11 @@ pub(super) struct PackedTracks<'c> {
 }
 
 impl<'c> PackedTracks<'c> {
+    /// Whether there are no tracks kept as keys (the default: then a frame skips them).
+    pub(super) fn is_empty(&self) -> bool {
+        self.poly.iter().all(|p| p.0.is_empty()) && self.slerp.0.is_empty()
+    }
+
     pub(super) fn new(packed: &'c Packed, curves: &'c [TrackCurve], offsets: &[usize]) -> Self {
         fn lane<H>(hot: H, offsets: &[usize], track: usize) -> Lane<H> {
             Lane { hot, t1: f64::NEG_INFINITY, seg: NONE, out: offsets.get(track).and_then(|&o| u32::try_from(o).ok()).unwrap_or(NONE) }
