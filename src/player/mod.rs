@@ -69,6 +69,14 @@
 //! cache misses of different tracks overlap), then evaluates. Whichever way a record was found,
 //! it is used only if `t0 ≤ t < t1`, else the track's own `sample`. Every other track is played
 //! through its curve (`player/frame.rs`). Nothing allocates after the player is made.
+//!
+//! [`Clip::keeping_float32_keys`] keeps instead the TCB (Seed, no tangent parameters) and Slerp
+//! tracks whose key times (TCB: and values) are float32 as their keys (`player/packed.rs`: 16
+//! and 52 bytes a key, under twice what three.js' mixer reads, issue 46), a segment's numbers
+//! computed from its keys in every frame by the operations that compiled it (checked bit for
+//! bit when the clip is made), seeks found by rows of key counts (`player/packed_lanes.rs`).
+//! It reads a quarter of the bytes and does about twice the work per track: the records stay
+//! the default (docs/measured.md).
 //! docs/measured.md has the figures against three.js' `AnimationMixer` and what bounds them.
 
 mod compact;
