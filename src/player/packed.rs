@@ -164,13 +164,13 @@ impl Rows {
             }
             let mut column = vec![0u16; count];
             let (mut k, mut in_row) = (0usize, 0usize);
-            for r in 0..count {
+            for (r, cell) in column.iter_mut().enumerate() {
                 let before = k;
                 while k < times.len() && rows.row_of(times[k]).is_some_and(|x| x <= r) {
                     k += 1;
                 }
                 // In range: fewer than u16::MAX keys.
-                column[r] = before as u16;
+                *cell = before as u16;
                 in_row = in_row.max(k - before);
             }
             if in_row <= WINDOW {

@@ -45,6 +45,9 @@ struct SlerpHot<'c> {
 /// its start tangent from here, selected without a branch, and computes only its end tangent.
 type Tangents = [[f64; 4]; 2];
 
+/// The TCB tracks of one dimension: lanes, the rest, tangents.
+type PolyGroup<'c> = (Vec<Lane<&'c [[f32; 4]]>>, Vec<Cold<'c, PolyKeys>>, Vec<Tangents>);
+
 /// What a lane's track needs beyond the lane: its keys, the track, its cursor for `sample`.
 #[derive(Clone, Debug)]
 struct Cold<'c, K> {
@@ -153,7 +156,7 @@ pub(super) struct PackedTracks<'c> {
     /// A seek's row.
     row: Option<usize>,
     /// Per TCB track also the tangents at the start and end keys of its lane's segment.
-    poly: [(Vec<Lane<&'c [[f32; 4]]>>, Vec<Cold<'c, PolyKeys>>, Vec<Tangents>); 3],
+    poly: [PolyGroup<'c>; 3],
     slerp: (Vec<Lane<SlerpHot<'c>>>, Vec<Cold<'c, SlerpKeys>>),
     arcs: Box<Arcs>,
 }
@@ -257,11 +260,15 @@ impl<'c> PackedTracks<'c> {
                     Some(arc) => Some((s, arc)),
                     None => match find(l, c.curve, |s| k.times.get(s).map(|&x| f64::from(x)), t) {
                         Some(s) => arc_at(&k, s, t).map(|arc| (s, arc)).or_else(|| {
-                            value_of::<4>(out, l.out as usize).map(|o| c.curve.segment_value(s, t, o));
+                            if let Some(o) = value_of::<4>(out, l.out as usize) {
+                                c.curve.segment_value(s, t, o);
+                            }
                             None
                         }),
                         None => {
-                            value_of::<4>(out, l.out as usize).map(|o| c.curve.sample(&mut c.cursor, t, o));
+                            if let Some(o) = value_of::<4>(out, l.out as usize) {
+                                c.curve.sample(&mut c.cursor, t, o);
+                            }
                             None
                         }
                     },
@@ -292,12 +299,7 @@ impl<'c> PackedTracks<'c> {
 /// # Safety
 /// With `WIDE`, the processor must have AVX2.
 #[inline(always)]
-unsafe fn play_poly<const D: usize, const WIDE: bool>(
-    (lanes, cold, tangents): &mut (Vec<Lane<&[[f32; 4]]>>, Vec<Cold<'_, PolyKeys>>, Vec<Tangents>),
-    t: f64,
-    out: &mut [f64],
-    seek: bool,
-) {
+unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold, tangents): &mut PolyGroup<'_>, t: f64, out: &mut [f64], seek: bool) {
     for ((l, c), r) in lanes.iter_mut().zip(cold.iter_mut()).zip(tangents.iter_mut()) {
         let Some(o) = value_of::<D>(out, l.out as usize) else { continue };
         let passed = t >= l.t1;
