@@ -21,7 +21,9 @@
 //! the checksum and the values of 120 sequential frames and 120 seeks (which the Node script
 //! compares with the mixer's) to OUT.json; `--breakdown` also prints to stderr what a frame's
 //! parts cost (the clock alone, each half of the clip alone, the bytes a frame touches, the
-//! whole clip evaluated as on a processor without AVX2).
+//! whole clip evaluated as on a processor without AVX2, the bytes per key the player reads
+//! against the mixer's, and the parts again with the float32 keys kept as keys, issue 46).
+//! `PLAYER_BENCH_FLOAT32_KEYS=1` times the main figures with the keys kept as keys.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -110,6 +112,16 @@ fn quantile() -> f64 {
     std::env::var("PLAYER_BENCH_QUANTILE").ok().and_then(|q| q.parse().ok()).filter(|q| (0.0..=1.0).contains(q)).unwrap_or(0.5)
 }
 
+/// The clip as `PLAYER_BENCH_FLOAT32_KEYS=1` asks: its float32 keys kept as keys
+/// (`Clip::keeping_float32_keys`, issue 46), else the default (a record per segment).
+fn keys_or_records(clip: Clip) -> Clip {
+    if std::env::var("PLAYER_BENCH_FLOAT32_KEYS").is_ok_and(|v| v == "1") {
+        clip.keeping_float32_keys()
+    } else {
+        clip
+    }
+}
+
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let breakdown = args.iter().any(|a| a == "--breakdown");
@@ -128,7 +140,7 @@ fn main() -> anyhow::Result<()> {
             tracks.push(Track::new(format!("{prefix}{i}"), kind, mode).with_keys(keys));
         }
     }
-    let clip = Clip::from_tracks(&tracks)?;
+    let clip = keys_or_records(Clip::from_tracks(&tracks)?);
     let fresh = || clip.player();
     let mut player = fresh();
     let duration = clip.duration();
@@ -187,16 +199,38 @@ fn print_breakdown(tracks: &[Track], random_times: &[f64]) -> anyhow::Result<()>
     let mut player = clip.player();
     let clock = time(|_| player.mixer_mut().update(black_box(1.0 / 60.0)));
     eprintln!("clock alone (mixer.update): {clock:.1} ns/frame");
+    // Issue 46: what the player reads against what the mixer reads (a float32 time and `dim`
+    // float32 values per key).
+    let mixer: usize = tracks.iter().map(|t| t.keys.len() * 4 * (1 + t.kind.dim())).sum();
+    for (what, f) in [("records (default)", clip.footprint()), ("float32 keys kept", Clip::from_tracks(tracks)?.keeping_float32_keys().footprint())] {
+        let per_key = |bytes: usize| bytes as f64 / f.keys as f64;
+        eprintln!(
+            "bytes per key, {what}: player {:.2} ({} bytes: {} as float32 keys, {} in records, {} in their grid), three mixer {:.2} ({} bytes): {:.2}x",
+            per_key(f.bytes()),
+            f.bytes(),
+            f.packed,
+            f.records,
+            f.grid,
+            per_key(mixer),
+            mixer,
+            f.bytes() as f64 / mixer as f64
+        );
+    }
     let short: Vec<Track> = tracks.iter().map(|t| t.clone().with_keys(t.keys[..100].to_vec())).collect();
-    let parts: [(&str, &[Track], bool); 5] = [
-        ("30 Vec3 Tcb", &tracks[..TRACKS], false),
-        ("30 Quat Slerp", &tracks[TRACKS..], false),
-        ("all 60", tracks, false),
-        ("all 60 cut to 100 keys", &short, false),
-        ("all 60, evaluated as without AVX2 (ClipPlayer::portable)", tracks, true),
+    let parts: [(&str, &[Track], bool, bool); 9] = [
+        ("30 Vec3 Tcb", &tracks[..TRACKS], false, false),
+        ("30 Quat Slerp", &tracks[TRACKS..], false, false),
+        ("all 60", tracks, false, false),
+        ("all 60 cut to 100 keys", &short, false, false),
+        ("all 60, evaluated as without AVX2 (ClipPlayer::portable)", tracks, true, false),
+        ("keys kept: 30 Vec3 Tcb", &tracks[..TRACKS], false, true),
+        ("keys kept: 30 Quat Slerp", &tracks[TRACKS..], false, true),
+        ("keys kept: all 60", tracks, false, true),
+        ("keys kept: all 60 cut to 100 keys", &short, false, true),
     ];
-    for (what, part, portable) in parts {
+    for (what, part, portable, keys) in parts {
         let clip = Clip::from_tracks(part)?;
+        let clip = if keys { clip.keeping_float32_keys() } else { clip };
         let duration = clip.duration();
         let mut player = if portable { ClipPlayer::portable(&clip) } else { clip.player() };
         let mut frame = vec![0.0; clip.len()];

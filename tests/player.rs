@@ -42,6 +42,22 @@ fn keys(seed: u64, kind: TrackKind, n: usize, start: f64) -> Vec<Key> {
         .collect()
 }
 
+/// [`keys`] as three.js stores them: every time and value rounded to float32; without
+/// `jumps`, no two keys at one time (steps 0.03–0.07 s), so that TCB tracks in Seed mode are
+/// kept as float32 keys by the player too.
+fn keys32(seed: u64, kind: TrackKind, n: usize, start: f64, jumps: bool) -> Vec<Key> {
+    let mut keys = keys(seed, kind, n, start);
+    let mut r = rng(seed + 5);
+    for (i, k) in keys.iter_mut().enumerate() {
+        if !jumps {
+            k.time = start + 0.05 * i as f64 + 0.02 * r();
+        }
+        k.time = f64::from(k.time as f32);
+        k.value.iter_mut().for_each(|v| *v = f64::from(*v as f32));
+    }
+    keys
+}
+
 fn track(name: &str, kind: TrackKind, mode: Interpolation, keys: Vec<Key>) -> Track {
     Track::new(name, kind, mode).with_keys(keys)
 }
@@ -421,6 +437,66 @@ fn the_layout_is_track_by_track() {
     assert_eq!(frame, [1.0, 2.0, 3.0, 0.0, 0.0, 0.0, 1.0, 8.0]);
 }
 
+/// Float32 keys (as three.js and glTF store them), which the player keeps as keys rather than
+/// segments when asked (`Clip::keeping_float32_keys`): TCB tracks of 1 to 3 components in Seed mode without tangent parameters (their
+/// first and last segments by the track's `segment_value`) and Slerp tracks (with flipped
+/// hemispheres, a rotation held, keys at one time), among tracks that are not kept so (TCB
+/// with two keys at one time, time-adjusted, too short; every other mode rounded to float32); sequential playback forwards, faster, backwards, seeks anywhere and
+/// at every key, `sample` anywhere; with and without AVX2: bit for bit `sample`.
+#[test]
+fn float32_keys_are_sample_bit_for_bit() {
+    use Interpolation::*;
+    use TrackKind::*;
+    let mut jump = keys32(21, Vec3, 200, 0.1, false);
+    jump[100].time = jump[99].time;
+    let mut held = keys32(22, Quat, 120, 0.0, false);
+    held[11].value = held[10].value.clone();
+    let mut tracks = vec![
+        track("tcb vec3", Vec3, Tcb, keys32(11, Vec3, 300, 0.0, false)),
+        track("tcb scalar", Scalar, Tcb, keys32(12, Scalar, 80, -0.3, false)),
+        track("tcb vec2", Vec2, Tcb, keys32(13, Vec2, 60, 0.4, false)),
+        track("tcb jump", Vec3, Tcb, jump),
+        track("tcb four keys", Vec3, Tcb, keys32(14, Vec3, 4, 0.2, false)),
+        track("tcb adjusted", Vec3, Tcb, keys32(15, Vec3, 90, 0.0, false)).adjusted(),
+        track("slerp", Quat, Slerp, keys32(16, Quat, 300, 0.0, false)),
+        track("slerp held", Quat, Slerp, held),
+        track("slerp jumps", Quat, Slerp, keys32(17, Quat, 100, 0.5, true)),
+    ];
+    for t in every_mode() {
+        let keys =
+            t.keys.iter().map(|k| Key { time: f64::from(k.time as f32), value: k.value.iter().map(|&v| f64::from(v as f32)).collect(), ..k.clone() }).collect();
+        tracks.push(Track { keys, ..t });
+    }
+    assert_eq!(Clip::from_tracks(&tracks).unwrap().footprint().packed, 0, "float32 keys are kept only when asked for");
+    let clip = Clip::from_tracks(&tracks).unwrap().keeping_float32_keys();
+    let footprint = clip.footprint();
+    // At least the first three TCB tracks above (16 bytes a key) and the three Slerp tracks (52).
+    assert!(footprint.packed >= 16 * (300 + 80 + 60) + 52 * (300 + 120 + 100), "{footprint:?}");
+    for make in [ClipPlayer::new, ClipPlayer::portable] {
+        let (mut player, mut reference) = (make(&clip), Reference::new(&tracks, &clip));
+        let mut frame = vec![0.0; clip.len()];
+        for (f, scale) in [(0, 1.0), (700, 3.0), (900, -0.6), (1300, 0.25)] {
+            both(&mut player, &mut reference, |m, a| m.set_effective_time_scale(a, scale));
+            for _ in f..f + 300 {
+                reference.advance(&mut player, 1.0 / 60.0, &mut frame, "float32 sequential");
+            }
+        }
+        let d = clip.duration();
+        let mut r = rng(5);
+        for _ in 0..2000 {
+            reference.seek(&mut player, (1.4 * r() - 0.2) * d, &mut frame, "float32 seek");
+        }
+        for kt in tracks.iter().flat_map(|t| t.keys.iter().map(|k| k.time)).collect::<Vec<_>>() {
+            reference.seek(&mut player, kt - clip.start(), &mut frame, "float32 at a key");
+            reference.advance(&mut player, 1.0 / 60.0, &mut frame, "float32 after a key");
+        }
+        for t in [f64::NAN, f64::INFINITY, -1e300, clip.start(), clip.start() + d] {
+            player.sample(t, &mut frame).unwrap();
+            reference.check_frame(t, &frame, "float32 sample");
+        }
+    }
+}
+
 /// A mode and kind for the property test.
 fn mode() -> impl Strategy<Value = (TrackKind, Interpolation)> {
     use Interpolation::*;
@@ -464,6 +540,30 @@ proptest! {
                 reference.seek(&mut player, x * 3.0 * clip.duration(), &mut frame, "property seek");
             } else {
                 reference.advance(&mut player, x, &mut frame, "property frame");
+            }
+        }
+        prop_assert_eq!(reference.frames, ops.len());
+    }
+
+    /// Random clips of float32 keys (with and without keys at one time), played by random
+    /// steps and seeks: bit for bit `sample`.
+    #[test]
+    fn random_float32_clips_are_sample(
+        modes in prop::collection::vec((mode(), 2usize..80, 0u64..1000, -1.0f64..1.0, any::<bool>()), 1..8),
+        ops in prop::collection::vec((any::<bool>(), -0.3f64..0.5), 1..200),
+    ) {
+        let tracks: Vec<Track> = modes.iter().enumerate().map(|(i, &((kind, mode), n, seed, start, jumps))| {
+            track(&format!("t{i}"), kind, mode, keys32(seed + 1, kind, n, start, jumps))
+        }).collect();
+        let Ok(clip) = Clip::from_tracks(&tracks) else { return Ok(()) };
+        let clip = clip.keeping_float32_keys();
+        let (mut player, mut reference) = (clip.player(), Reference::new(&tracks, &clip));
+        let mut frame = vec![0.0; clip.len()];
+        for &(seek, x) in &ops {
+            if seek {
+                reference.seek(&mut player, x * 3.0 * clip.duration(), &mut frame, "float32 property seek");
+            } else {
+                reference.advance(&mut player, x, &mut frame, "float32 property frame");
             }
         }
         prop_assert_eq!(reference.frames, ops.len());

@@ -225,6 +225,11 @@ pub(super) struct Grid {
 }
 
 impl Grid {
+    /// The bytes of its cells.
+    pub(super) fn bytes(&self) -> usize {
+        std::mem::size_of_val(&self.cells[..])
+    }
+
     /// A grid over the columns' key times (each sorted) and their records' positions, or
     /// `None` where it would be large or two distinct times share a cell however it is cut.
     fn new(columns: &[(&[f64], &[u32])]) -> Option<Self> {
@@ -337,9 +342,10 @@ pub(super) struct Plan {
 }
 
 impl Plan {
-    pub(super) fn new(curves: &[TrackCurve]) -> Self {
+    /// The plan of `curves` but those `taken` (kept as keys, [`super::packed`]).
+    pub(super) fn new(curves: &[TrackCurve], taken: &[bool]) -> Self {
         let mut tracks: Vec<(usize, Kind, &[f64], Vec<Rec>)> = Vec::new();
-        for (i, curve) in curves.iter().enumerate() {
+        for (i, curve) in curves.iter().enumerate().filter(|(i, _)| !taken.get(*i).copied().unwrap_or(false)) {
             let times = curve.times();
             let bounds = |s: usize| (times.get(s).copied().unwrap_or(f64::NAN), times.get(s + 1).copied().unwrap_or(f64::NAN));
             // Segment numbers below u32::MAX (checked).
@@ -356,7 +362,7 @@ impl Plan {
             }
         }
         let mut plan = Self::merge(&tracks).unwrap_or_default();
-        plan.grouped = vec![false; curves.len()];
+        plan.grouped = (0..curves.len()).map(|i| taken.get(i).copied().unwrap_or(false)).collect();
         for m in &plan.members {
             plan.grouped[m.track] = true;
         }
@@ -388,6 +394,11 @@ impl Plan {
         let (grid, column) = Self::grid(&columns);
         let members = tracks.iter().zip(pos).zip(column).map(|(((track, kind, ..), pos), column)| Member { track: *track, kind: *kind, pos, column }).collect();
         Some(Self { recs, members, grid, grouped: Vec::new() })
+    }
+
+    /// The bytes of its records and grid, and the keys of its tracks.
+    pub(super) fn bytes_and_keys(&self) -> (usize, usize, usize) {
+        (std::mem::size_of_val(&self.recs[..]), self.grid.bytes(), self.members.iter().map(|m| m.pos.len() + 1).sum())
     }
 
     /// The grid of as many of `columns` as it can hold, leaving out the tracks with the

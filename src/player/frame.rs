@@ -5,6 +5,8 @@
 
 use super::compact::{Kind, Plan};
 use super::lanes::{ask, play_poly, play_slerp, read, settle, value_of, write_poly, Arcs, Group as Lanes};
+use super::packed::Packed;
+use super::packed_lanes::PackedTracks;
 use crate::search::{within, Located, SegmentCursor};
 use crate::TrackCurve;
 use std::ops::Range;
@@ -108,6 +110,9 @@ pub(super) struct Tracks<'c> {
     /// Polynomial tracks of one to three components, a group per dimension.
     poly: Vec<Lanes<'c>>,
     slerp: Lanes<'c>,
+    /// The tracks kept as float32 keys, and whether there are any.
+    packed: PackedTracks<'c>,
+    any_packed: bool,
     plan: &'c Plan,
     /// The Slerp tracks' arcs of a frame.
     arcs: Arcs<'c>,
@@ -120,7 +125,8 @@ pub(super) struct Tracks<'c> {
 
 impl<'c> Tracks<'c> {
     /// The hot state of a clip's `curves` by its `plan`, the values at `offsets`.
-    pub(super) fn new(curves: &'c [TrackCurve], plan: &'c Plan, offsets: &[usize]) -> Self {
+    pub(super) fn new(curves: &'c [TrackCurve], plan: &'c Plan, packed: &'c Packed, offsets: &[usize]) -> Self {
+        let packed = PackedTracks::new(packed, curves, offsets);
         let poly = (1..=3).map(|d| Lanes::new(plan, Kind::Poly(d), curves, offsets)).filter(|g| g.len() > 0).collect();
         let slerp = Lanes::new(plan, Kind::Slerp, curves, offsets);
         let mut other: Vec<Slot<'c>> =
@@ -133,7 +139,8 @@ impl<'c> Tracks<'c> {
         #[cfg(not(target_arch = "x86_64"))]
         let wide = false;
         let arcs = Arcs::default();
-        Self { poly, slerp, plan, arcs, other, other_groups, wide }
+        let any_packed = !packed.is_empty();
+        Self { poly, slerp, packed, any_packed, plan, arcs, other, other_groups, wide }
     }
 
     /// Evaluate as where the processor has no AVX2 ([`ClipPlayer::portable`]).
@@ -168,6 +175,10 @@ impl<'c> Tracks<'c> {
         // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
         for_each_poly!(self.poly, |g, D| unsafe { play_poly::<D, WIDE>(g, t, out) });
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, false);
+        if self.any_packed {
+            // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
+            unsafe { self.packed.play::<WIDE>(t, out, false) };
+        }
         for_each_dim!(self.other, self.other_groups, |slots, D| play_other::<D>(slots, t, out));
     }
 
@@ -176,10 +187,16 @@ impl<'c> Tracks<'c> {
     /// track evaluated.
     pub(super) fn jump_to(&mut self, t: f64, out: &mut [f64]) {
         let row = ask(self.plan, self.poly.iter().chain([&self.slerp]), t).map_or(&[][..], |k| self.plan.grid.row(k));
+        if self.any_packed {
+            self.packed.ask(t);
+        }
         mark_and_ask(&mut self.other, t);
         self.poly.iter_mut().for_each(|g| read(g, row, t));
         read(&mut self.slerp, row, t);
         ask_keys(&self.other, t);
+        if self.any_packed {
+            self.packed.find_all(t);
+        }
         self.poly.iter_mut().for_each(|g| settle(g, t));
         settle(&mut self.slerp, t);
         find_marked(&mut self.other, t);
@@ -208,6 +225,10 @@ impl<'c> Tracks<'c> {
         // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
         for_each_poly!(self.poly, |g, D| unsafe { write_poly::<D, WIDE>(g, t, out) });
         play_slerp(&mut self.slerp, &mut self.arcs, t, out, true);
+        if self.any_packed {
+            // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
+            unsafe { self.packed.play::<WIDE>(t, out, true) };
+        }
         for_each_dim!(self.other, self.other_groups, |slots, D| write_other::<D>(slots, t, out));
     }
 }

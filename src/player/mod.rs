@@ -69,11 +69,21 @@
 //! cache misses of different tracks overlap), then evaluates. Whichever way a record was found,
 //! it is used only if `t0 ≤ t < t1`, else the track's own `sample`. Every other track is played
 //! through its curve (`player/frame.rs`). Nothing allocates after the player is made.
+//!
+//! [`Clip::keeping_float32_keys`] keeps instead the TCB (Seed, no tangent parameters) and Slerp
+//! tracks whose key times (TCB: and values) are float32 as their keys (`player/packed.rs`: 16
+//! and 52 bytes a key, under twice what three.js' mixer reads, issue 46), a segment's numbers
+//! computed from its keys in every frame by the operations that compiled it (checked bit for
+//! bit when the clip is made), seeks found by rows of key counts (`player/packed_lanes.rs`).
+//! It reads a quarter of the bytes and does about twice the work per track: the records stay
+//! the default (docs/measured.md).
 //! docs/measured.md has the figures against three.js' `AnimationMixer` and what bounds them.
 
 mod compact;
 mod frame;
 mod lanes;
+mod packed;
+mod packed_lanes;
 
 use crate::clock::{Action, ActionId, LoopMode, Mixer, MixerEvent};
 use crate::error::TrackError;
@@ -81,6 +91,7 @@ use crate::model::{Project, Track};
 use crate::TrackCurve;
 use compact::Plan;
 use frame::Tracks;
+use packed::Packed;
 use thiserror::Error;
 
 /// Why a clip cannot be made, or a frame not played.
@@ -114,6 +125,8 @@ pub struct Clip {
     curves: Vec<TrackCurve>,
     /// What the player reads of the tracks it evaluates itself ([`compact`]).
     plan: Plan,
+    /// The tracks kept as float32 keys ([`packed`]), which the plan leaves out.
+    packed: Packed,
     offsets: Vec<usize>,
     start: f64,
     duration: f64,
@@ -160,8 +173,22 @@ impl Clip {
         for c in &curves {
             offsets.push(offsets[offsets.len() - 1] + c.dim());
         }
-        let plan = Plan::new(&curves);
-        Ok(Self { curves, plan, offsets, start, duration })
+        let plan = Plan::new(&curves, &[]);
+        Ok(Self { curves, plan, packed: Packed::default(), offsets, start, duration })
+    }
+
+    /// This clip with its TCB (Seed, no tangent parameters) and Slerp tracks whose key times
+    /// (TCB: and values) are float32 numbers, as three.js and glTF store them, kept as their
+    /// keys rather than as a record per segment ([`packed`]): 16 bytes a key of a TCB track
+    /// and 52 of a Slerp track instead of 128 a segment, so that a frame's reads stay in a
+    /// cache shared with other work, at the cost of computing each segment's numbers from
+    /// its keys in every frame (about twice the work per track; docs/measured.md, issue 46).
+    /// The values are the same, bit for bit.
+    #[must_use]
+    pub fn keeping_float32_keys(mut self) -> Self {
+        self.packed = Packed::new(&self.curves);
+        self.plan = Plan::new(&self.curves, &self.packed.taken(self.curves.len()));
+        self
     }
 
     /// Values in one frame (the output buffer's length).
@@ -196,10 +223,39 @@ impl Clip {
         self.duration
     }
 
+    /// How many bytes the player reads for the tracks it evaluates itself, and how many keys
+    /// they have (see [`Footprint`]).
+    #[must_use]
+    pub fn footprint(&self) -> Footprint {
+        let (packed, packed_keys) = self.packed.bytes_and_keys();
+        let (records, grid, record_keys) = self.plan.bytes_and_keys();
+        Footprint { keys: packed_keys + record_keys, packed, records, grid }
+    }
+
     /// A player of this clip at clip time 0, playing, looping, at time scale 1.
     #[must_use]
     pub fn player(&self) -> ClipPlayer<'_> {
         ClipPlayer::new(self)
+    }
+}
+
+/// What the player reads of a clip's tracks that it evaluates itself ([`Clip::footprint`]):
+/// their keys; the bytes of the tracks kept as float32 keys (keys, and per Slerp segment its
+/// arc's `θ` and `1/sin θ`); the bytes of the per-segment records of the others (128 per
+/// segment) and of their grid (seeks). Tracks played through their curves are not counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    pub keys: usize,
+    pub packed: usize,
+    pub records: usize,
+    pub grid: usize,
+}
+
+impl Footprint {
+    /// All the bytes.
+    #[must_use]
+    pub fn bytes(&self) -> usize {
+        self.packed + self.records + self.grid
     }
 }
 
@@ -241,7 +297,7 @@ impl<'c> ClipPlayer<'c> {
         // `Clip` made sure that the duration is positive and finite, which is all the clock asks.
         let action = mixer.add_action(clip.duration).expect("a clip's duration is positive and finite");
         mixer.play(action);
-        let tracks = Tracks::new(&clip.curves, &clip.plan, &clip.offsets);
+        let tracks = Tracks::new(&clip.curves, &clip.plan, &clip.packed, &clip.offsets);
         Self { clip, tracks, mixer, action, time: clip.start, events: Vec::new() }
     }
 
