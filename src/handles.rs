@@ -60,10 +60,19 @@ pub fn handle_in_use(keys: &[Key], i: usize, side: Side) -> bool {
 #[must_use]
 pub fn drag_handle(track: &Track, curve: &TrackCurve, i: usize, side: Side, c: usize, offset: (f64, f64)) -> Vec<Key> {
     let mut keys = track.keys.to_vec();
-    if let Some(key) = keys.get_mut(i) {
-        move_handle(key, curve, i, side, c, offset);
+    if let Some(key) = dragged_handle(track, curve, i, side, c, offset) {
+        keys[i] = key;
     }
     keys
+}
+
+/// Key `i` of `track` after the drag of [`drag_handle`]: the only key a handle drag changes
+/// (so a drag sends one key a frame, not the track), or `None` past the end.
+#[must_use]
+pub fn dragged_handle(track: &Track, curve: &TrackCurve, i: usize, side: Side, c: usize, offset: (f64, f64)) -> Option<Key> {
+    let mut key = (i < track.keys.len()).then(|| track.keys.key(i).into_owned())?;
+    move_handle(&mut key, curve, i, side, c, offset);
+    Some(key)
 }
 
 /// The keys of `track` with the `side` handle of component `c` of each key in `which` moved to

@@ -202,20 +202,22 @@ fn moved_message(cx: &PanelContext<'_>, edits: &[KeyEdit]) -> String {
 /// handles become Aligned, Vector becomes Free, Aligned turns the other side).
 fn drag_handle(out: &mut Vec<AppCommand>, key: KeyRef, (comp, side): (usize, Side), start: &(crate::Track, crate::TrackCurve), d: Display, p: PlotPoint) {
     let (track, curve) = start;
-    let Some(k) = track.keys.get(key.key) else { return };
+    if key.key >= track.keys.len() {
+        return;
+    }
     let value = d.value(p.y);
-    let offset = (p.x - k.time, value - k.value[comp]);
+    let offset = (p.x - track.keys.time(key.key), value - track.keys.value(key.key)[comp]);
     if !(offset.0.is_finite() && offset.1.is_finite()) {
         return;
     }
-    let keys = handles::drag_handle(track, curve, key.key, side, comp, offset);
-    let k = &keys[key.key];
+    let Some(k) = handles::dragged_handle(track, curve, key.key, side, comp, offset) else { return };
     let (name, kind, h) = if side == Side::Left { ("Left", k.handles.0, &k.left) } else { ("Right", k.handles.1, &k.right) };
     let h = h.get(comp).copied().unwrap_or(offset);
     let dv = shown(track.kind, h.1);
     let in_unit = unit(track.kind).map_or(String::new(), |u| format!(" {u}"));
     let message = format!("{name} handle of key {}: Δt = {:.4}, Δv = {dv:.4}{in_unit} ({kind:?})", key.key, h.0);
-    let edit = crate::Edit::SetKeys { track: key.track, keys: keys.into() };
+    // The one key the drag changes (from the track as the drag began), not the whole track.
+    let edit = crate::Edit::SpliceKeys { track: key.track, at: key.key, remove: 1, keys: vec![k] };
     out.push(EditCommand::new("Drag handle", edit).in_gesture(true).with_message(message).into());
 }
 
