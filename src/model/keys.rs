@@ -330,15 +330,7 @@ impl Deref for Keys {
     fn deref(&self) -> &Vec<Key> {
         match &self.form {
             Form::Full(v) => v,
-            Form::Columns(c) => self.read_whole.get_or_init(|| {
-                if std::env::var_os("TRACE_READ").is_some() {
-                    let bt = std::backtrace::Backtrace::force_capture().to_string();
-                    let frames: Vec<&str> =
-                        bt.lines().filter(|l| (l.contains("at ./src") || l.contains("at src/")) && !l.contains("model/keys.rs")).take(3).collect();
-                    eprintln!("READ WHOLE {}", frames.join(" | "));
-                }
-                c.to_keys()
-            }),
+            Form::Columns(c) => self.read_whole.get_or_init(|| c.to_keys()),
         }
     }
 }
