@@ -313,8 +313,8 @@ fn track(
     let times: Arc<[f64]> = (0..frames).map(|f| f as f64 * frame_time).collect();
     let mut values = vec![0.0; frames * 3];
     values.par_chunks_mut(3).enumerate().for_each(|(f, v)| v.copy_from_slice(&value(f)));
-    let keys = Columns { times, values: values.into(), dim: 3 };
-    Track { order, binding: Some(binding), keys: keys.into(), ..Track::new(name, kind, Interpolation::Linear) }
+    let keys = Columns::new(times, values.into(), 3).map_or_else(crate::model::Keys::new, Into::into);
+    Track { order, binding: Some(binding), keys, ..Track::new(name, kind, Interpolation::Linear) }
 }
 
 /// Reads a BVH file (module docs).

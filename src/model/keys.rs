@@ -40,8 +40,10 @@ enum Form {
 /// The keys of a track none of whose keys carries per-key data: times and values, flattened.
 ///
 /// # Invariants
-/// `values.len() == times.len() * dim`, `dim ≥ 1`, at least one key.
+/// `values.len() == times.len() * dim`, `dim ≥ 1`, at least one key ([`Columns::new`] checks
+/// them; outside this crate it is the only way to make one).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Columns {
     /// Key times, in key order (shared between tracks with the same times).
     pub times: Arc<[f64]>,
@@ -51,6 +53,14 @@ pub struct Columns {
 }
 
 impl Columns {
+    /// Columns of `times` and their values (`dim` each), or `None` when the lengths do not
+    /// match, `dim` is 0 or there is no key. Times and values are checked as a track's are
+    /// when it is compiled or loaded, not here.
+    #[must_use]
+    pub fn new(times: Arc<[f64]>, values: Arc<[f64]>, dim: usize) -> Option<Columns> {
+        (dim > 0 && !times.is_empty() && times.len().checked_mul(dim) == Some(values.len())).then_some(Columns { times, values, dim })
+    }
+
     /// The columns of `keys` if every key is plain and their values have one non-zero length.
     fn of(keys: &[Key]) -> Option<Columns> {
         let dim = keys.first()?.value.len();
@@ -454,5 +464,52 @@ pub fn share_times<'a>(keys: impl IntoIterator<Item = &'a mut Keys>) {
             Some(s) => c.times = Arc::clone(s),
             None => seen.push(Arc::clone(&c.times)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(n: usize) -> Vec<Key> {
+        (0..n).map(|i| Key::new(i as f64 * 0.5, vec![i as f64, -0.0, 1e-300])).collect()
+    }
+
+    /// Both forms write the same text, with RON's own serializer and pretty settings as a
+    /// saved file has them, and read back to the same keys.
+    #[test]
+    fn both_forms_write_the_same_text() {
+        let (columns, full) = (Keys::from(plain(4)), Keys::full(plain(4)));
+        assert!(columns.columns().is_some() && full.columns().is_none());
+        for pretty in [None, Some(ron::ser::PrettyConfig::new())] {
+            let text = |k: &Keys| pretty.clone().map_or_else(|| ron::to_string(k), |p| ron::ser::to_string_pretty(k, p)).unwrap();
+            assert_eq!(text(&columns), text(&full));
+            let back: Keys = ron::from_str(&text(&columns)).unwrap();
+            assert_eq!(back, full);
+            assert!(back.columns().is_some(), "plain keys load as columns");
+        }
+    }
+
+    #[test]
+    fn columns_are_made_only_with_matching_lengths() {
+        let t: Arc<[f64]> = vec![0.0, 1.0].into();
+        assert!(Columns::new(t.clone(), vec![0.0; 6].into(), 3).is_some());
+        assert!(Columns::new(t.clone(), vec![0.0; 5].into(), 3).is_none());
+        assert!(Columns::new(t, Vec::new().into(), 0).is_none());
+        assert!(Columns::new(Vec::new().into(), Vec::new().into(), 3).is_none());
+    }
+
+    /// Equal times are shared; times that differ only in the sign of a zero are not (sharing
+    /// must not change a bit).
+    #[test]
+    fn share_times_shares_only_identical_bits() {
+        let mut a = Keys::from(plain(3));
+        let mut b = Keys::from(plain(3));
+        let mut c = Keys::from(vec![Key::new(-0.0, vec![0.0, 0.0, 0.0]), Key::new(0.5, vec![0.0; 3]), Key::new(1.0, vec![0.0; 3])]);
+        share_times([&mut a, &mut b, &mut c]);
+        let times = |k: &Keys| k.columns().map(|c| Arc::clone(&c.times)).unwrap();
+        assert!(Arc::ptr_eq(&times(&a), &times(&b)));
+        assert!(!Arc::ptr_eq(&times(&a), &times(&c)));
+        assert_eq!(c.time(0).to_bits(), (-0.0f64).to_bits());
     }
 }
