@@ -105,6 +105,8 @@ mod pose_tests;
 #[cfg(test)]
 mod problems_tests;
 #[cfg(test)]
+mod recovery_tests;
+#[cfg(test)]
 mod runtime_preview_tests;
 #[cfg(test)]
 mod segment_tests;

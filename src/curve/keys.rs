@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use crate::model::{Track, TrackKind};
+use crate::model::{spliced, Track, TrackKind};
 
 /// Key times and values of a compiled track.
 ///
@@ -55,8 +55,8 @@ impl KeyTable {
     /// Keys `at..at + removed` replaced by `times` and their `values` (`dim` each).
     pub fn splice(&mut self, at: usize, removed: usize, times: impl Iterator<Item = f64>, values: impl Iterator<Item = f64>) {
         let dim = self.dim;
-        self.times = self.times[..at].iter().copied().chain(times).chain(self.times[at + removed..].iter().copied()).collect();
-        self.values = self.values[..at * dim].iter().copied().chain(values).chain(self.values[(at + removed) * dim..].iter().copied()).collect();
+        self.times = spliced(&self.times, at..at + removed, times);
+        self.values = spliced(&self.values, at * dim..(at + removed) * dim, values);
     }
 
     /// Value of key `i`.

@@ -18,6 +18,9 @@ mod document_tests;
 pub mod intent;
 mod settings;
 pub use settings::SavePoint;
+mod step;
+pub use step::Parked;
+use step::{drop_steps, Step};
 #[cfg(test)]
 mod splice_tests;
 #[cfg(test)]
@@ -247,59 +250,6 @@ enum Check {
     /// whatever lock was set since). Checking a whole-document step again cost a pass over
     /// every key per undo.
     Trusted,
-}
-
-/// Steps holding more keys than this are freed on another thread.
-const DROP_ELSEWHERE_KEYS: usize = 2_000;
-
-/// Frees undo steps no longer reachable: big ones on a worker thread, since freeing a step
-/// of a million keys (a million small allocations) takes tens of milliseconds.
-fn drop_steps(steps: Vec<Step>) {
-    if steps.iter().map(Step::keys_held).sum::<usize>() > DROP_ELSEWHERE_KEYS {
-        rayon::spawn(move || drop(steps));
-    }
-}
-
-impl Step {
-    /// The keys this step's inverses hold.
-    fn keys_held(&self) -> usize {
-        self.inverse
-            .iter()
-            .map(|e| match e {
-                Edit::SetKeys { keys, .. } => keys.len(),
-                Edit::SpliceKeys { keys, .. } => keys.len(),
-                Edit::SetTrack { track, .. } | Edit::InsertTrack { track, .. } => track.keys.len(),
-                Edit::RemoveTrack { .. } | Edit::SetHeader { .. } => 0,
-            })
-            .sum::<usize>()
-            + self.parked.as_ref().map_or(0, |p| p.keys)
-    }
-}
-
-#[derive(Debug)]
-struct Step {
-    label: String,
-    /// Inverses, in the order the edits were applied; undo applies them backwards.
-    inverse: Vec<Edit>,
-    id: u64,
-    /// What the editor keeps with the step for the state reverting it restores.
-    parked: Option<Parked>,
-}
-
-/// What the editor keeps with an undo step, made from the state that reverting the step
-/// restores: the editor's compiled curves of that state, so undo and redo put them back
-/// instead of compiling them again (a million keys take about 100 ms to compile). Opaque to
-/// the engine; counted in [`UNDO_KEY_LIMIT`] as `keys`.
-pub struct Parked {
-    pub data: Box<dyn std::any::Any + Send + Sync>,
-    /// The keys the data was made from.
-    pub keys: usize,
-}
-
-impl std::fmt::Debug for Parked {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Parked").field("keys", &self.keys).finish_non_exhaustive()
-    }
 }
 
 /// The end of the history a step is reverted from.

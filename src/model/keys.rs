@@ -232,14 +232,8 @@ impl Keys {
                 let old: Vec<Key> = range.clone().map(|i| c.key(i)).collect();
                 let n = c.len() - range.len() + keys.len();
                 if n > 0 {
-                    let times: Arc<[f64]> =
-                        c.times[..range.start].iter().copied().chain(keys.iter().map(|k| k.time)).chain(c.times[range.end..].iter().copied()).collect();
-                    let values: Arc<[f64]> = c.values[..range.start * dim]
-                        .iter()
-                        .copied()
-                        .chain(keys.iter().flat_map(|k| k.value.iter().copied()))
-                        .chain(c.values[range.end * dim..].iter().copied())
-                        .collect();
+                    let times = spliced(&c.times, range.clone(), keys.iter().map(|k| k.time));
+                    let values = spliced(&c.values, range.start * dim..range.end * dim, keys.iter().flat_map(|k| k.value.iter().copied()));
                     self.form = Form::Columns(Columns { times, values, dim });
                 } else {
                     self.form = Form::Full(Vec::new());
@@ -449,6 +443,12 @@ impl<'de> Deserialize<'de> for Keys {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Vec::<Key>::deserialize(deserializer).map(Keys::from)
     }
+}
+
+/// `column` with `range` replaced by `new`, as a new column (a column is shared, so it is not
+/// changed in place).
+pub(crate) fn spliced(column: &[f64], range: std::ops::Range<usize>, new: impl Iterator<Item = f64>) -> Arc<[f64]> {
+    column[..range.start].iter().copied().chain(new).chain(column[range.end..].iter().copied()).collect()
 }
 
 /// Makes tracks whose columns have the same times share one list of them (every track of a

@@ -18,6 +18,7 @@ mod key;
 mod keys;
 pub use export_settings::ExportSettings;
 pub use key::{Key, KEY_AMPLITUDE, KEY_BACK, KEY_PERIOD};
+pub(crate) use keys::spliced;
 pub use keys::{share_times, Columns, Keys};
 
 pub use crate::easing::{EaseParams, Easing, KeyInterpolation};
