@@ -472,6 +472,11 @@ fn float32_keys_are_sample_bit_for_bit() {
     let footprint = clip.footprint();
     // At least the first three TCB tracks above (16 bytes a key) and the three Slerp tracks (52).
     assert!(footprint.packed >= 16 * (300 + 80 + 60) + 52 * (300 + 120 + 100), "{footprint:?}");
+    // Those six alone: every one kept as keys, none left to records (a track whose numbers
+    // computed from its keys differ from the compiled ones would be).
+    let kept: Vec<Track> = [0, 1, 2, 6, 7, 8].iter().map(|&i| tracks[i].clone()).collect();
+    let alone = Clip::from_tracks(&kept).unwrap().keeping_float32_keys().footprint();
+    assert_eq!((alone.records, alone.grid, alone.keys), (0, 0, 300 + 80 + 60 + 300 + 120 + 100), "{alone:?}");
     for make in [ClipPlayer::new, ClipPlayer::portable] {
         let (mut player, mut reference) = (make(&clip), Reference::new(&tracks, &clip));
         let mut frame = vec![0.0; clip.len()];

@@ -4,14 +4,14 @@
 //! time, the normalised quaternion in float64, which a float32 key seldom is after
 //! normalising, and 16 bytes per segment for the arc), instead of a record of 128 bytes per
 //! segment ([`super::compact`]). The player
-//! computes a segment's numbers from its keys when it enters the segment, by the very
-//! operations that compiled the track, so that the numbers are `sample`'s bit for bit:
+//! computes a segment's numbers from its keys every frame, numbers that are the compiled
+//! track's bit for bit:
 //!
 //! - a TCB track whose tangents are those of its neighbours with tension, continuity and
 //!   bias 0 in [`crate::TangentMode::Seed`] (`r = g₁ + ½(g₂ − g₁)`, `g₁ = p − p₋`,
 //!   `g₂ = p₊ − p`, `crate::tcb`): a segment's coefficients from the keys before, at, after
-//!   and after the next (`curve/tcb.rs`' `c₃ = 2p₀ + r₁ − 2p₁ + r₂`,
-//!   `c₂ = −3p₀ − 2r₁ + 3p₁ − r₂`, `c₁ = r₁`, `c₀ = p₀`) and `1/Δt`;
+//!   and after the next, in fewer operations than the compile's, equal where every operation
+//!   is exact ([`poly_coefficients`]), and `1/Δt`;
 //! - a Slerp track: `q₀` and `q₁` from the keys (`q₁` negated where the segment's pair flipped
 //!   it), `θ` and `1/sin θ` kept per segment (an `acos` and a sine, too dear for a frame), and
 //!   `1/Δt` from the key times.
@@ -50,36 +50,27 @@ pub(super) fn widen(k: &[f32; 4]) -> [f64; 4] {
 /// meaningless; lanes 1 to 3 the components), and `1/Δt`.
 pub(super) type Coefficients = ([[f64; 4]; 4], f64);
 
-/// The TCB tangent at key `cur` with tension, continuity and bias 0 in Seed mode:
-/// `crate::tcb::run_tangents`' `(1 − T)(g₁ + ½g₃(1 ± C))·1` with `T = C = B = 0`, whose
-/// factors of 1 change no bit: `g₁ + ½g₃`, `g₁ = (cur − prev)`, `g₂ = (next − cur)`,
-/// `g₃ = g₂ − g₁`.
-#[inline(always)]
-pub(super) fn tangent(prev: &[f64; 4], cur: &[f64; 4], next: &[f64; 4]) -> [f64; 4] {
-    std::array::from_fn(|i| {
-        let g1 = cur[i] - prev[i];
-        let g2 = next[i] - cur[i];
-        let g3 = g2 - g1;
-        g1 + 0.5 * g3
-    })
-}
-
 /// The numbers of the segment from `k[1]` to `k[2]` (keys `[t, x, y, z]`), `k[0]` and `k[3]`
-/// its neighbours: `curve/tcb.rs`' expressions, in its order.
+/// its neighbours, for a TCB track with tension, continuity and bias 0 in Seed mode.
+///
+/// `curve/tcb.rs` computes the tangent at a key as `(1 − T)(g₁ + ½g₃(1 ± C))·1`
+/// (`crate::tcb::run_tangents`), here `g₁ + ½g₃` with `g₁ = cur − prev`, `g₂ = next − cur`,
+/// `g₃ = g₂ − g₁`, and then `c₃ = 2p₀ + r₁ − 2p₁ + r₂`, `c₂ = −3p₀ − 2r₁ + 3p₁ − r₂`,
+/// `c₁ = r₁`, `c₀ = p₀`. With float32 keys each of those operations is exact in float64
+/// (differences and small multiples of float32 numbers of similar size), so the same numbers
+/// come from fewer operations (Catmull–Rom's form): `r₁ = ½(p₁ − a)`, `r₂ = ½(e − p₀)`,
+/// `δ = p₁ − p₀`, `c₃ = (r₁ + r₂) − (δ + δ)`, `c₂ = (δ − r₁) − c₃`. Where an operation of
+/// either is not exact the numbers may differ: the clip compares every segment's, bit for bit,
+/// with the compiled ones before it keeps a track as keys ([`Packed::new`]).
 #[inline(always)]
 pub(super) fn poly_coefficients(k: &[[f32; 4]; 4]) -> Coefficients {
-    let [a, p0, p1, d] = k.map(|x| widen(&x));
-    let (r1, r2) = (tangent(&a, &p0, &p1), tangent(&p0, &p1, &d));
-    (cubic(&p0, &p1, &r1, &r2), 1.0 / (p1[0] - p0[0]))
-}
-
-/// `[c₃, c₂, c₁, c₀]` of the Hermite cubic from `p0` to `p1` with tangents `r1`, `r2`:
-/// `curve/tcb.rs`' expressions, in its order.
-#[inline(always)]
-pub(super) fn cubic(p0: &[f64; 4], p1: &[f64; 4], r1: &[f64; 4], r2: &[f64; 4]) -> [[f64; 4]; 4] {
-    let c3 = std::array::from_fn(|i| 2.0 * p0[i] + r1[i] - 2.0 * p1[i] + r2[i]);
-    let c2 = std::array::from_fn(|i| -3.0 * p0[i] - 2.0 * r1[i] + 3.0 * p1[i] - r2[i]);
-    [c3, c2, *r1, *p0]
+    let [a, p0, p1, e] = k.map(|x| widen(&x));
+    let r1: [f64; 4] = std::array::from_fn(|i| 0.5 * (p1[i] - a[i]));
+    let r2: [f64; 4] = std::array::from_fn(|i| 0.5 * (e[i] - p0[i]));
+    let d: [f64; 4] = std::array::from_fn(|i| p1[i] - p0[i]);
+    let c3: [f64; 4] = std::array::from_fn(|i| (r1[i] + r2[i]) - (d[i] + d[i]));
+    let c2 = std::array::from_fn(|i| (d[i] - r1[i]) - c3[i]);
+    ([c3, c2, r1, p0], 1.0 / (p1[0] - p0[0]))
 }
 
 /// Horner's rule at local time `u` on every lane, as `sample` evaluates each component:

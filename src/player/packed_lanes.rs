@@ -9,7 +9,7 @@
 //! for in passes first) and evaluates it the same way.
 
 use super::lanes::value_of;
-use super::packed::{cubic, horner, tangent, widen, Packed, PolyKeys, Rows, SlerpKeys, WINDOW};
+use super::packed::{horner, poly_coefficients, Packed, PolyKeys, Rows, SlerpKeys, WINDOW};
 use crate::quat::{arc_weights, mix, Quat};
 use crate::search::{prefetch, Located, SegmentCursor};
 use crate::TrackCurve;
@@ -40,13 +40,8 @@ struct SlerpHot<'c> {
     arcs: &'c [[f64; 2]],
 }
 
-/// The tangents at a TCB lane's segment's start and end keys (lanes 1 to 3), as computed
-/// from the keys for the segment before: the next frame's segment (the same or the next) takes
-/// its start tangent from here, selected without a branch, and computes only its end tangent.
-type Tangents = [[f64; 4]; 2];
-
-/// The TCB tracks of one dimension: lanes, the rest, tangents.
-type PolyGroup<'c> = (Vec<Lane<&'c [[f32; 4]]>>, Vec<Cold<'c, PolyKeys>>, Vec<Tangents>);
+/// The TCB tracks of one dimension: lanes and the rest.
+type PolyGroup<'c> = (Vec<Lane<&'c [[f32; 4]]>>, Vec<Cold<'c, PolyKeys>>);
 
 /// What a lane's track needs beyond the lane: its keys, the track, its cursor for `sample`.
 #[derive(Clone, Debug)]
@@ -155,7 +150,6 @@ pub(super) struct PackedTracks<'c> {
     rows: &'c Rows,
     /// A seek's row.
     row: Option<usize>,
-    /// Per TCB track also the tangents at the start and end keys of its lane's segment.
     poly: [PolyGroup<'c>; 3],
     slerp: (Vec<Lane<SlerpHot<'c>>>, Vec<Cold<'c, SlerpKeys>>),
     arcs: Box<Arcs>,
@@ -174,11 +168,9 @@ impl<'c> PackedTracks<'c> {
         let column = |i: usize| packed.rows.columns.get(i).copied().flatten();
         let poly = std::array::from_fn(|d| {
             let tracks = packed.poly.iter().enumerate().filter(|(_, p)| p.dim == d + 1);
-            let (lanes, cold): (Vec<_>, Vec<_>) = tracks
+            tracks
                 .map(|(i, p)| (lane(&p.keys[..], offsets, p.track), Cold { keys: p, column: column(i), curve: &curves[p.track], cursor: SegmentCursor::new() }))
-                .unzip();
-            let tangents = vec![[[0.0; 4]; 2]; lanes.len()];
-            (lanes, cold, tangents)
+                .unzip()
         });
         let m = packed.poly.len();
         let slerp = packed
@@ -231,11 +223,11 @@ impl<'c> PackedTracks<'c> {
     /// index) and its keys asked for.
     pub(super) fn find_all(&mut self, t: f64) {
         let row = self.row.map_or(&[][..], |k| self.rows.row(k));
-        for (lanes, cold, _) in &mut self.poly {
+        for (lanes, cold) in &mut self.poly {
             read_row(lanes, cold, t, row);
         }
         read_row(&mut self.slerp.0, &self.slerp.1, t, row);
-        for (lanes, cold, _) in &mut self.poly {
+        for (lanes, cold) in &mut self.poly {
             settle(lanes, cold, t);
         }
         settle(&mut self.slerp.0, &self.slerp.1, t);
@@ -299,8 +291,8 @@ impl<'c> PackedTracks<'c> {
 /// # Safety
 /// With `WIDE`, the processor must have AVX2.
 #[inline(always)]
-unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold, tangents): &mut PolyGroup<'_>, t: f64, out: &mut [f64], seek: bool) {
-    for ((l, c), r) in lanes.iter_mut().zip(cold.iter_mut()).zip(tangents.iter_mut()) {
+unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold): &mut PolyGroup<'_>, t: f64, out: &mut [f64], seek: bool) {
+    for (l, c) in lanes.iter_mut().zip(cold.iter_mut()) {
         let Some(o) = value_of::<D>(out, l.out as usize) else { continue };
         let passed = t >= l.t1;
         let s = if seek { l.seg } else { l.seg.wrapping_add(u32::from(passed)) };
@@ -308,20 +300,13 @@ unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold, tangents): &
         let s = s as usize;
         prefetch(keys.as_ptr().wrapping_add(s + 8));
         // Keys `s − 1` to `s + 2`; none for the first and last segments (which the track's
-        // `segment_value` evaluates). The start tangent from the lane where the lane's segment
-        // or the next was taken (the lane's tangents are those of its segment, whichever way
-        // it was found), else computed.
-        let (s, k, t0, t1, start) = match window(keys, s, t) {
-            Some((k, t0, t1)) => (s, k, t0, t1, if seek { None } else { Some(passed) }),
+        // `segment_value` evaluates).
+        let (s, k, t0, t1) = match window(keys, s, t) {
+            Some((k, t0, t1)) => (s, k, t0, t1),
             None => match find(l, c.curve, |s| keys.get(s).map(|k| f64::from(k[0])), t) {
                 Some(s) => match window(keys, s, t) {
-                    Some((k, t0, t1)) => (s, k, t0, t1, None),
+                    Some((k, t0, t1)) => (s, k, t0, t1),
                     None => {
-                        // The first segment: the next frame's may be the second, whose start
-                        // tangent is then the lane's end tangent.
-                        if let Some(k) = keys.get(s..s + 3) {
-                            r[1] = tangent(&widen(&k[0]), &widen(&k[1]), &widen(&k[2]));
-                        }
                         c.curve.segment_value(s, t, o);
                         continue;
                     }
@@ -334,7 +319,7 @@ unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold, tangents): &
         };
         (l.seg, l.t1) = (s as u32, t1);
         // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
-        let v = unsafe { value::<WIDE>(k, t - t0, r, start) };
+        let v = unsafe { value::<WIDE>(k, t - t0) };
         for (c, o) in o.iter_mut().enumerate() {
             *o = v[c + 1];
         }
@@ -342,60 +327,34 @@ unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold, tangents): &
 }
 
 /// The value of the segment from `k[1]` to `k[2]` at `d = t − t0` past its start, on every
-/// lane: its start tangent `r[start]` (or computed from the keys, with `None`), its end
-/// tangent computed, both kept in `r`; its numbers ([`cubic`], `1/Δt`), then Horner's rule at
-/// `u = d·(1/Δt)`.
+/// lane: its numbers ([`poly_coefficients`]), then Horner's rule at `u = d·(1/Δt)`.
 ///
 /// # Safety
 /// With `WIDE`, the processor must have AVX2.
 #[inline(always)]
-unsafe fn value<const WIDE: bool>(k: &[[f32; 4]; 4], d: f64, r: &mut Tangents, start: Option<bool>) -> [f64; 4] {
+unsafe fn value<const WIDE: bool>(k: &[[f32; 4]; 4], d: f64) -> [f64; 4] {
     #[cfg(target_arch = "x86_64")]
     if WIDE {
         // SAFETY: the processor has AVX2 (this function's contract).
-        return unsafe { value_avx2(k, d, r, start) };
+        return unsafe { value_avx2(k, d) };
     }
-    let [a, p0, p1, e] = k.map(|x| widen(&x));
-    let r1 = match start {
-        Some(next) => r[usize::from(next)],
-        None => tangent(&a, &p0, &p1),
-    };
-    let r2 = tangent(&p0, &p1, &e);
-    *r = [r1, r2];
-    horner(&cubic(&p0, &p1, &r1, &r2), d * (1.0 / (p1[0] - p0[0])))
+    let (c, inv_dt) = poly_coefficients(k);
+    horner(&c, d * inv_dt)
 }
 
 /// [`value`] in 256-bit registers, a lane per component: the same operations lane by lane as
-/// [`tangent`], [`cubic`] and [`horner`], so the same bits.
+/// [`poly_coefficients`] and [`horner`], so the same bits.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn value_avx2(k: &[[f32; 4]; 4], d: f64, r: &mut Tangents, start: Option<bool>) -> [f64; 4] {
-    use std::arch::x86_64::{
-        __m256d, _mm256_add_pd, _mm256_cvtps_pd, _mm256_loadu_pd, _mm256_mul_pd, _mm256_set1_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm_loadu_ps,
-    };
+fn value_avx2(k: &[[f32; 4]; 4], d: f64) -> [f64; 4] {
+    use std::arch::x86_64::{_mm256_add_pd, _mm256_cvtps_pd, _mm256_mul_pd, _mm256_set1_pd, _mm256_storeu_pd, _mm256_sub_pd, _mm_loadu_ps};
     // SAFETY: each load reads one key's four f32s, inside `k`.
     let [a, p0, p1, e] = k.map(|x| unsafe { _mm256_cvtps_pd(_mm_loadu_ps(x.as_ptr())) });
-    let (half, two, three, minus_three) = (_mm256_set1_pd(0.5), _mm256_set1_pd(2.0), _mm256_set1_pd(3.0), _mm256_set1_pd(-3.0));
-    let tangent = |prev: __m256d, cur: __m256d, next: __m256d| {
-        let g1 = _mm256_sub_pd(cur, prev);
-        let g2 = _mm256_sub_pd(next, cur);
-        let g3 = _mm256_sub_pd(g2, g1);
-        _mm256_add_pd(g1, _mm256_mul_pd(half, g3))
-    };
-    let r1 = match start {
-        // SAFETY: four f64s of `r`.
-        Some(next) => unsafe { _mm256_loadu_pd(r[usize::from(next)].as_ptr()) },
-        None => tangent(a, p0, p1),
-    };
-    let r2 = tangent(p0, p1, e);
-    // SAFETY: four f64s into each of `r`'s two.
-    unsafe {
-        _mm256_storeu_pd(r[0].as_mut_ptr(), r1);
-        _mm256_storeu_pd(r[1].as_mut_ptr(), r2);
-    }
-    // c₃ = 2p₀ + r₁ − 2p₁ + r₂, c₂ = −3p₀ − 2r₁ + 3p₁ − r₂, left to right.
-    let c3 = _mm256_add_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_mul_pd(two, p0), r1), _mm256_mul_pd(two, p1)), r2);
-    let c2 = _mm256_sub_pd(_mm256_add_pd(_mm256_sub_pd(_mm256_mul_pd(minus_three, p0), _mm256_mul_pd(two, r1)), _mm256_mul_pd(three, p1)), r2);
+    // r₁ = ½(p₁ − a), r₂ = ½(e − p₀), δ = p₁ − p₀, c₃ = (r₁ + r₂) − (δ + δ), c₂ = (δ − r₁) − c₃.
+    let half = _mm256_set1_pd(0.5);
+    let (r1, r2, dp) = (_mm256_mul_pd(half, _mm256_sub_pd(p1, a)), _mm256_mul_pd(half, _mm256_sub_pd(e, p0)), _mm256_sub_pd(p1, p0));
+    let c3 = _mm256_sub_pd(_mm256_add_pd(r1, r2), _mm256_add_pd(dp, dp));
+    let c2 = _mm256_sub_pd(_mm256_sub_pd(dp, r1), c3);
     let inv_dt = 1.0 / (f64::from(k[2][0]) - f64::from(k[1][0]));
     let u = _mm256_set1_pd(d * inv_dt);
     let v = _mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(_mm256_mul_pd(c3, u), c2), u), r1), u), p0);
