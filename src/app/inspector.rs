@@ -82,7 +82,11 @@ impl Panel for Inspector {
                 for (f, (name, tip, get, set, lo, hi)) in TCB_FIELDS.into_iter().enumerate() {
                     let mut v = get(first);
                     ui.label(if cx.doc.mixed_fields().tcb[f] { "(mixed)" } else { "" });
-                    let r = ui.add(egui::Slider::new(&mut v, lo..=hi).text(name).max_decimals(3)).on_hover_text(tip);
+                    // Clamped (and rounded to its decimals) only when edited here: a slider that
+                    // rounds the value it shows reports a change, which mid-drag of a tangent or
+                    // an ease handle in the graph was a step of its own that ended the drag.
+                    let slider = egui::Slider::new(&mut v, lo..=hi).text(name).max_decimals(3).clamping(egui::SliderClamping::Edits);
+                    let r = ui.add(slider).on_hover_text(tip);
                     set_on_selected(out, &r, &format!("Set {name}"), r.changed(), move |k| set(k, v));
                     ui.end_row();
                 }
