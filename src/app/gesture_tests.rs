@@ -2,7 +2,8 @@
 //! that edits — a key, a tangent, an ease and a Bézier handle in the graph, keys in the dope sheet,
 //! a point in the path view, an inspector slider — is exactly one undo step, and the status
 //! line says what the drag did; and without a window, a panel that missed its drag's start
-//! still makes one step.
+//! still makes one step, and a drag whose last change is made on a worker closes its step
+//! after that change.
 
 use std::sync::Arc;
 
@@ -12,7 +13,7 @@ use egui_kittest::Harness;
 use egui_plot::PlotPoint;
 
 use super::commands::AppCommand;
-use super::dispatch::run_command;
+use super::dispatch::{finished_jobs, run_command};
 use super::key_change::{Change, Gesture, Phase};
 use super::state::AppState;
 use super::tests::{app, click_at, drag, harness, key_pos, plot_to_screen, two_tracks};
@@ -142,5 +143,37 @@ fn a_drag_whose_start_was_missed_is_still_one_undo_step() {
     assert!(!state.doc.document.in_gesture(), "the end closed the step");
     assert_eq!(state.doc.undo().text, "Undid Set tension");
     assert_eq!(state.project(), &before);
+    assert_eq!(state.doc.undo().text, "Nothing to undo");
+}
+
+/// A drag's end that brings a change made on a worker (a big selection): the step closes once
+/// that change is in place, so the drag over two tracks is still one undo step.
+#[test]
+fn a_drags_end_whose_change_is_made_on_a_worker_closes_the_step_after_it() {
+    let ctx = egui::Context::default();
+    let mut state = AppState::new(two_tracks(), None);
+    state.ui.key_queue.background_keys = 1;
+    let before = state.project().clone();
+    state.doc.selection = (0..2).map(|track| super::KeyRef { track, key: 2 }).collect::<std::collections::BTreeSet<_>>().into();
+    let step = |phase, t: Option<f64>| {
+        let change = t.map(|t| Change::Each(Arc::new(move |k: &mut Key| k.tension = t)) as Change);
+        AppCommand::Gesture(Gesture { label: "Set tension".to_owned(), phase, change })
+    };
+    run_command(&ctx, &mut state, step(Phase::Begin, None));
+    run_command(&ctx, &mut state, step(Phase::End, Some(0.6)));
+    assert!(state.ui.key_queue.running.is_some(), "the end's change went to the worker");
+    for _ in 0..2000 {
+        for command in finished_jobs(&mut state) {
+            run_command(&ctx, &mut state, command);
+        }
+        if !state.ui.key_queue.is_busy() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert!(!state.ui.key_queue.is_busy() && !state.doc.document.in_gesture(), "the change landed, then the step closed");
+    assert!(state.project().tracks.iter().all(|t| t.keys[2].tension == 0.6));
+    assert_eq!(state.doc.undo().text, "Undid Set tension");
+    assert_eq!(state.project(), &before, "one undo takes back both tracks");
     assert_eq!(state.doc.undo().text, "Nothing to undo");
 }
