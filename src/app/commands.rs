@@ -1,5 +1,5 @@
 //! The one command queue: every user command with its menu text, tooltip and shortcut
-//! ([`Command`]), and the [`AppCommand`]s panels push during a frame — edits, gestures,
+//! ([`Command`]), and the [`AppCommand`]s panels push during a frame — edits, gesture steps,
 //! selection, view and transport changes — which the app runs once, after every panel drew.
 
 use std::collections::BTreeSet;
@@ -12,14 +12,13 @@ use super::compiled_track::CompiledTake;
 use super::document::blend::Blended;
 use super::files::{ImportMode, ImportResult};
 use super::finished::{Finished, Handoff};
-use super::key_change::{HandleSides, KeyChange, KeyRef};
+use super::key_change::{Gesture, HandleSides, KeyRef};
 use super::message::Status;
 use super::playback::TransportCommand;
 use super::settings::ViewSettings;
 use super::tool::{ToolId, ToolMade};
 use super::windows::Window;
 use crate::blend::BlendTool;
-use crate::edit::intent::KeyEdit;
 use crate::model::{Easing, KeyInterpolation};
 use crate::runtime::Runtime;
 use crate::Edit;
@@ -29,16 +28,13 @@ use crate::Edit;
 pub enum AppCommand {
     /// A menu entry or shortcut.
     Ui(Command),
-    /// A drag or slider movement starts: the edits until [`AppCommand::EndGesture`] are one
-    /// undo step.
-    BeginGesture(String),
-    EndGesture,
+    /// The one route of a drag or a widget's change to the document: a step of a gesture
+    /// (`gesture::step` makes it from the widget's response; a drag is one undo step). Its
+    /// change is made here, or on a worker for a big selection (`planner.rs`).
+    Gesture(Gesture),
+    /// An edit of its own (a track added, removed, renamed): one undo step, closing an open
+    /// gesture first.
     Edit(EditCommand),
-    /// One change made on several tracks at once (a field set on every selected key).
-    EditTracks(TrackEdits),
-    /// A field set to a value on every selected key: made here, or on a worker for a big
-    /// selection (`planner.rs`).
-    ChangeKeys(KeyChange),
     /// The handles of one or both sides of every selected Bézier key given a type (the
     /// inspector's combo boxes; `V` is [`Command::SetHandleType`]): made here, or on a worker
     /// for big tracks.
@@ -152,50 +148,19 @@ pub struct EditCommand {
     pub edit: Edit,
     /// The edited track's selected keys afterwards (its keys may have been re-sorted).
     pub selected: Option<Vec<KeyRef>>,
-    /// Part of the gesture the panel began. If that gesture was ended meanwhile (Delete or
-    /// Undo pressed during a drag), the edit is dropped: it was computed before.
-    pub gesture: bool,
     /// Shown in the status line if the edit is applied.
     pub message: Option<String>,
 }
 
 impl EditCommand {
     pub fn new(label: impl Into<String>, edit: Edit) -> Self {
-        Self { label: label.into(), edit, selected: None, gesture: false, message: None }
-    }
-
-    pub fn keys(label: impl Into<String>, edit: KeyEdit) -> Self {
-        Self { selected: Some(edit.selected), ..Self::new(label, edit.edit) }
-    }
-
-    #[must_use]
-    pub fn in_gesture(mut self, gesture: bool) -> Self {
-        self.gesture = gesture;
-        self
+        Self { label: label.into(), edit, selected: None, message: None }
     }
 
     #[must_use]
     pub fn with_message(mut self, message: impl Into<String>) -> Self {
         self.message = Some(message.into());
         self
-    }
-}
-
-/// Edits of several tracks that are one change: one undo step (or part of the open gesture),
-/// applied together, recompiled on every core, and the selection moved once. Sent one track
-/// at a time, a field typed for a whole mocap take made 200 undo steps and recompiled the
-/// tracks one after another.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TrackEdits {
-    pub label: String,
-    pub edits: Vec<KeyEdit>,
-    /// Part of the gesture the panel began (see [`EditCommand::gesture`]).
-    pub gesture: bool,
-}
-
-impl From<TrackEdits> for AppCommand {
-    fn from(e: TrackEdits) -> Self {
-        Self::EditTracks(e)
     }
 }
 

@@ -5,10 +5,12 @@
 //! they were made for holds (`AppState::current`). It knows no panel: what it asks of their
 //! own state goes through `UiState::requests`, and windows open in `UiState::windows`.
 //!
-//! Gestures: a panel begins one when a drag starts and ends it when the drag stops. An edit
-//! that is not part of the gesture (Delete, Paste, Undo pressed mid-drag) first closes the
-//! open gesture, so it is its own undo step; the dragging panel's later edits, computed from
-//! what the drag began with, are then dropped instead of undoing it.
+//! Gestures: every drag and widget edit reaches the document by one route, the steps of a
+//! gesture (`AppCommand::Gesture`, made by `gesture::step`) applied by [`gesture`]: the step
+//! opens the undo step when its drag starts and closes it when the drag stops. An edit that is
+//! not part of the gesture (Delete, Paste, Undo pressed mid-drag) first closes the open
+//! gesture, so it is its own undo step; the dragging panel's later steps, computed from what
+//! the drag began with, are then dropped instead of undoing it.
 
 use std::path::PathBuf;
 
@@ -16,12 +18,12 @@ use eframe::egui;
 
 use super::basis::Needs;
 use super::command_text::Toggle;
-use super::commands::{AppCommand, Command, EditCommand, TrackEdits};
+use super::commands::{AppCommand, Command, EditCommand};
 use super::file_commands::{decide, finished_file, overwrite, save_as_interactive, save_interactive};
 use super::files::AfterDiscard;
 use super::finished::{Finished, Handoff, MadeKeys};
 use super::jobs::Job;
-use super::key_change::{HandleSides, KeyChange};
+use super::key_change::{Gesture, HandleSides, Phase};
 use super::key_queue::KeyJob;
 use super::message::Status;
 use super::planner::{self, is_noop, Plan};
@@ -86,19 +88,8 @@ pub fn run_command(ctx: &egui::Context, state: &mut AppState, command: AppComman
             run_ui_command(ctx, state, c);
             true
         }
-        AppCommand::BeginGesture(label) => {
-            state.doc.document.begin_gesture(&label);
-            state.ui.gesture_interrupted = false;
-            false
-        }
-        AppCommand::EndGesture => {
-            state.doc.document.end_gesture();
-            state.ui.gesture_interrupted = false;
-            true
-        }
+        AppCommand::Gesture(g) => gesture(ctx, state, g),
         AppCommand::Edit(e) => edit(state, e),
-        AppCommand::EditTracks(e) => edit_tracks(state, e),
-        AppCommand::ChangeKeys(c) => change_keys(ctx, state, c),
         AppCommand::SetHandleSides(sides) => set_handle_types(ctx, state, sides),
         AppCommand::InsertKey { track, t } => {
             end_gesture(state);
@@ -247,27 +238,22 @@ pub(super) fn end_gesture(state: &mut AppState) {
     state.end_gesture();
 }
 
-/// An edit that is part of a gesture joins the open one (a panel that missed its drag's start
-/// still makes one step of it); one that is not closes it. False: its gesture was ended
-/// meanwhile (Delete or Undo during a drag), and the edit, computed before, is dropped.
-pub(super) fn join_gesture(state: &mut AppState, gesture: bool, label: &str) -> bool {
-    if gesture && !state.doc.document.in_gesture() {
+/// A step of a gesture joins the open one, or opens one (a panel that missed its drag's start
+/// still makes one step of it). False: its gesture was ended meanwhile (Delete or Undo during
+/// a drag), and the step, computed before, is dropped.
+fn join_gesture(state: &mut AppState, label: &str) -> bool {
+    if !state.doc.document.in_gesture() {
         if state.ui.gesture_interrupted {
             return false;
         }
         state.doc.document.begin_gesture(label);
     }
-    if !gesture {
-        end_gesture(state);
-    }
     true
 }
 
-/// Applies an edit command; returns whether the project changed.
+/// Applies an edit command, an undo step of its own; returns whether the project changed.
 fn edit(state: &mut AppState, e: EditCommand) -> bool {
-    if !join_gesture(state, e.gesture, &e.label) {
-        return false;
-    }
+    end_gesture(state);
     let track = e.edit.track();
     let noop = is_noop(state.project(), &e.edit);
     let result = if noop { Ok(()) } else { state.doc.apply(&e.label, e.edit) };
@@ -280,31 +266,6 @@ fn edit(state: &mut AppState, e: EditCommand) -> bool {
             let shown = e.message.is_some_and(|m| replace(&mut state.ui.status, Status::message(m)));
             !noop || shown
         }
-        Err(s) => {
-            state.set_status(s);
-            true
-        }
-    }
-}
-
-/// Applies edits of several tracks as one change; returns whether anything changed.
-pub(super) fn edit_tracks(state: &mut AppState, e: TrackEdits) -> bool {
-    if !join_gesture(state, e.gesture, &e.label) {
-        return false;
-    }
-    // Not part of a gesture: a step of its own, grouping the tracks' edits.
-    let own_step = !e.gesture;
-    if own_step {
-        state.doc.document.begin_gesture(&e.label);
-    }
-    let edits: Vec<_> = e.edits.into_iter().filter(|k| !is_noop(state.project(), &k.edit)).collect();
-    let changed = !edits.is_empty();
-    let result = state.doc.apply_key_edits(&e.label, edits);
-    if own_step {
-        state.doc.document.end_gesture();
-    }
-    match result {
-        Ok(()) => changed,
         Err(s) => {
             state.set_status(s);
             true
@@ -361,7 +322,7 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::FixJumps => {
             end_gesture(state);
             match planner::plan_fix_jumps(&state.doc) {
-                Ok(plan) => _ = carry_out(ctx, state, plan, "Fix jumps", false),
+                Ok(plan) => _ = carry_out(ctx, state, plan, "Fix jumps", true),
                 Err(s) => state.set_status(s),
             }
         }
@@ -369,8 +330,8 @@ fn run_ui_command(ctx: &egui::Context, state: &mut AppState, command: Command) {
         Command::HandleTypeMenu => segment_commands::open_menu(state, Window::HandleTypeMenu, "Handle type"),
         Command::InterpolationMenu => segment_commands::open_menu(state, Window::InterpolationMenu, "Interpolation mode"),
         Command::EasingMenu => segment_commands::open_menu(state, Window::EasingMenu, "Easing"),
-        Command::SetKeyInterpolation(mode) => segment_commands::set_interpolation(ctx, state, mode, change_keys),
-        Command::SetEasing(easing) => segment_commands::set_easing(ctx, state, easing, change_keys),
+        Command::SetKeyInterpolation(mode) => segment_commands::set_interpolation(ctx, state, mode, gesture),
+        Command::SetEasing(easing) => segment_commands::set_easing(ctx, state, easing, gesture),
         Command::FrameAll => state.ui.requests.push(PanelRequest::FrameAll),
         Command::FrameSelected => state.ui.requests.push(PanelRequest::FrameSelected),
         c @ (Command::ToggleNormalize | Command::ToggleStacked) => {
@@ -415,11 +376,8 @@ pub fn waits_for_change(command: &AppCommand) -> bool {
         | AppCommand::SetExportSettings(_)
         | AppCommand::SetProblems(_) => false,
         AppCommand::Ui(_)
-        | AppCommand::BeginGesture(_)
-        | AppCommand::EndGesture
+        | AppCommand::Gesture(_)
         | AppCommand::Edit(_)
-        | AppCommand::EditTracks(_)
-        | AppCommand::ChangeKeys(_)
         | AppCommand::SetHandleSides(_)
         | AppCommand::InsertKey { .. }
         | AppCommand::ToolApply(_)
@@ -509,13 +467,39 @@ fn install_keys(ctx: &egui::Context, state: &mut AppState, made: MadeKeys) -> bo
     true
 }
 
-/// A field set on every selected key, or a frame of a key drag: as the planner plans it.
-fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChange) -> bool {
-    if !join_gesture(state, c.gesture, &c.label) {
-        return false;
+/// A step of a gesture — the one route of every drag and widget edit to the document: the
+/// undo step opened when its drag begins, its change made as the planner plans it (at once,
+/// or on a worker), the step closed when the drag ends (once the change is in place). A step
+/// that is no drag is an undo step of its own. Returns whether anything changed on screen.
+fn gesture(ctx: &egui::Context, state: &mut AppState, g: Gesture) -> bool {
+    let Gesture { label, phase, change } = g;
+    match phase {
+        Phase::Begin => {
+            state.doc.document.begin_gesture(&label);
+            state.ui.gesture_interrupted = false;
+        }
+        Phase::Once => end_gesture(state),
+        Phase::Change | Phase::End => {}
     }
-    let plan = planner::plan_change(&state.doc, &c, state.ui.key_queue.background_keys);
-    carry_out(ctx, state, plan, &c.label, c.gesture)
+    let own_step = phase == Phase::Once;
+    let mut changed = false;
+    if let Some(change) = change {
+        if own_step || join_gesture(state, &label) {
+            let plan = planner::plan_change(&state.doc, &label, change, own_step, state.ui.key_queue.background_keys);
+            changed = carry_out(ctx, state, plan, &label, own_step);
+        }
+    }
+    if phase == Phase::End {
+        if state.ui.key_queue.running.is_some() {
+            // Its last change is being made on a worker: the step closes once that is in place.
+            state.ui.key_queue.defer_next(AppCommand::Gesture(Gesture { label, phase, change: None }));
+            return true;
+        }
+        state.doc.document.end_gesture();
+        state.ui.gesture_interrupted = false;
+        changed = true;
+    }
+    changed
 }
 
 /// Edit > Euler filter: at once, or on a worker (one undo step either way), or what the status
@@ -523,7 +507,7 @@ fn change_keys(ctx: &egui::Context, state: &mut AppState, c: KeyChange) -> bool 
 fn euler_filter(ctx: &egui::Context, state: &mut AppState) {
     end_gesture(state);
     match planner::plan_euler_filter(&state.doc, state.ui.key_queue.background_keys) {
-        Ok(plan) => _ = carry_out(ctx, state, plan, "Euler filter", false),
+        Ok(plan) => _ = carry_out(ctx, state, plan, "Euler filter", true),
         Err(s) => state.set_status(s),
     }
 }
@@ -536,7 +520,7 @@ fn delete_keys(ctx: &egui::Context, state: &mut AppState) {
                 state.set_status(s);
             }
         }
-        plan => _ = carry_out(ctx, state, plan, "Delete keys", false),
+        plan => _ = carry_out(ctx, state, plan, "Delete keys", true),
     }
 }
 
@@ -549,26 +533,35 @@ fn set_handle_types(ctx: &egui::Context, state: &mut AppState, sides: HandleSide
             let s = state.doc.set_handle_types(sides);
             state.set_status(s);
         }
-        plan => _ = carry_out(ctx, state, plan, "Set handle type", false),
+        plan => _ = carry_out(ctx, state, plan, "Set handle type", true),
     }
     true
 }
 
-/// Carries out `plan` (a change labelled `label`, part of the open gesture if `gesture`):
-/// applies its edits now, or starts its work on a worker from the project as it is, made for
-/// the document's basis now. Returns whether anything changed on screen.
-fn carry_out(ctx: &egui::Context, state: &mut AppState, plan: Plan, label: &str, gesture: bool) -> bool {
+/// Carries out `plan` (a change labelled `label`, an undo step of its own if `own_step`, else
+/// part of the open gesture): applies its edits now, or starts its work on a worker from the
+/// project as it is, made for the document's basis now. Returns whether anything changed on
+/// screen.
+fn carry_out(ctx: &egui::Context, state: &mut AppState, plan: Plan, label: &str, own_step: bool) -> bool {
     match plan {
         Plan::Edits { local, wide, message } => {
             let status = state.ui.status.clone();
             if let Some(m) = message {
                 state.set_status(Status::message(m));
             }
-            let changed = !local.is_empty();
-            if let Err(s) = state.doc.apply_local_splices(label, local) {
+            if own_step {
+                state.doc.document.begin_gesture(label);
+            }
+            let wide: Vec<_> = wide.into_iter().filter(|k| !is_noop(state.project(), &k.edit)).collect();
+            let changed = !local.is_empty() || !wide.is_empty();
+            // The local splices each recompiled where they reach, the others together on every core.
+            let result = state.doc.apply_local_splices(label, local).and(state.doc.apply_key_edits(label, wide));
+            if own_step {
+                state.doc.document.end_gesture();
+            }
+            if let Err(s) = result {
                 state.set_status(s);
             }
-            let changed = edit_tracks(state, TrackEdits { label: label.to_owned(), edits: wide, gesture }) || changed;
             changed || state.ui.status != status
         }
         Plan::Document => false,

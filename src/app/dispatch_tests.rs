@@ -10,11 +10,13 @@ use eframe::egui;
 use super::commands::{AppCommand, Command, EditCommand};
 use super::dispatch::{finished_jobs, run_command, run_or_defer};
 use super::jobs::Job;
+use super::key_change::{Change, Gesture, KeyMove, Phase};
 use super::key_queue::KeyJob;
 use super::state::AppState;
 use crate::app::key_change::KeyRef;
 use crate::edit::intent;
 use crate::io::demo_project;
+use std::sync::Arc;
 
 /// The queue alone (no window): a drag's edits, Delete in the middle, more drag edits.
 #[test]
@@ -23,23 +25,23 @@ fn an_edit_of_its_own_ends_the_gesture_and_drops_the_rest_of_it() {
     let mut state = AppState::new(demo_project(), None);
     let before = state.project().clone();
     let selection = BTreeSet::from([KeyRef { track: 0, key: 1 }]);
-    let origins = intent::move_origins(state.project(), &selection);
+    let origins = Arc::new(intent::move_origins(state.project(), &selection));
     let run = |state: &mut AppState, c: AppCommand| run_command(&ctx, state, c);
+    let step = |phase, dt: f64, dv: f64| {
+        let m = KeyMove { origins: origins.clone(), dt, dv, comp: 0, snap: None, message: String::new() };
+        AppCommand::Gesture(Gesture { label: "Move keys".into(), phase, change: Some(Change::Move(Arc::new(m))) })
+    };
     run(&mut state, AppCommand::Select(selection));
-    run(&mut state, AppCommand::BeginGesture("Move keys".into()));
-    for i in 1..=3 {
-        for e in intent::move_keys(&origins, 0.01 * f64::from(i), 0.1, 0, None) {
-            run(&mut state, EditCommand::keys("Move keys", e).in_gesture(true).into());
-        }
+    run(&mut state, step(Phase::Begin, 0.01, 0.1));
+    for i in 2..=3 {
+        run(&mut state, step(Phase::Change, 0.01 * f64::from(i), 0.1));
     }
     let moved = state.project().clone();
     run(&mut state, AppCommand::Ui(Command::DeleteKeys));
     let deleted = state.project().clone();
     assert_eq!(deleted.tracks[0].keys.len(), before.tracks[0].keys.len() - 1);
-    for e in intent::move_keys(&origins, 0.05, 0.2, 0, None) {
-        assert!(!run(&mut state, EditCommand::keys("Move keys", e).in_gesture(true).into()), "dropped");
-    }
-    run(&mut state, AppCommand::EndGesture);
+    assert!(!run(&mut state, step(Phase::Change, 0.05, 0.2)), "dropped");
+    run(&mut state, AppCommand::Gesture(Gesture { label: "Move keys".into(), phase: Phase::End, change: None }));
     assert_eq!(state.project(), &deleted);
     assert_eq!(state.doc.undo().text, "Undid Delete keys");
     assert_eq!(state.project(), &moved);

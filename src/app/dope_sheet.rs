@@ -18,7 +18,8 @@ use egui_plot::{Bar, BarChart, GridMark, MarkerShape, Plot, PlotBounds, PlotPoin
 
 use super::commands::AppCommand;
 use super::dope_rows::{dope_rows, marks, ColumnCache, DopeRow, MarkCache, MarkKey, Selection, Shape, SAME_TIME};
-use super::key_change::{Change, KeyChange, KeyMove, KeyRef};
+use super::gesture;
+use super::key_change::{Change, KeyMove, KeyRef};
 use super::message::Status;
 use super::panel::{Panel, PanelContext};
 use super::playback::TransportCommand;
@@ -329,6 +330,7 @@ impl DopeSheet {
         if response.drag_started_by(egui::PointerButton::Primary) {
             self.start_drag(cx, out, transform, press.unwrap_or_default(), modifiers);
         }
+        let mut change = None;
         if response.dragged_by(egui::PointerButton::Primary) {
             if let (Some(DopeDrag::Move { from, origins, sent, at_start, .. }), Some(p)) = (&self.drag, pointer) {
                 // Through the mapping the drag began with: a zoom or a layout that shifts
@@ -336,9 +338,12 @@ impl DopeSheet {
                 let dt = at_start.value_from_position(p).x - from;
                 let snapped = !modifiers.command;
                 if sent.replace(Some((dt, snapped))) != Some((dt, snapped)) {
-                    out.push(move_command(cx, origins, dt, snapped));
+                    change = Some(move_change(cx, origins, dt, snapped));
                 }
             }
+        }
+        if let Some(DopeDrag::Move { .. }) = self.drag {
+            out.extend(gesture::step(response, "Move keys", change));
         }
         if response.drag_stopped() {
             match (self.drag.take(), pointer) {
@@ -350,7 +355,6 @@ impl DopeSheet {
                     }
                 }
                 (Some(DopeDrag::Move { selected, press, .. }), p) => {
-                    out.push(AppCommand::EndGesture);
                     // A slow click that egui counted as a drag: a click, unless the press
                     // already selected what it pressed on.
                     let still = p.is_some_and(|p| p.distance(press) < 4.0);
@@ -410,7 +414,6 @@ impl DopeSheet {
             press: origin,
             at_start: *transform,
         });
-        out.push(AppCommand::BeginGesture("Move keys".to_owned()));
     }
 
     fn click(&self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, pos: Pos2, modifiers: Modifiers) {
@@ -467,11 +470,11 @@ impl DopeSheet {
 /// A frame of a time drag: the selected keys moved by `dt` seconds from where they were when
 /// the drag began, snapped to frames unless `snapped` is off (values untouched: no component
 /// is moved).
-fn move_command(cx: &PanelContext<'_>, origins: &Arc<Vec<MoveOrigin>>, dt: f64, snapped: bool) -> AppCommand {
+fn move_change(cx: &PanelContext<'_>, origins: &Arc<Vec<MoveOrigin>>, dt: f64, snapped: bool) -> Change {
     let fps = cx.project().fps;
     let snap = snapped.then_some(Snap { fps, value_step: 0.0 });
     let mut m = KeyMove { origins: origins.clone(), dt, dv: 0.0, comp: usize::MAX, snap, message: String::new() };
     let shown = if snapped { (dt * fps).round() } else { dt * fps };
     m.message = format!("Moving {} key(s) by {shown:+.1} frames ({:+.4} s)", m.keys(), shown / fps);
-    AppCommand::ChangeKeys(KeyChange { label: "Move keys".to_owned(), gesture: true, change: Change::Move(Arc::new(m)) })
+    Change::Move(Arc::new(m))
 }

@@ -8,7 +8,8 @@
 use eframe::egui;
 
 use super::commands::AppCommand;
-use super::key_change::{Change, KeyChange};
+use super::gesture;
+use super::key_change::Change;
 use super::panel::{Panel, PanelContext};
 use super::style::{EASE, INCOMING, OUTGOING};
 use super::units::{display_scale, fmt_shown, unit};
@@ -29,28 +30,11 @@ fn track_names(cx: &PanelContext<'_>, on: &[usize]) -> String {
     }
 }
 
-/// `change` on every selected key, as this widget's edits: a drag of the widget is one
-/// gesture, begun when the drag starts and ended when it stops. The change is absolute (a
-/// field set to a value), and the app makes it on a worker for a big selection
-/// (`planner.rs`).
+/// `change` on every selected key, as this widget's gesture (`gesture::step`: a drag of the
+/// widget is one undo step). The change is absolute (a field set to a value), and the app
+/// makes it on a worker for a big selection (`planner.rs`).
 fn set_on_selected(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl Fn(&mut Key) + Send + Sync + 'static) {
-    let command = KeyChange { label: label.to_owned(), gesture: is_dragged(r), change: Change::Each(std::sync::Arc::new(change)) };
-    widget_gesture(out, r, label, changed.then(|| AppCommand::ChangeKeys(command)));
-}
-
-fn is_dragged(r: &egui::Response) -> bool {
-    r.drag_started() || r.dragged() || r.drag_stopped()
-}
-
-/// `edit` between the gesture's beginning and end when `r` is dragged.
-fn widget_gesture(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, edit: Option<AppCommand>) {
-    if r.drag_started() {
-        out.push(AppCommand::BeginGesture(label.to_owned()));
-    }
-    out.extend(edit);
-    if r.drag_stopped() {
-        out.push(AppCommand::EndGesture);
-    }
+    out.extend(gesture::step(r, label, changed.then(|| Change::Each(std::sync::Arc::new(change)))));
 }
 
 type Field = (&'static str, &'static str, fn(&Key) -> f64, fn(&mut Key, f64), f64, f64);
@@ -82,7 +66,11 @@ impl Panel for Inspector {
                 for (f, (name, tip, get, set, lo, hi)) in TCB_FIELDS.into_iter().enumerate() {
                     let mut v = get(first);
                     ui.label(if cx.doc.mixed_fields().tcb[f] { "(mixed)" } else { "" });
-                    let r = ui.add(egui::Slider::new(&mut v, lo..=hi).text(name).max_decimals(3)).on_hover_text(tip);
+                    // Clamped (and rounded to its decimals) only when edited here: a slider that
+                    // rounds the value it shows reports a change, which mid-drag of a tangent or
+                    // an ease handle in the graph was a step of its own that ended the drag.
+                    let slider = egui::Slider::new(&mut v, lo..=hi).text(name).max_decimals(3).clamping(egui::SliderClamping::Edits);
+                    let r = ui.add(slider).on_hover_text(tip);
                     set_on_selected(out, &r, &format!("Set {name}"), r.changed(), move |k| set(k, v));
                     ui.end_row();
                 }
@@ -118,8 +106,7 @@ fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCom
     let r = r.on_hover_text("Drag or type the time of the first selected key");
     // The first key to `t`, the others by as much: made when the change is (on a worker for a
     // big selection), from the keys as they are then.
-    let command = KeyChange { label: "Set key time".to_owned(), gesture: is_dragged(&r), change: Change::FirstKeyTo(t) };
-    widget_gesture(out, &r, "Set key time", (r.changed() && t.is_finite()).then(|| AppCommand::ChangeKeys(command)));
+    out.extend(gesture::step(&r, "Set key time", (r.changed() && t.is_finite()).then_some(Change::FirstKeyTo(t))));
     ui.end_row();
     let kind = cx.project().tracks[first_ref.track].kind;
     // Shown and typed in the first track's display units; each key takes the typed value in
@@ -133,16 +120,12 @@ fn time_and_value(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCom
         let r = ui
             .add(egui::DragValue::new(&mut v).speed(0.01 * scale).max_decimals(6).suffix(format!("{in_unit}{mixed}")))
             .accessible_name(format!("value {name}"));
-        let command = KeyChange {
-            label: "Set key value".to_owned(),
-            gesture: is_dragged(&r),
-            change: Change::Shown(std::sync::Arc::new(move |k: &mut Key, scale: f64| {
-                if let Some(x) = k.value.get_mut(c) {
-                    *x = v / scale;
-                }
-            })),
-        };
-        widget_gesture(out, &r, "Set key value", (r.changed() && v.is_finite()).then(|| AppCommand::ChangeKeys(command)));
+        let change = Change::Shown(std::sync::Arc::new(move |k: &mut Key, scale: f64| {
+            if let Some(x) = k.value.get_mut(c) {
+                *x = v / scale;
+            }
+        }));
+        out.extend(gesture::step(&r, "Set key value", (r.changed() && v.is_finite()).then_some(change)));
         ui.end_row();
     }
 }

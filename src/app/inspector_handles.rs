@@ -9,8 +9,9 @@
 
 use eframe::egui;
 
-use super::commands::{AppCommand, TrackEdits};
-use super::key_change::HandleSides;
+use super::commands::AppCommand;
+use super::gesture;
+use super::key_change::{Change, HandleSides};
 use super::panel::PanelContext;
 use super::style::handle_color;
 use super::units::{display_scale, stored, unit};
@@ -18,20 +19,11 @@ use crate::edit::intent::{KeyEdit, KeyRef};
 use crate::handles::{self, Side};
 use crate::{Edit, HandleType};
 
-/// The tracks' edits as one command (applied together, compiled on every core), in one undo
-/// step: a widget drag is a gesture from its start to its stop; a single change gets a
-/// gesture of its own.
+/// The tracks' edits as one change (applied together, compiled on every core), as the
+/// widget's gesture (`gesture::step`): a drag of it is one undo step, a single change one too.
 fn push_edits(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, edits: Vec<KeyEdit>) {
-    let dragging = r.drag_started() || r.dragged() || r.drag_stopped();
-    if r.drag_started() || (!dragging && !edits.is_empty()) {
-        out.push(AppCommand::BeginGesture(label.to_owned()));
-    }
-    if !edits.is_empty() {
-        out.push(TrackEdits { label: label.to_owned(), edits, gesture: true }.into());
-    }
-    if r.drag_stopped() || (!dragging && r.changed()) {
-        out.push(AppCommand::EndGesture);
-    }
+    let change = (!edits.is_empty()).then(|| Change::edits(edits.into_iter().map(|e| e.edit).collect(), None));
+    out.extend(gesture::step(r, label, change));
 }
 
 pub fn bezier_section(ui: &mut egui::Ui, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>) {

@@ -11,23 +11,15 @@ use std::sync::Arc;
 use eframe::egui;
 
 use super::commands::{AppCommand, Command};
-use super::key_change::{Change, KeyChange};
+use super::gesture;
+use super::key_change::Change;
 use super::panel::PanelContext;
 use crate::edit::intent::KeyRef;
 use crate::model::{Key, KeyInterpolation};
 
 /// `change` on every selected Bézier key, as the widget's gesture (a drag is one undo step).
 fn set_on_bezier(out: &mut Vec<AppCommand>, r: &egui::Response, label: &str, changed: bool, change: impl Fn(&mut Key) + Send + Sync + 'static) {
-    let dragged = r.drag_started() || r.dragged() || r.drag_stopped();
-    if r.drag_started() {
-        out.push(AppCommand::BeginGesture(label.to_owned()));
-    }
-    if changed {
-        out.push(AppCommand::ChangeKeys(KeyChange { label: label.to_owned(), gesture: dragged, change: Change::OnBezier(Arc::new(change)) }));
-    }
-    if r.drag_stopped() {
-        out.push(AppCommand::EndGesture);
-    }
+    out.extend(gesture::step(r, label, changed.then(|| Change::OnBezier(Arc::new(change)))));
 }
 
 /// One numeric parameter of the easing equations.

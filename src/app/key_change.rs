@@ -1,11 +1,13 @@
-//! A change of the selected keys as panels send it ([`KeyChange`]: a field set on every key,
-//! a drag's frame, [`KeyMove`]) and the handle sides a type is given ([`HandleSides`]).
+//! An edit as panels send it: a step of a [`Gesture`] (a drag's begin, frames and end, or a
+//! widget's one change) carrying a [`Change`] (a field set on every selected key, a key drag's
+//! frame [`KeyMove`], or [`Edits`] a panel made itself); and the handle sides a type is given
+//! ([`HandleSides`]). `gesture.rs` makes the steps from a widget's response.
 
 use std::sync::Arc;
 
 use crate::edit::intent;
 pub use crate::edit::intent::KeyRef;
-use crate::{HandleType, Key, Project};
+use crate::{Edit, HandleType, Key, Project};
 
 /// The function that changes one key.
 pub type ChangeFn = Arc<dyn Fn(&mut Key) + Send + Sync>;
@@ -14,17 +16,35 @@ pub type ChangeFn = Arc<dyn Fn(&mut Key) + Send + Sync>;
 /// display scale of the key's track (`units::display_scale`, shown units per stored unit).
 pub type ShownFn = Arc<dyn Fn(&mut Key, f64) + Send + Sync>;
 
-/// One absolute change of every selected key (a field set to a value), as the inspector
-/// sends it. Absolute, so it means the same whatever change lands before it.
-#[derive(Clone)]
-pub struct KeyChange {
+/// One step of a gesture: what a panel sends for a frame of a drag, or for a widget's change
+/// that is no drag (a typed value, a checkbox). Every change of a drag, from its `Begin` to its
+/// `End`, is one undo step; a `Once` step is one of its own. The changes are absolute (a field
+/// set to a value, keys moved from where the drag began), so a later one may replace a waiting
+/// one (`KeyQueue::defer`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gesture {
     pub label: String,
-    /// Part of the gesture the panel began (a slider drag).
-    pub gesture: bool,
-    pub change: Change,
+    pub phase: Phase,
+    /// What this step changes (`None`: the pointer moved but nothing changed, or a drag's end).
+    pub change: Option<Change>,
 }
 
-/// What a [`KeyChange`] does to the selected keys.
+/// Where in its gesture a step is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// A drag starts: its undo step opens, then the change (if any) is made.
+    Begin,
+    /// A frame of the drag: part of its open step (one is opened if the panel missed the start,
+    /// unless Delete or Undo ended it meanwhile: then the change is dropped).
+    Change,
+    /// The drag stops: its change (if any) is made, then its step closes.
+    End,
+    /// A change that is no drag (a typed value, a checkbox, a menu entry): an undo step of its
+    /// own, closing an open gesture first.
+    Once,
+}
+
+/// What a step of a [`Gesture`] changes.
 #[derive(Clone)]
 pub enum Change {
     /// The same change of every key (a field set to a value).
@@ -43,6 +63,25 @@ pub enum Change {
     /// The graph's drag of the selected keys: moved from where they were when the drag began
     /// (absolute too).
     Move(Arc<KeyMove>),
+    /// Edits the panel made itself, applied as they are: a tangent, handle or ease drag's key,
+    /// a point moved in the path view, handle offsets typed, a group's tracks shown or hidden.
+    Edits(Arc<Edits>),
+}
+
+/// Edits of tracks in place ([`Edit::track`] is `Some`) that are one change, and what the
+/// status bar says once they are made. The selection stays (none of them re-sorts keys).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Edits {
+    pub edits: Vec<Edit>,
+    pub message: Option<String>,
+}
+
+impl Change {
+    /// [`Change::Edits`] of `edits`, the status bar then saying `message`.
+    #[must_use]
+    pub fn edits(edits: Vec<Edit>, message: Option<String>) -> Self {
+        Self::Edits(Arc::new(Edits { edits, message }))
+    }
 }
 
 /// A frame of a key drag: the selected keys of `origins` moved by `dt` in time and `dv` in
@@ -86,29 +125,38 @@ impl Change {
                 let dt = first.map_or(0.0, |t0| time - t0);
                 Arc::new(move |k: &mut Key| k.time += dt)
             }
-            // A drag is made from its origins, not key by key (`intent::move_keys`); never asked.
-            Self::Move(_) => Arc::new(|_: &mut Key| {}),
+            // A drag is made from its origins, not key by key (`intent::move_keys`), and edits
+            // are made already; never asked.
+            Self::Move(_) | Self::Edits(_) => Arc::new(|_: &mut Key| {}),
         }
     }
 }
 
-impl PartialEq for KeyChange {
+impl PartialEq for Change {
     fn eq(&self, other: &Self) -> bool {
-        let same = match (&self.change, &other.change) {
-            (Change::Each(a), Change::Each(b)) | (Change::OnBezier(a), Change::OnBezier(b)) => Arc::ptr_eq(a, b),
-            (Change::Shown(a), Change::Shown(b)) => Arc::ptr_eq(a, b),
-            (Change::FirstKeyTo(a), Change::FirstKeyTo(b)) => a == b,
-            (Change::Move(a), Change::Move(b)) => Arc::ptr_eq(a, b),
+        match (self, other) {
+            (Self::Each(a), Self::Each(b)) | (Self::OnBezier(a), Self::OnBezier(b)) => Arc::ptr_eq(a, b),
+            (Self::Shown(a), Self::Shown(b)) => Arc::ptr_eq(a, b),
+            (Self::FirstKeyTo(a), Self::FirstKeyTo(b)) => a == b,
+            (Self::Move(a), Self::Move(b)) => Arc::ptr_eq(a, b),
+            (Self::Edits(a), Self::Edits(b)) => Arc::ptr_eq(a, b),
             // Changes of different kinds.
-            (Change::Each(_) | Change::OnBezier(_) | Change::Shown(_) | Change::FirstKeyTo(_) | Change::Move(_), _) => false,
-        };
-        self.label == other.label && self.gesture == other.gesture && same
+            (Self::Each(_) | Self::OnBezier(_) | Self::Shown(_) | Self::FirstKeyTo(_) | Self::Move(_) | Self::Edits(_), _) => false,
+        }
     }
 }
 
-impl std::fmt::Debug for KeyChange {
+impl std::fmt::Debug for Change {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("KeyChange").field("label", &self.label).field("gesture", &self.gesture).finish_non_exhaustive()
+        let kind = match self {
+            Self::Each(_) => "Each",
+            Self::OnBezier(_) => "OnBezier",
+            Self::Shown(_) => "Shown",
+            Self::FirstKeyTo(_) => "FirstKeyTo",
+            Self::Move(_) => "Move",
+            Self::Edits(_) => "Edits",
+        };
+        f.write_str(kind)
     }
 }
 

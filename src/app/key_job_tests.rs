@@ -9,7 +9,7 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 
 use super::commands::{AppCommand, Command};
-use super::key_change::{Change, KeyChange};
+use super::key_change::{Change, Gesture, Phase};
 use super::tests::harness;
 use super::TangentApp;
 use crate::{Interpolation, Key, Project, Track, TrackKind};
@@ -115,10 +115,10 @@ fn a_slider_dragged_over_a_big_selection_ends_as_on_the_ui_thread_in_one_step() 
 }
 
 fn set_tension(tension: f64) -> AppCommand {
-    AppCommand::ChangeKeys(KeyChange {
+    AppCommand::Gesture(Gesture {
         label: "Set tension".to_owned(),
-        gesture: false,
-        change: Change::Each(Arc::new(move |k: &mut Key| k.tension = tension)),
+        phase: Phase::Once,
+        change: Some(Change::Each(Arc::new(move |k: &mut Key| k.tension = tension))),
     })
 }
 
@@ -199,7 +199,7 @@ fn handle_types_set_on_a_big_selection_match_the_ui_thread() {
 /// waits and moves the keys from where the first left them, so the first key ends at it.
 #[test]
 fn the_time_field_on_a_big_selection_matches_the_ui_thread() {
-    let set_time = |t: f64| AppCommand::ChangeKeys(KeyChange { label: "Set key time".to_owned(), gesture: false, change: Change::FirstKeyTo(t) });
+    let set_time = |t: f64| AppCommand::Gesture(Gesture { label: "Set key time".to_owned(), phase: Phase::Once, change: Some(Change::FirstKeyTo(t)) });
     let run = |background_keys: usize| {
         let mut h = harness(project());
         h.state_mut().state.ui.key_queue.background_keys = background_keys;

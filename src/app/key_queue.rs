@@ -15,6 +15,7 @@ use std::collections::VecDeque;
 use super::commands::AppCommand;
 use super::compiled_track::ChangedKeys;
 use super::jobs::Job;
+use super::key_change::Phase;
 /// Keys of the tracks with selected keys from which a change is made on a worker (each such
 /// track is copied and compiled whole): about 50 ms of work on the UI thread here
 /// (`benches/ui_frame.rs`: a frame of the tension drag is 42 ms at 120,000 keys).
@@ -78,15 +79,23 @@ impl KeyQueue {
     }
 
     /// Keeps `command` until the change is in place. A change of the same drag as the last
-    /// waiting one replaces it: only the latest value of a drag is worth making.
+    /// waiting step (its begin or a change) replaces that step's change: only the latest value
+    /// of a drag is worth making.
     pub fn defer(&mut self, command: AppCommand) {
-        if let (Some(AppCommand::ChangeKeys(last)), AppCommand::ChangeKeys(new)) = (self.deferred.back_mut(), &command) {
-            if last.gesture && new.gesture && last.label == new.label {
-                *last = new.clone();
+        if let (Some(AppCommand::Gesture(last)), AppCommand::Gesture(new)) = (self.deferred.back_mut(), &command) {
+            let open = matches!(last.phase, Phase::Begin | Phase::Change);
+            if open && new.phase == Phase::Change && new.change.is_some() && last.label == new.label {
+                last.change.clone_from(&new.change);
                 return;
             }
         }
         self.deferred.push_back(command);
+    }
+
+    /// Keeps `command` to run first once the change is in place (a drag's end, after the
+    /// drag's last change that is being made).
+    pub fn defer_next(&mut self, command: AppCommand) {
+        self.deferred.push_front(command);
     }
 
     /// The next waiting command, once no change is being made.

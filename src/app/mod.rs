@@ -37,6 +37,7 @@ mod file_job;
 mod files;
 mod finished;
 mod frame_stats;
+mod gesture;
 mod graph;
 mod import_window;
 mod inspector;
@@ -96,6 +97,8 @@ mod dope_tests;
 mod euler_tests;
 #[cfg(test)]
 mod export_window_tests;
+#[cfg(test)]
+mod gesture_tests;
 #[cfg(test)]
 mod graph_view_tests;
 #[cfg(test)]

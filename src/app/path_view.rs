@@ -7,9 +7,10 @@
 use eframe::egui::{self, Color32, Pos2};
 use egui_plot::{Arrows, Legend, Line, MarkerShape, Plot, PlotPoint, PlotPoints, PlotTransform, Points, VLine};
 
-use super::commands::{AppCommand, EditCommand};
+use super::commands::AppCommand;
+use super::gesture;
 use super::jobs::Job;
-use super::key_change::KeyRef;
+use super::key_change::{Change, KeyRef};
 use super::panel::{Panel, PanelContext};
 use super::settings::Plane;
 use super::style::{track_color, INCOMING, OUTGOING, PLAYHEAD};
@@ -311,13 +312,11 @@ impl PathView {
             // (As in the graph: no drag from keys that a change being made will replace.)
             out.push(AppCommand::Status(cx.busy_status()));
         } else if response.drag_started_by(egui::PointerButton::Primary) {
-            if let Some(origin) = press {
-                self.drag = hit_key(track, (a, b), transform, origin).map(|k| (ti, k, track.keys[k].value.clone(), transform.value_from_position(origin)));
-                if self.drag.is_some() {
-                    out.push(AppCommand::BeginGesture("Move key in space".into()));
-                }
-            }
+            self.drag = press.and_then(|origin| {
+                hit_key(track, (a, b), transform, origin).map(|k| (ti, k, track.keys[k].value.clone(), transform.value_from_position(origin)))
+            });
         }
+        let mut change = None;
         if let (Some((track, key, original, origin)), Some(p), true) = (&self.drag, pointer, response.dragged()) {
             let now = transform.value_from_position(p);
             let mut value = original.clone();
@@ -331,12 +330,14 @@ impl PathView {
             }
             // The key alone, spliced in (its time stays, so nothing is re-sorted): only the
             // segments it reaches are compiled again, not the whole track.
-            if let Some(edit) = crate::edit::intent::change_key(cx.project(), KeyRef { track: *track, key: *key }, |k| k.value = value) {
-                out.push(EditCommand::new("Move key in space", edit).in_gesture(true).into());
-            }
+            let edit = crate::edit::intent::change_key(cx.project(), KeyRef { track: *track, key: *key }, |k| k.value = value);
+            change = edit.map(|edit| Change::edits(vec![edit], None));
         }
-        if response.drag_stopped() && self.drag.take().is_some() {
-            out.push(AppCommand::EndGesture);
+        if self.drag.is_some() {
+            out.extend(gesture::step(response, "Move key in space", change));
+        }
+        if response.drag_stopped() {
+            self.drag = None;
         }
         if response.clicked() {
             if let Some(k) = pointer.and_then(|p| hit_key(track, (a, b), transform, p)) {

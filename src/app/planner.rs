@@ -2,9 +2,10 @@
 //! and recompiled where it reaches, compiled whole on every core, or on a worker — and the
 //! work a worker does for it (a field set on every key, in each track's display units; a
 //! drag; Delete; handle types; the Euler filter). It decides from the document alone
-//! ([`Plan`]); the dispatcher carries the plan out, so one key drag is one path: graph →
-//! `AppCommand::ChangeKeys` → dispatcher → [`plan_change`] → applied now, or a [`KeyJob`] whose
-//! result the dispatcher installs (`DocState::install_key_changes`) if its basis holds.
+//! ([`Plan`]); the dispatcher carries the plan out, so every drag and widget edit is one path:
+//! panel → `gesture::step` → `AppCommand::Gesture` → `dispatch::gesture` → [`plan_change`] →
+//! applied now, or a [`KeyJob`] whose result the dispatcher installs
+//! (`DocState::install_key_changes`) if its basis holds.
 //!
 //! An inspector field set on a whole mocap take (200 tracks × 5,000 keys) changes a million
 //! keys: making the new keys, compiling the tracks and building their key ranges took about
@@ -19,7 +20,7 @@ use std::sync::Arc;
 
 use super::compiled_track::{ChangedKeys, CompiledTrack};
 use super::document::DocState;
-use super::key_change::{Change, ChangeFn, HandleSides, KeyChange, KeyMove, KeyRef};
+use super::key_change::{Change, ChangeFn, Edits, HandleSides, KeyMove, KeyRef};
 use super::key_queue::Describe;
 use super::message::Status;
 use super::units::display_scale;
@@ -59,23 +60,52 @@ fn keys_of_selected_tracks(doc: &DocState) -> usize {
     doc.selection.tracks().iter().filter_map(|&t| tracks.get(t)).map(|t| t.keys.len()).sum()
 }
 
-/// A [`KeyChange`] of the selected keys: a frame of a drag ([`plan_move`]), else a field set
+/// A gesture step's `change` (labelled `label`, an undo step of its own if `own_step`): a
+/// frame of a key drag ([`plan_move`]), edits the panel made ([`plan_edits`]), else a field set
 /// on every selected key, at once when the selected keys' tracks have fewer than
 /// `background_keys` keys, else on a worker.
 #[must_use]
-pub fn plan_change(doc: &DocState, c: &KeyChange, background_keys: usize) -> Plan {
-    if let super::key_change::Change::Move(m) = &c.change {
-        return plan_move(doc, &c.label, c.gesture, m, background_keys);
+pub fn plan_change(doc: &DocState, label: &str, change: Change, own_step: bool, background_keys: usize) -> Plan {
+    match change {
+        Change::Move(m) => plan_move(doc, label, own_step, &m, background_keys),
+        Change::Edits(e) => plan_edits(doc, Arc::unwrap_or_clone(e)),
+        change @ (Change::Each(_) | Change::OnBezier(_) | Change::Shown(_) | Change::FirstKeyTo(_)) => {
+            let tracks = intent::keys_by_track(doc.project(), &doc.selection);
+            if keys_of_selected_tracks(doc) < background_keys {
+                let wide = change_each(doc.project(), tracks, &change);
+                return Plan::Edits { local: Vec::new(), wide, message: None };
+            }
+            let keys = tracks.iter().map(|(_, k)| k.len()).sum();
+            let work = Box::new(move |p: &Project| prepare(p, tracks, &change));
+            Plan::Worker(WorkerPlan { label: label.to_owned(), own_step, keys, work, describe: None })
+        }
     }
-    let tracks = intent::keys_by_track(doc.project(), &doc.selection);
-    if keys_of_selected_tracks(doc) < background_keys {
-        let wide = change_each(doc.project(), tracks, &c.change);
-        return Plan::Edits { local: Vec::new(), wide, message: None };
+}
+
+/// Whether `edit` is made on the UI thread where it reaches: a splice that reaches a small part
+/// of its track (recompiled there), or a track's header (nothing to compile).
+fn is_local(project: &Project, edit: &Edit) -> bool {
+    match edit {
+        Edit::SpliceKeys { track, remove, keys, .. } => project.tracks.get(*track).is_some_and(|t| 2 * (remove + keys.len()) <= t.keys.len()),
+        Edit::SetHeader { .. } => true,
+        Edit::SetKeys { .. } | Edit::SetTrack { .. } | Edit::InsertTrack { .. } | Edit::RemoveTrack { .. } => false,
     }
-    let keys = tracks.iter().map(|(_, k)| k.len()).sum();
-    let change = c.change.clone();
-    let work = Box::new(move |p: &Project| prepare(p, tracks, &change));
-    Plan::Worker(WorkerPlan { label: c.label.clone(), own_step: !c.gesture, keys, work, describe: None })
+}
+
+/// Edits a panel made (`Change::Edits`): at once, as they are, but those that change nothing;
+/// each track's selected keys stay.
+fn plan_edits(doc: &DocState, e: Edits) -> Plan {
+    let project = doc.project();
+    let (local, wide) = e
+        .edits
+        .into_iter()
+        .filter(|edit| !is_noop(project, edit))
+        .filter_map(|edit| {
+            let track = edit.track()?;
+            Some(KeyEdit { track, selected: doc.selection.of_track(track).copied().collect(), edit })
+        })
+        .partition(|k| is_local(project, &k.edit));
+    Plan::Edits { local, wide, message: e.message }
 }
 
 /// `change` of keys `tracks` (per track, [`intent::keys_by_track`]) of `project`, each
@@ -107,22 +137,18 @@ fn change_each(project: &Project, mut tracks: Vec<(usize, Vec<usize>)>, change: 
 /// that reaches a small part of its track is recompiled where it reaches, the others compiled
 /// whole); else the tracks moved and compiled on a worker. The status bar says `m.message`
 /// once the keys are there.
-fn plan_move(doc: &DocState, label: &str, gesture: bool, m: &Arc<KeyMove>, background_keys: usize) -> Plan {
+fn plan_move(doc: &DocState, label: &str, own_step: bool, m: &Arc<KeyMove>, background_keys: usize) -> Plan {
     let keys = m.keys();
     if keys < background_keys {
         let project = doc.project();
         let edits = intent::move_keys(&m.origins, m.dt, m.dv, m.comp, m.snap).into_iter().filter(|e| !is_noop(project, &e.edit));
-        let local = |e: &KeyEdit| match &e.edit {
-            Edit::SpliceKeys { track, remove, keys, .. } => project.tracks.get(*track).is_some_and(|t| 2 * (remove + keys.len()) <= t.keys.len()),
-            _ => false,
-        };
-        let (local, wide) = edits.partition(local);
+        let (local, wide) = edits.partition(|e| matches!(e.edit, Edit::SpliceKeys { .. }) && is_local(project, &e.edit));
         return Plan::Edits { local, wide, message: Some(m.message.clone()) };
     }
     let (message, m) = (m.message.clone(), m.clone());
     let work = Box::new(move |p: &Project| prepare_move(p, &m));
     let describe: Describe = Box::new(move |_: &[ChangedKeys]| message.clone());
-    Plan::Worker(WorkerPlan { label: label.to_owned(), own_step: !gesture, keys, work, describe: Some(describe) })
+    Plan::Worker(WorkerPlan { label: label.to_owned(), own_step, keys, work, describe: Some(describe) })
 }
 
 /// Delete (a track keeps at least one key): by the document at once when the selection's
@@ -339,17 +365,17 @@ pub fn prepare_handle_types(project: &Project, tracks: Vec<(usize, Vec<usize>)>,
 mod tests {
     use super::*;
     use crate::app::commands::AppCommand;
-    use crate::app::key_change::Change;
+    use crate::app::key_change::{Change, Gesture, Phase};
     use crate::{Interpolation, Track, TrackKind};
 
-    fn change(label: &str, gesture: bool, tension: f64) -> AppCommand {
-        AppCommand::ChangeKeys(KeyChange { label: label.to_owned(), gesture, change: Change::Each(Arc::new(move |k: &mut Key| k.tension = tension)) })
+    fn change(label: &str, phase: Phase, tension: f64) -> AppCommand {
+        AppCommand::Gesture(Gesture { label: label.to_owned(), phase, change: Some(Change::Each(Arc::new(move |k: &mut Key| k.tension = tension))) })
     }
 
     fn tension_of(command: &AppCommand) -> f64 {
-        let AppCommand::ChangeKeys(c) = command else { panic!("not a change: {command:?}") };
+        let AppCommand::Gesture(c) = command else { panic!("not a change: {command:?}") };
         let mut k = Key::new(0.0, vec![0.0]);
-        let Change::Each(change) = &c.change else { panic!("not a field change") };
+        let Some(Change::Each(change)) = &c.change else { panic!("not a field change") };
         change(&mut k);
         k.tension
     }
@@ -357,17 +383,19 @@ mod tests {
     #[test]
     fn a_drag_waits_as_its_latest_value_and_other_commands_keep_their_order() {
         let mut jobs = crate::app::key_queue::KeyQueue::default();
-        jobs.defer(change("Set tension", true, 0.1));
-        jobs.defer(change("Set tension", true, 0.2));
-        jobs.defer(AppCommand::EndGesture);
-        jobs.defer(change("Set tension", true, 0.3));
-        jobs.defer(change("Set bias", true, 0.4));
-        jobs.defer(change("Set bias", false, 0.5));
-        jobs.defer(change("Set bias", false, 0.6));
+        let end = AppCommand::Gesture(Gesture { label: "Set tension".to_owned(), phase: Phase::End, change: None });
+        jobs.defer(change("Set tension", Phase::Begin, 0.1));
+        jobs.defer(change("Set tension", Phase::Change, 0.2));
+        jobs.defer(end.clone());
+        jobs.defer(change("Set tension", Phase::Change, 0.3));
+        jobs.defer(change("Set bias", Phase::Change, 0.4));
+        jobs.defer(change("Set bias", Phase::Once, 0.5));
+        jobs.defer(change("Set bias", Phase::Once, 0.6));
         let waiting: Vec<AppCommand> = std::iter::from_fn(|| jobs.next_deferred()).collect();
         assert_eq!(waiting.len(), 6, "{waiting:?}");
         assert_eq!(tension_of(&waiting[0]), 0.2, "the drag's latest value replaced the one before");
-        assert_eq!(waiting[1], AppCommand::EndGesture);
+        assert!(matches!(&waiting[0], AppCommand::Gesture(g) if g.phase == Phase::Begin), "and the drag still begins");
+        assert_eq!(waiting[1], end);
         assert_eq!(waiting[2..].iter().map(tension_of).collect::<Vec<_>>(), [0.3, 0.4, 0.5, 0.6], "typed values and other fields are all kept");
         assert!(!jobs.is_busy());
     }

@@ -7,14 +7,15 @@ use std::sync::Arc;
 use eframe::egui;
 
 use super::commands::Command;
-use super::key_change::{Change, ChangeFn, KeyChange, KeyRef};
+use super::key_change::{Change, ChangeFn, Gesture, KeyRef, Phase};
 use super::message::Status;
 use super::state::AppState;
 use super::windows::Window;
 use crate::model::{Easing, KeyInterpolation};
 
-/// The dispatcher's change of the selected keys (it ends an open gesture first).
-pub(super) type ChangeKeys = fn(&egui::Context, &mut AppState, KeyChange) -> bool;
+/// The dispatcher's step of a gesture (`dispatch::gesture`; a `Once` step ends an open
+/// gesture first and is an undo step of its own).
+pub(super) type ChangeKeys = fn(&egui::Context, &mut AppState, Gesture) -> bool;
 
 /// The `V`, `T` or `Ctrl+E` menu (`window`, named `what` in the status bar) opens at the
 /// pointer when keys are selected.
@@ -49,7 +50,7 @@ fn set_key_segments((ctx, change_keys): (&egui::Context, ChangeKeys), state: &mu
         state.set_status(Status::message(format!("{label}: select keys on a Bézier track first (Key > Convert to Bézier)")));
         return;
     }
-    change_keys(ctx, state, KeyChange { label: label.to_owned(), gesture: false, change: Change::OnBezier(change) });
+    change_keys(ctx, state, Gesture { label: label.to_owned(), phase: Phase::Once, change: Some(Change::OnBezier(change)) });
     let note = if other > 0 { format!(" ({other} keys not on Bézier tracks left as they were)") } else { String::new() };
     state.set_status(Status::message(format!("Set {text} on {bezier} keys{note}")));
 }

@@ -14,6 +14,8 @@
 use eframe::egui;
 
 use super::commands::{AppCommand, EditCommand};
+use super::gesture;
+use super::key_change::Change;
 use super::panel::{Panel, PanelContext};
 use super::style::{component_color, track_color};
 use super::track_rows::{body_rows, rows, Row};
@@ -127,13 +129,9 @@ impl TrackList {
             let shown = members.iter().filter(|&&i| tracks[i].visible).count();
             let mut all = shown == members.len();
             let r = ui.checkbox(&mut all, "").accessible_name(format!("show group {prefix}"));
-            if r.on_hover_text(format!("Show or hide the {} tracks of {prefix}: one undo step, saved with the project", members.len())).changed() {
-                out.push(AppCommand::BeginGesture("Show/hide tracks".to_owned()));
-                for &i in members.iter().filter(|&&i| tracks[i].visible != all) {
-                    out.push(EditCommand::new("Show/hide tracks", set_header_edit(i, &tracks[i], |h| h.visible = all)).in_gesture(true).into());
-                }
-                out.push(AppCommand::EndGesture);
-            }
+            let r = r.on_hover_text(format!("Show or hide the {} tracks of {prefix}: one undo step, saved with the project", members.len()));
+            let edits = || members.iter().filter(|&&i| tracks[i].visible != all).map(|&i| set_header_edit(i, &tracks[i], |h| h.visible = all)).collect();
+            out.extend(gesture::step(&r, "Show/hide tracks", r.changed().then(|| Change::edits(edits(), None))));
             let label = format!("{} {prefix} ({shown}/{} shown)", if open { "-" } else { "+" }, members.len());
             if ui.selectable_label(false, label).on_hover_text(if open { "Collapse this group" } else { "List this group's tracks" }).clicked() {
                 if !self.toggled.remove(prefix) {

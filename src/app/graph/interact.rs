@@ -1,6 +1,6 @@
 //! Pointer input on the value graph turned into commands: click to select or move the
-//! playhead, double-click to insert a key, drag keys (one gesture from `drag_started` to
-//! `drag_stopped`), tangent, Bézier and ease handles, the playhead, or a selection box.
+//! playhead, double-click to insert a key, drag keys, tangent, Bézier and ease handles (each
+//! drag one gesture, `gesture::step`), the playhead, or a selection box.
 
 use std::collections::BTreeSet;
 
@@ -10,8 +10,9 @@ use egui_plot::{PlotPoint, PlotTransform};
 use super::display::{component_shown, display, snap_step, Display};
 use super::hit::{hit_test, keys_in_range, tangent_tip, Target};
 use super::view::{Graph, GraphDrag};
-use crate::app::commands::{AppCommand, EditCommand};
-use crate::app::key_change::{Change, KeyChange, KeyMove};
+use crate::app::commands::AppCommand;
+use crate::app::gesture;
+use crate::app::key_change::{Change, KeyMove};
 use crate::app::message::Status;
 use crate::app::panel::PanelContext;
 use crate::app::playback::TransportCommand;
@@ -44,10 +45,12 @@ impl Graph {
         if response.drag_started_by(egui::PointerButton::Primary) {
             self.start_drag(cx, out, transform, press_origin.unwrap_or_default(), modifiers);
         }
-        if primary && response.dragged() {
-            if let Some(p) = pointer {
-                self.continue_drag(cx, out, transform, p, modifiers);
-            }
+        let change = match pointer {
+            Some(p) if primary && response.dragged() => self.continue_drag(cx, out, transform, p, modifiers),
+            _ => None,
+        };
+        if let Some(label) = self.drag.as_ref().and_then(GraphDrag::gesture) {
+            out.extend(gesture::step(response, label, change));
         }
         if response.drag_stopped() {
             if let (Some(GraphDrag::Box { origin }), Some(p)) = (&self.drag, pointer) {
@@ -58,9 +61,7 @@ impl Graph {
                     box_select(cx, out, *origin, transform.value_from_position(p), adds(modifiers));
                 }
             }
-            if self.drag.take().is_some_and(|d| d.edits()) {
-                out.push(AppCommand::EndGesture);
-            }
+            self.drag = None;
         }
         if response.clicked() {
             if let Some(p) = pointer {
@@ -123,17 +124,11 @@ impl Graph {
             Some(Target::Playhead) => Some(GraphDrag::Scrub),
             None => Some(GraphDrag::Box { origin: plot_origin }),
         };
-        let label = match &self.drag {
-            Some(GraphDrag::Move { .. }) => "Move keys",
-            Some(GraphDrag::Tangent { .. }) => "Drag tangent",
-            Some(GraphDrag::Ease { .. }) => "Drag ease",
-            Some(GraphDrag::Handle { .. }) => "Drag handle",
-            _ => return,
-        };
-        out.push(AppCommand::BeginGesture(label.to_owned()));
     }
 
-    fn continue_drag(&self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, screen: Pos2, modifiers: Modifiers) {
+    /// A frame of the drag: the change it makes (`None` if it makes none, or moves the
+    /// playhead, which it sends itself).
+    fn continue_drag(&self, cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, screen: Pos2, modifiers: Modifiers) -> Option<Change> {
         let p = transform.value_from_position(screen);
         match self.drag.as_ref() {
             Some(GraphDrag::Move { origin, at_start, comp, scale, unit_scale, origins, sent }) => {
@@ -146,7 +141,7 @@ impl Graph {
                 });
                 let (dt, dv) = (p.x - origin.x, (p.y - origin.y) / scale);
                 if sent.replace(Some((dt, dv, snap))) == Some((dt, dv, snap)) {
-                    return;
+                    return None;
                 }
                 let mut m = KeyMove { origins: origins.clone(), dt, dv, comp: *comp, snap, message: String::new() };
                 m.message = match m.keys() {
@@ -156,7 +151,7 @@ impl Graph {
                 };
                 // One command for every track: one change, the tracks compiled together (on a
                 // worker for a big selection, `planner::plan_change`).
-                out.push(AppCommand::ChangeKeys(KeyChange { label: "Move keys".to_owned(), gesture: true, change: Change::Move(std::sync::Arc::new(m)) }));
+                Some(Change::Move(std::sync::Arc::new(m)))
             }
             Some(GraphDrag::Tangent { key, origin, dir, length, tension, bias }) => {
                 let delta = screen - *origin;
@@ -164,17 +159,19 @@ impl Graph {
                 let across = f64::from((dir.x * delta.y - dir.y * delta.x) / length);
                 let t = (tension - along).clamp(-1.0, 1.0);
                 let b = (bias - across).clamp(-1.0, 1.0);
-                if let Some(edit) = intent::change_key(cx.project(), *key, |k| {
+                let edit = intent::change_key(cx.project(), *key, |k| {
                     k.tension = t;
                     k.bias = b;
-                }) {
-                    out.push(EditCommand::new("Drag tangent", edit).in_gesture(true).with_message(format!("Tension {t:.3}, bias {b:.3}")).into());
-                }
+                })?;
+                Some(Change::edits(vec![edit], Some(format!("Tension {t:.3}, bias {b:.3}"))))
             }
-            Some(GraphDrag::Ease { key, from }) => ease(cx, out, *key, *from, p.x),
-            Some(GraphDrag::Handle { key, comp, side, start, display }) => drag_handle(out, *key, (*comp, *side), start, *display, p),
-            Some(GraphDrag::Scrub) => out.push(AppCommand::Transport(TransportCommand::Scrub(p.x))),
-            Some(GraphDrag::Box { .. }) | None => {}
+            Some(GraphDrag::Ease { key, from }) => ease(cx, *key, *from, p.x),
+            Some(GraphDrag::Handle { key, comp, side, start, display }) => drag_handle(*key, (*comp, *side), start, *display, p),
+            Some(GraphDrag::Scrub) => {
+                out.push(AppCommand::Transport(TransportCommand::Scrub(p.x)));
+                None
+            }
+            Some(GraphDrag::Box { .. }) | None => None,
         }
     }
 }
@@ -200,17 +197,17 @@ fn moved_message(cx: &PanelContext<'_>, edits: &[KeyEdit]) -> String {
 
 /// The `side` Bézier handle of `key` dragged to plot point `p` (Blender's rules: automatic
 /// handles become Aligned, Vector becomes Free, Aligned turns the other side).
-fn drag_handle(out: &mut Vec<AppCommand>, key: KeyRef, (comp, side): (usize, Side), start: &(crate::Track, crate::TrackCurve), d: Display, p: PlotPoint) {
+fn drag_handle(key: KeyRef, (comp, side): (usize, Side), start: &(crate::Track, crate::TrackCurve), d: Display, p: PlotPoint) -> Option<Change> {
     let (track, curve) = start;
     if key.key >= track.keys.len() {
-        return;
+        return None;
     }
     let value = d.value(p.y);
     let offset = (p.x - track.keys.time(key.key), value - track.keys.value(key.key)[comp]);
     if !(offset.0.is_finite() && offset.1.is_finite()) {
-        return;
+        return None;
     }
-    let Some(k) = handles::dragged_handle(track, curve, key.key, side, comp, offset) else { return };
+    let k = handles::dragged_handle(track, curve, key.key, side, comp, offset)?;
     let (name, kind, h) = if side == Side::Left { ("Left", k.handles.0, &k.left) } else { ("Right", k.handles.1, &k.right) };
     let h = h.get(comp).copied().unwrap_or(offset);
     let dv = shown(track.kind, h.1);
@@ -218,11 +215,11 @@ fn drag_handle(out: &mut Vec<AppCommand>, key: KeyRef, (comp, side): (usize, Sid
     let message = format!("{name} handle of key {}: Δt = {:.4}, Δv = {dv:.4}{in_unit} ({kind:?})", key.key, h.0);
     // The one key the drag changes (from the track as the drag began), not the whole track.
     let edit = crate::Edit::SpliceKeys { track: key.track, at: key.key, remove: 1, keys: vec![k] };
-    out.push(EditCommand::new("Drag handle", edit).in_gesture(true).with_message(message).into());
+    Some(Change::edits(vec![edit], Some(message)))
 }
 
 /// The ease handle of `key` dragged to time `t`.
-fn ease(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, key: KeyRef, from: bool, t: f64) {
+fn ease(cx: &PanelContext<'_>, key: KeyRef, from: bool, t: f64) -> Option<Change> {
     let keys = &cx.project().tracks[key.track].keys;
     let k = &keys[key.key];
     let value = if from {
@@ -230,12 +227,10 @@ fn ease(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, key: KeyRef, from: boo
     } else {
         key.key.checked_sub(1).map(|i| (k.time - t) / (k.time - keys[i].time))
     };
-    let Some(v) = value.map(|v| v.clamp(0.0, 1.0)) else { return };
-    let edit = intent::change_key(cx.project(), key, |k| if from { k.ease_from = v } else { k.ease_to = v });
-    if let Some(edit) = edit {
-        let message = format!("{} {v:.3}", if from { "Ease from" } else { "Ease to" });
-        out.push(EditCommand::new("Drag ease", edit).in_gesture(true).with_message(message).into());
-    }
+    let v = value?.clamp(0.0, 1.0);
+    let edit = intent::change_key(cx.project(), key, |k| if from { k.ease_from = v } else { k.ease_to = v })?;
+    let message = format!("{} {v:.3}", if from { "Ease from" } else { "Ease to" });
+    Some(Change::edits(vec![edit], Some(message)))
 }
 
 fn click(cx: &PanelContext<'_>, out: &mut Vec<AppCommand>, transform: &PlotTransform, pos: Pos2, modifiers: Modifiers) {

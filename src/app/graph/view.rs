@@ -56,9 +56,15 @@ pub enum GraphDrag {
 }
 
 impl GraphDrag {
-    /// Whether this drag edits the document (and so is one gesture).
-    pub(super) fn edits(&self) -> bool {
-        matches!(self, Self::Move { .. } | Self::Tangent { .. } | Self::Ease { .. } | Self::Handle { .. })
+    /// The label of the gesture (one undo step) this drag is, if it edits the document.
+    pub(super) fn gesture(&self) -> Option<&'static str> {
+        match self {
+            Self::Move { .. } => Some("Move keys"),
+            Self::Tangent { .. } => Some("Drag tangent"),
+            Self::Ease { .. } => Some("Drag ease"),
+            Self::Handle { .. } => Some("Drag handle"),
+            Self::Box { .. } | Self::Scrub => None,
+        }
     }
 }
 
