@@ -176,7 +176,7 @@ pub(super) fn value_of<const D: usize>(out: &mut [f64], at: usize) -> Option<&mu
 /// `at + D ≤ frame.len()`: true of every lane's `out` and its group's dimension in a frame
 /// cut to the group's span.
 #[inline(always)]
-unsafe fn value_at<const D: usize>(frame: &mut [f64], at: usize) -> &mut [f64; D] {
+pub(super) unsafe fn value_at<const D: usize>(frame: &mut [f64], at: usize) -> &mut [f64; D] {
     debug_assert!(at + D <= frame.len());
     // SAFETY: `at + D ≤ frame.len()` (the caller's promise), so the `D` values lie inside the
     // frame, which this borrows mutably.
