@@ -60,6 +60,13 @@ struct Cold<'c, K> {
 /// A track's key times, for a seek.
 trait Times {
     fn time(&self, i: usize) -> Option<f64>;
+    /// How many keys there are.
+    fn len(&self) -> usize;
+    /// Key `i`'s time, without a check.
+    ///
+    /// # Safety
+    /// `i < self.len()`.
+    unsafe fn time_unchecked(&self, i: usize) -> f64;
     /// Asks for the keys a seek reads around key `i`.
     fn ask(&self, i: usize);
 }
@@ -68,6 +75,17 @@ impl Times for PolyKeys {
     #[inline(always)]
     fn time(&self, i: usize) -> Option<f64> {
         self.keys.get(i).map(|k| f64::from(k[0]))
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    #[inline(always)]
+    unsafe fn time_unchecked(&self, i: usize) -> f64 {
+        // SAFETY: `i < len` (the caller's promise).
+        f64::from(unsafe { self.keys.get_unchecked(i) }[0])
     }
 
     #[inline(always)]
@@ -81,6 +99,17 @@ impl Times for SlerpKeys {
     #[inline(always)]
     fn time(&self, i: usize) -> Option<f64> {
         self.times.get(i).map(|&x| f64::from(x))
+    }
+
+    #[inline(always)]
+    fn len(&self) -> usize {
+        self.times.len()
+    }
+
+    #[inline(always)]
+    unsafe fn time_unchecked(&self, i: usize) -> f64 {
+        // SAFETY: `i < len` (the caller's promise).
+        f64::from(unsafe { *self.times.get_unchecked(i) })
     }
 
     #[inline(always)]
@@ -124,7 +153,12 @@ fn settle<H, K: Times>(lanes: &mut [Lane<H>], cold: &[Cold<'_, K>], t: f64) {
             c.curve.count_anywhere(t)
         } else {
             let base = l.seg as usize;
-            base + (0..WINDOW).map(|j| usize::from(c.keys.time(base + j).is_some_and(|x| x <= t))).sum::<usize>()
+            if base + WINDOW <= c.keys.len() {
+                // SAFETY: `base + j < base + WINDOW ≤ len`.
+                base + (0..WINDOW).map(|j| usize::from(unsafe { c.keys.time_unchecked(base + j) } <= t)).sum::<usize>()
+            } else {
+                base + (0..WINDOW).map(|j| usize::from(c.keys.time(base + j).is_some_and(|x| x <= t))).sum::<usize>()
+            }
         };
         let n = c.curve.times().len();
         l.seg = if count >= 1 && count < n { (count - 1) as u32 } else { NONE };
