@@ -178,7 +178,10 @@ struct Arcs {
     u: [f64; ARCS],
     ws: [f64; ARCS],
     wt: [f64; ARCS],
-    q: [[Quat; 2]; ARCS],
+    /// The arc's first key (the second follows it) and the sign mask of the second (set where
+    /// the pair negated it).
+    q: [*const Quat; ARCS],
+    flip: [u64; ARCS],
     out: [usize; ARCS],
 }
 
@@ -227,7 +230,8 @@ impl<'c> PackedTracks<'c> {
             })
             .unzip();
         let zero = [0.0; ARCS];
-        let arcs = Box::new(Arcs { theta: zero, inv_sin: [1.0; ARCS], u: zero, ws: zero, wt: zero, q: [[[0.0; 4]; 2]; ARCS], out: [0; ARCS] });
+        let arcs =
+            Box::new(Arcs { theta: zero, inv_sin: [1.0; ARCS], u: zero, ws: zero, wt: zero, q: [std::ptr::null(); ARCS], flip: [0; ARCS], out: [0; ARCS] });
         let slerp_span = slerp.0.iter().map(|l: &Lane<_>| l.out + 4).max().unwrap_or(0);
         Self { rows: &packed.rows, row: None, poly, slerp, slerp_span, arcs }
     }
@@ -295,7 +299,8 @@ impl<'c> PackedTracks<'c> {
                 let flip = inv_sin.to_bits() & SIGN;
                 let i = *n % ARCS;
                 (a.theta[i], a.inv_sin[i], a.u[i], a.out[i]) = (theta, f64::from_bits(inv_sin.to_bits() & !SIGN), u, l.out);
-                a.q[i] = [*q0, q1.map(|x| f64::from_bits(x.to_bits() ^ flip))];
+                (a.q[i], a.flip[i]) = (std::ptr::from_ref(q0), flip);
+                debug_assert!(std::ptr::eq(q0.as_ptr().wrapping_add(4), q1.as_ptr()));
                 *n = i + 1;
             };
             let mut pairs = lanes.chunks_exact_mut(2);
@@ -342,7 +347,11 @@ impl<'c> PackedTracks<'c> {
             for k in 0..n.min(ARCS) {
                 // SAFETY: a lane's `out` plus 4 is within the Slerp lanes' span.
                 let o = unsafe { value_at::<4>(frame, a.out[k]) };
-                *o = mix(&a.q[k][0], &a.q[k][1], a.ws[k], a.wt[k]);
+                // SAFETY: `a.q[k]` points at a key of a Slerp track that has the next key after it
+                // (an arc's two keys, stashed this frame).
+                let (q0, q1) = unsafe { (&*a.q[k], &*a.q[k].add(1)) };
+                let flip = a.flip[k];
+                *o = mix(q0, &q1.map(|x| f64::from_bits(x.to_bits() ^ flip)), a.ws[k], a.wt[k]);
             }
         }
     }
