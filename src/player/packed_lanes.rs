@@ -291,9 +291,6 @@ impl<'c> PackedTracks<'c> {
             let step = |l: &Lane<SlerpHot<'_>>| if seek { l.seg } else { l.seg.wrapping_add(u32::from(t >= l.t1) + u32::from(t >= l.t2)) } as usize;
             let mut stash = |n: &mut usize, l: &mut Lane<SlerpHot<'_>>, (s, (t1, theta, inv_sin, u, q0, q1)): (usize, (f64, f64, f64, f64, &Quat, &Quat))| {
                 let k = l.hot;
-                prefetch(k.quats.as_ptr().wrapping_add(s + 4));
-                prefetch(k.arcs.as_ptr().wrapping_add(s + 8));
-                prefetch(k.times.as_ptr().wrapping_add(s + 16));
                 (l.seg, l.t1, l.t2) = (s as u32, t1, if seek { f64::INFINITY } else { k.times.get(s + 2).map_or(f64::INFINITY, |&x| f64::from(x)) });
                 // `q₁` negated where the pair flipped it (the sign of `1/sin θ`): exact.
                 let flip = inv_sin.to_bits() & SIGN;
@@ -411,7 +408,6 @@ fn window<'k>(l: &Lane<&'k [[f32; 4]]>, t: f64, seek: bool) -> Option<(usize, &'
     if s.wrapping_sub(1) >= keys.len() - 3 {
         return None;
     }
-    prefetch(keys.as_ptr().wrapping_add(s + 8));
     // SAFETY: `s − 1 + 3 < n`.
     Some((s, unsafe { &*keys.as_ptr().add(s - 1).cast::<[[f32; 4]; 4]>() }))
 }
