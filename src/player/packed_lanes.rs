@@ -289,9 +289,8 @@ impl<'c> PackedTracks<'c> {
         for (lanes, cold) in lanes.chunks_mut(ARCS).zip(cold.chunks_mut(ARCS)) {
             let mut n = 0;
             let step = |l: &Lane<SlerpHot<'_>>| if seek { l.seg } else { l.seg.wrapping_add(u32::from(t >= l.t1) + u32::from(t >= l.t2)) } as usize;
-            let mut stash = |n: &mut usize, l: &mut Lane<SlerpHot<'_>>, (s, (t1, theta, inv_sin, u, q0, q1)): (usize, (f64, f64, f64, f64, &Quat, &Quat))| {
-                let k = l.hot;
-                (l.seg, l.t1, l.t2) = (s as u32, t1, if seek { f64::INFINITY } else { k.times.get(s + 2).map_or(f64::INFINITY, |&x| f64::from(x)) });
+            let mut stash = |n: &mut usize, l: &mut Lane<SlerpHot<'_>>, (s, (t1, t2, theta, inv_sin, u, q0, q1)): (usize, Arc<'_>)| {
+                (l.seg, l.t1, l.t2) = (s as u32, t1, t2);
                 // `q₁` negated where the pair flipped it (the sign of `1/sin θ`): exact.
                 let flip = inv_sin.to_bits() & SIGN;
                 let i = *n % ARCS;
@@ -366,15 +365,19 @@ impl<'c> PackedTracks<'c> {
 #[inline(always)]
 unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold, span): &mut PolyGroup<'_>, t: f64, out: &mut [f64], seek: bool) {
     let out = &mut out[..*span];
-    let mut lanes = lanes.chunks_exact_mut(2);
-    let mut cold = cold.chunks_exact_mut(2);
+    let mut lanes = lanes.chunks_exact_mut(4);
+    let mut cold = cold.chunks_exact_mut(4);
     for (ls, cs) in (&mut lanes).zip(&mut cold) {
-        let [la, lb] = ls else { continue };
-        if let (Some((sa, ka)), Some((sb, kb))) = (window(la, t, seek), window(lb, t, seek)) {
+        let [la, lb, lc, ld] = ls else { continue };
+        if let (Some((sa, ka)), Some((sb, kb)), Some((sc, kc)), Some((sd, kd))) =
+            (window(la, t, seek), window(lb, t, seek), window(lc, t, seek), window(ld, t, seek))
+        {
             // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
-            let (a, b) = unsafe { (value_and_bounds::<WIDE>(ka, t), value_and_bounds::<WIDE>(kb, t)) };
-            if (a.1 <= t) & (t < a.2) & (b.1 <= t) & (t < b.2) {
-                for (l, s, (v, _, t1, t2)) in [(la, sa, a), (lb, sb, b)] {
+            let (a, b, cc, dd) = unsafe {
+                (value_and_bounds::<WIDE>(ka, t), value_and_bounds::<WIDE>(kb, t), value_and_bounds::<WIDE>(kc, t), value_and_bounds::<WIDE>(kd, t))
+            };
+            if (a.1 <= t) & (t < a.2) & (b.1 <= t) & (t < b.2) & (cc.1 <= t) & (t < cc.2) & (dd.1 <= t) & (t < dd.2) {
+                for (l, s, (v, _, t1, t2)) in [(la, sa, a), (lb, sb, b), (lc, sc, cc), (ld, sd, dd)] {
                     // SAFETY: a lane's `out` plus `D` is within the group's span.
                     let o = unsafe { value_at::<D>(out, l.out) };
                     for (c, o) in o.iter_mut().enumerate() {
@@ -385,7 +388,7 @@ unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold, span): &mut 
                 continue;
             }
         }
-        for (l, c) in [la, lb].into_iter().zip(cs.iter_mut()) {
+        for (l, c) in [la, lb, lc, ld].into_iter().zip(cs.iter_mut()) {
             // SAFETY: as above.
             unsafe { one::<D, WIDE>(l, c, t, out, seek) };
         }
@@ -561,25 +564,31 @@ fn window_at(keys: &[[f32; 4]], s: usize, t: f64) -> Option<(&[[f32; 4]; 4], f64
     ((t0 <= t) & (t < t1)).then_some((k, t0, t1))
 }
 
-/// [`arc_at`] where segment `s` and the next key exist (`s < n − 1`), without another check.
+/// [`arc_at`] where keys `s` to `s + 2` exist (`s < n − 2`; the last segment goes to
+/// [`slerp_rare`]), without another check, and the end of the segment after.
 #[inline(always)]
-fn fast_arc<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<(f64, f64, f64, f64, &'k Quat, &'k Quat)> {
-    if s >= k.times.len() - 1 {
+fn fast_arc<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<Arc<'k>> {
+    if s >= k.times.len() - 2 {
         return None;
     }
-    // SAFETY: `s + 1 < n`, the length of `times` and `quats`, and `s < n − 1`, that of `arcs`.
-    let (t0, t1, [theta, inv_sin], q0, q1) = unsafe {
+    // SAFETY: `s + 2 < n`, the length of `times` and `quats`, and `s < n − 1`, that of `arcs`.
+    let (t0, t1, t2, [theta, inv_sin], q0, q1) = unsafe {
         (
             f64::from(*k.times.get_unchecked(s)),
             f64::from(*k.times.get_unchecked(s + 1)),
+            f64::from(*k.times.get_unchecked(s + 2)),
             *k.arcs.get_unchecked(s),
             k.quats.get_unchecked(s),
             k.quats.get_unchecked(s + 1),
         )
     };
     let u = (t - t0) * (1.0 / (t1 - t0));
-    ((t0 <= t) & (t < t1) & (theta >= 0.0) & (u <= 1.0)).then_some((t1, theta, inv_sin, u, q0, q1))
+    ((t0 <= t) & (t < t1) & (theta >= 0.0) & (u <= 1.0)).then_some((t1, t2, theta, inv_sin, u, q0, q1))
 }
+
+/// A Slerp segment that holds `t`, as a frame weighs it: its end, the end of the segment
+/// after (`+∞` for none), `θ`, `1/sin θ` (signed), the local time and the two keys.
+type Arc<'k> = (f64, f64, f64, f64, f64, &'k Quat, &'k Quat);
 
 /// Where [`fast_arc`] does not decide: the segment [`find`] finds, its arc if the player
 /// weighs it; else the value written by the track's `segment_value` (a segment that is no
@@ -590,7 +599,7 @@ fn slerp_rare<'k>(
     c: &mut Cold<'_, SlerpKeys>,
     t: f64,
     out: &mut [f64],
-) -> Option<(usize, (f64, f64, f64, f64, &'k Quat, &'k Quat))> {
+) -> Option<(usize, Arc<'k>)> {
     let k = l.hot;
     match find(l, c.curve, |s| k.times.get(s).map(|&x| f64::from(x)), t) {
         Some(s) => arc_at(&k, s, t).map(|arc| (s, arc)).or_else(|| {
@@ -611,7 +620,7 @@ fn slerp_rare<'k>(
 /// Segment `s` of a Slerp track if it holds `t` and the player weighs its arc at `t`: its end,
 /// `θ`, `1/sin θ` (signed), the local time and the two keys.
 #[inline(always)]
-fn arc_at<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<(f64, f64, f64, f64, &'k Quat, &'k Quat)> {
+fn arc_at<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<Arc<'k>> {
     let (&[t0, t1], &[theta, inv_sin], [q0, q1]) = (
         k.times.get(s..s.wrapping_add(2)).and_then(|x| <&[f32; 2]>::try_from(x).ok())?,
         k.arcs.get(s)?,
@@ -619,7 +628,8 @@ fn arc_at<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<(f64, f64, f64, f64,
     );
     let (t0, t1) = (f64::from(t0), f64::from(t1));
     let u = (t - t0) * (1.0 / (t1 - t0));
-    ((t0 <= t) & (t < t1) & (theta >= 0.0) & (u <= 1.0)).then_some((t1, theta, inv_sin, u, q0, q1))
+    let t2 = k.times.get(s.wrapping_add(2)).map_or(f64::INFINITY, |&x| f64::from(x));
+    ((t0 <= t) & (t < t1) & (theta >= 0.0) & (u <= 1.0)).then_some((t1, t2, theta, inv_sin, u, q0, q1))
 }
 
 /// Where the step does not decide: the segment after the one the step tried (`t` passed two
