@@ -22,8 +22,9 @@
 //! compares with the mixer's) to OUT.json; `--breakdown` also prints to stderr what a frame's
 //! parts cost (the clock alone, each half of the clip alone, the bytes a frame touches, the
 //! whole clip evaluated as on a processor without AVX2, the bytes per key the player reads
-//! against the mixer's, and the parts again with the float32 keys kept as keys, issue 46).
-//! `PLAYER_BENCH_FLOAT32_KEYS=1` times the main figures with the keys kept as keys.
+//! against the mixer's, and the parts again with a record per segment, issue 46).
+//! `PLAYER_BENCH_RECORDS=1` times the main figures with a record per segment
+//! (`Clip::with_segment_records`) instead of the float32 keys kept as keys.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -112,11 +113,11 @@ fn quantile() -> f64 {
     std::env::var("PLAYER_BENCH_QUANTILE").ok().and_then(|q| q.parse().ok()).filter(|q| (0.0..=1.0).contains(q)).unwrap_or(0.5)
 }
 
-/// The clip as `PLAYER_BENCH_FLOAT32_KEYS=1` asks: its float32 keys kept as keys
-/// (`Clip::keeping_float32_keys`, issue 46), else the default (a record per segment).
+/// The clip as `PLAYER_BENCH_RECORDS=1` asks: a record per segment
+/// (`Clip::with_segment_records`), else the default (float32 keys kept as keys, issue 46).
 fn keys_or_records(clip: Clip) -> Clip {
-    if std::env::var("PLAYER_BENCH_FLOAT32_KEYS").is_ok_and(|v| v == "1") {
-        clip.keeping_float32_keys()
+    if std::env::var("PLAYER_BENCH_RECORDS").is_ok_and(|v| v == "1") {
+        clip.with_segment_records()
     } else {
         clip
     }
@@ -202,7 +203,7 @@ fn print_breakdown(tracks: &[Track], random_times: &[f64]) -> anyhow::Result<()>
     // Issue 46: what the player reads against what the mixer reads (a float32 time and `dim`
     // float32 values per key).
     let mixer: usize = tracks.iter().map(|t| t.keys.len() * 4 * (1 + t.kind.dim())).sum();
-    for (what, f) in [("records (default)", clip.footprint()), ("float32 keys kept", Clip::from_tracks(tracks)?.keeping_float32_keys().footprint())] {
+    for (what, f) in [("float32 keys kept (default)", clip.footprint()), ("records", Clip::from_tracks(tracks)?.with_segment_records().footprint())] {
         let per_key = |bytes: usize| bytes as f64 / f.keys as f64;
         eprintln!(
             "bytes per key, {what}: player {:.2} ({} bytes: {} as float32 keys, {} in records, {} in their grid), three mixer {:.2} ({} bytes): {:.2}x",
@@ -223,14 +224,14 @@ fn print_breakdown(tracks: &[Track], random_times: &[f64]) -> anyhow::Result<()>
         ("all 60", tracks, false, false),
         ("all 60 cut to 100 keys", &short, false, false),
         ("all 60, evaluated as without AVX2 (ClipPlayer::portable)", tracks, true, false),
-        ("keys kept: 30 Vec3 Tcb", &tracks[..TRACKS], false, true),
-        ("keys kept: 30 Quat Slerp", &tracks[TRACKS..], false, true),
-        ("keys kept: all 60", tracks, false, true),
-        ("keys kept: all 60 cut to 100 keys", &short, false, true),
+        ("records: 30 Vec3 Tcb", &tracks[..TRACKS], false, true),
+        ("records: 30 Quat Slerp", &tracks[TRACKS..], false, true),
+        ("records: all 60", tracks, false, true),
+        ("records: all 60 cut to 100 keys", &short, false, true),
     ];
-    for (what, part, portable, keys) in parts {
+    for (what, part, portable, records) in parts {
         let clip = Clip::from_tracks(part)?;
-        let clip = if keys { clip.keeping_float32_keys() } else { clip };
+        let clip = if records { clip.with_segment_records() } else { clip };
         let duration = clip.duration();
         let mut player = if portable { ClipPlayer::portable(&clip) } else { clip.player() };
         let mut frame = vec![0.0; clip.len()];

@@ -438,7 +438,7 @@ fn the_layout_is_track_by_track() {
 }
 
 /// Float32 keys (as three.js and glTF store them), which the player keeps as keys rather than
-/// segments when asked (`Clip::keeping_float32_keys`): TCB tracks of 1 to 3 components in Seed mode without tangent parameters (their
+/// segments unless asked (`Clip::with_segment_records`): TCB tracks of 1 to 3 components in Seed mode without tangent parameters (their
 /// first and last segments by the track's `segment_value`) and Slerp tracks (with flipped
 /// hemispheres, a rotation held, keys at one time), among tracks that are not kept so (TCB
 /// with two keys at one time, time-adjusted, too short; every other mode rounded to float32); sequential playback forwards, faster, backwards, seeks anywhere and
@@ -467,15 +467,15 @@ fn float32_keys_are_sample_bit_for_bit() {
             t.keys.iter().map(|k| Key { time: f64::from(k.time as f32), value: k.value.iter().map(|&v| f64::from(v as f32)).collect(), ..k.clone() }).collect();
         tracks.push(Track { keys, ..t });
     }
-    assert_eq!(Clip::from_tracks(&tracks).unwrap().footprint().packed, 0, "float32 keys are kept only when asked for");
-    let clip = Clip::from_tracks(&tracks).unwrap().keeping_float32_keys();
+    assert_eq!(Clip::from_tracks(&tracks).unwrap().with_segment_records().footprint().packed, 0, "records asked for, none kept as keys");
+    let clip = Clip::from_tracks(&tracks).unwrap();
     let footprint = clip.footprint();
     // At least the first three TCB tracks above (16 bytes a key) and the three Slerp tracks (52).
     assert!(footprint.packed >= 16 * (300 + 80 + 60) + 52 * (300 + 120 + 100), "{footprint:?}");
     // Those six alone: every one kept as keys, none left to records (a track whose numbers
     // computed from its keys differ from the compiled ones would be).
     let kept: Vec<Track> = [0, 1, 2, 6, 7, 8].iter().map(|&i| tracks[i].clone()).collect();
-    let alone = Clip::from_tracks(&kept).unwrap().keeping_float32_keys().footprint();
+    let alone = Clip::from_tracks(&kept).unwrap().footprint();
     assert_eq!((alone.records, alone.grid, alone.keys), (0, 0, 300 + 80 + 60 + 300 + 120 + 100), "{alone:?}");
     for make in [ClipPlayer::new, ClipPlayer::portable] {
         let (mut player, mut reference) = (make(&clip), Reference::new(&tracks, &clip));
@@ -499,6 +499,53 @@ fn float32_keys_are_sample_bit_for_bit() {
             player.sample(t, &mut frame).unwrap();
             reference.check_frame(t, &frame, "float32 sample");
         }
+    }
+}
+
+/// Many float32 tracks of one kind, as the player evaluates four TCB lanes (and pairs of Slerp
+/// lanes) together: eleven Vec3 TCB tracks, five Vec2 and seven Slerp tracks starting and
+/// ending at different times and of different key spacings, so that in a frame some lanes of
+/// a group take their fast path and others their first or last segment, pass two keys, or
+/// lie outside their keys; sequential playback at three speeds and seeks, with and without
+/// AVX2: bit for bit `sample`.
+#[test]
+fn float32_lane_groups_are_sample_bit_for_bit() {
+    use Interpolation::*;
+    use TrackKind::*;
+    let spaced = |seed: u64, kind: TrackKind, n: usize, start: f64, scale: f64| {
+        let mut k = keys32(seed, kind, n, 0.0, false);
+        k.iter_mut().for_each(|k| k.time = f64::from((start + scale * k.time) as f32));
+        k
+    };
+    let mut tracks = Vec::new();
+    for i in 0..11u64 {
+        tracks.push(track(&format!("vec3 {i}"), Vec3, Tcb, spaced(40 + i, Vec3, 20 + 13 * i as usize, 0.3 * i as f64, 0.6 + 0.1 * i as f64)));
+    }
+    for i in 0..5u64 {
+        tracks.push(track(&format!("vec2 {i}"), Vec2, Tcb, spaced(60 + i, Vec2, 30 + 7 * i as usize, -0.2 * i as f64, 0.5 + 0.2 * i as f64)));
+    }
+    for i in 0..7u64 {
+        tracks.push(track(&format!("slerp {i}"), Quat, Slerp, spaced(80 + i, Quat, 25 + 11 * i as usize, 0.25 * i as f64, 0.7 + 0.15 * i as f64)));
+    }
+    let clip = Clip::from_tracks(&tracks).unwrap();
+    // Every one of them kept as keys: nothing in records.
+    let footprint = clip.footprint();
+    assert_eq!((footprint.records, footprint.keys), (0, tracks.iter().map(|t| t.keys.len()).sum::<usize>()), "{footprint:?}");
+    for make in [ClipPlayer::new, ClipPlayer::portable] {
+        let (mut player, mut reference) = (make(&clip), Reference::new(&tracks, &clip));
+        let mut frame = vec![0.0; clip.len()];
+        for (f, scale) in [(0, 1.0), (600, 2.7), (900, -0.8)] {
+            both(&mut player, &mut reference, |m, a| m.set_effective_time_scale(a, scale));
+            for _ in f..f + 600 {
+                reference.advance(&mut player, 1.0 / 60.0, &mut frame, "lane groups sequential");
+            }
+        }
+        let mut r = rng(9);
+        for _ in 0..1500 {
+            reference.seek(&mut player, (1.2 * r() - 0.1) * clip.duration(), &mut frame, "lane groups seek");
+        }
+        assert_eq!(reference.frames, 3 * 600 + 1500);
+        reference.frames = 0;
     }
 }
 
@@ -560,17 +607,19 @@ proptest! {
         let tracks: Vec<Track> = modes.iter().enumerate().map(|(i, &((kind, mode), n, seed, start, jumps))| {
             track(&format!("t{i}"), kind, mode, keys32(seed + 1, kind, n, start, jumps))
         }).collect();
-        let Ok(clip) = Clip::from_tracks(&tracks) else { return Ok(()) };
-        let clip = clip.keeping_float32_keys();
-        let (mut player, mut reference) = (clip.player(), Reference::new(&tracks, &clip));
-        let mut frame = vec![0.0; clip.len()];
-        for &(seek, x) in &ops {
-            if seek {
-                reference.seek(&mut player, x * 3.0 * clip.duration(), &mut frame, "float32 property seek");
-            } else {
-                reference.advance(&mut player, x, &mut frame, "float32 property frame");
+        let Ok(keys) = Clip::from_tracks(&tracks) else { return Ok(()) };
+        // The default (float32 keys kept as keys) and a record per segment.
+        for clip in [keys, Clip::from_tracks(&tracks).unwrap().with_segment_records()] {
+            let (mut player, mut reference) = (clip.player(), Reference::new(&tracks, &clip));
+            let mut frame = vec![0.0; clip.len()];
+            for &(seek, x) in &ops {
+                if seek {
+                    reference.seek(&mut player, x * 3.0 * clip.duration(), &mut frame, "float32 property seek");
+                } else {
+                    reference.advance(&mut player, x, &mut frame, "float32 property frame");
+                }
             }
+            prop_assert_eq!(reference.frames, ops.len());
         }
-        prop_assert_eq!(reference.frames, ops.len());
     }
 }

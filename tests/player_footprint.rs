@@ -1,8 +1,8 @@
 //! Issue 46: what the clip player reads of issue 33's clip (30 Vec3 TCB and 30 Slerp tracks of
-//! 2,000 float32 keys, made as `examples/player_bench.rs` makes it), with its float32 keys kept
-//! as keys (`Clip::keeping_float32_keys`), is at most twice what three.js' `AnimationMixer`
-//! reads, its float32 times and values: 16 bytes per Vec3 key and 20 per quaternion key,
-//! 2.16 MB. Fails if what the player keeps grows again. (By default the player keeps a record
+//! 2,000 float32 keys, made as `examples/player_bench.rs` makes it), its float32 keys kept as
+//! keys (the default), is at most twice what three.js' `AnimationMixer` reads, its float32
+//! times and values: 16 bytes per Vec3 key and 20 per quaternion key, 2.16 MB. Fails if what
+//! the player keeps grows again. (With `Clip::with_segment_records` the player keeps a record
 //! of 128 bytes per segment and a grid: 8.9 times the mixer's.)
 
 use tangent::player::Clip;
@@ -48,8 +48,8 @@ fn the_benchmark_clip_takes_at_most_twice_the_mixers_bytes() {
     let n = 2000;
     let mut tracks: Vec<Track> = (0..30).map(|i| track(1 + i, TrackKind::Vec3, Interpolation::Tcb, n)).collect();
     tracks.extend((0..30).map(|i| track(1000 + i, TrackKind::Quat, Interpolation::Slerp, n)));
-    let records = Clip::from_tracks(&tracks).unwrap().footprint();
-    let clip = Clip::from_tracks(&tracks).unwrap().keeping_float32_keys();
+    let records = Clip::from_tracks(&tracks).unwrap().with_segment_records().footprint();
+    let clip = Clip::from_tracks(&tracks).unwrap();
     let footprint = clip.footprint();
     // three.js: a float32 time and `dim` float32 values per key.
     let mixer: usize = tracks.iter().map(|t| t.keys.len() * 4 * (1 + t.kind.dim())).sum();

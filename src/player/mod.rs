@@ -70,13 +70,13 @@
 //! it is used only if `t0 ≤ t < t1`, else the track's own `sample`. Every other track is played
 //! through its curve (`player/frame.rs`). Nothing allocates after the player is made.
 //!
-//! [`Clip::keeping_float32_keys`] keeps instead the TCB (Seed, no tangent parameters) and Slerp
-//! tracks whose key times (TCB: and values) are float32 as their keys (`player/packed.rs`: 16
-//! and 52 bytes a key, under twice what three.js' mixer reads, issue 46), a segment's numbers
-//! computed from its keys in every frame by the operations that compiled it (checked bit for
-//! bit when the clip is made), seeks found by rows of key counts (`player/packed_lanes.rs`).
-//! It reads a quarter of the bytes and does about twice the work per track: the records stay
-//! the default (docs/measured.md).
+//! The TCB (Seed, no tangent parameters) and Slerp tracks whose key times (TCB: and values)
+//! are float32, as three.js and glTF store them, a clip keeps as their keys instead
+//! (`player/packed.rs`: 16 and 52 bytes a key, under twice what three.js' mixer reads, issue
+//! 46): a frame computes a segment's numbers from its keys (checked bit for bit against the
+//! compiled ones when the clip is made), four TCB tracks together, and seeks find segments
+//! by rows of key counts (`player/packed_lanes.rs`). [`Clip::with_segment_records`] keeps
+//! records for those too (five times the bytes, less work a frame; docs/measured.md).
 //! docs/measured.md has the figures against three.js' `AnimationMixer` and what bounds them.
 
 mod compact;
@@ -173,21 +173,21 @@ impl Clip {
         for c in &curves {
             offsets.push(offsets[offsets.len() - 1] + c.dim());
         }
-        let plan = Plan::new(&curves, &[]);
-        Ok(Self { curves, plan, packed: Packed::default(), offsets, start, duration })
+        let packed = Packed::new(&curves);
+        let plan = Plan::new(&curves, &packed.taken(curves.len()));
+        Ok(Self { curves, plan, packed, offsets, start, duration })
     }
 
-    /// This clip with its TCB (Seed, no tangent parameters) and Slerp tracks whose key times
-    /// (TCB: and values) are float32 numbers, as three.js and glTF store them, kept as their
-    /// keys rather than as a record per segment ([`packed`]): 16 bytes a key of a TCB track
-    /// and 52 of a Slerp track instead of 128 a segment, so that a frame's reads stay in a
-    /// cache shared with other work, at the cost of computing each segment's numbers from
-    /// its keys in every frame (about twice the work per track; docs/measured.md, issue 46).
-    /// The values are the same, bit for bit.
+    /// This clip with every track the player evaluates itself kept as a record per segment
+    /// (128 bytes a segment, and a grid for seeks), also the TCB and Slerp tracks whose keys
+    /// are float32 numbers, which a clip otherwise keeps as their keys ([`packed`]: 16 bytes a
+    /// key of a TCB track, 52 of a Slerp track). A frame then computes no segment's numbers,
+    /// and reads about five times the bytes (docs/measured.md, issue 46). The values are the
+    /// same, bit for bit.
     #[must_use]
-    pub fn keeping_float32_keys(mut self) -> Self {
-        self.packed = Packed::new(&self.curves);
-        self.plan = Plan::new(&self.curves, &self.packed.taken(self.curves.len()));
+    pub fn with_segment_records(mut self) -> Self {
+        self.packed = Packed::default();
+        self.plan = Plan::new(&self.curves, &[]);
         self
     }
 

@@ -373,9 +373,8 @@ unsafe fn play_poly<const D: usize, const WIDE: bool>((lanes, cold, span): &mut 
             (window(la, t, seek), window(lb, t, seek), window(lc, t, seek), window(ld, t, seek))
         {
             // SAFETY: with `WIDE` the processor has AVX2 (this function's contract).
-            let (a, b, cc, dd) = unsafe {
-                (value_and_bounds::<WIDE>(ka, t), value_and_bounds::<WIDE>(kb, t), value_and_bounds::<WIDE>(kc, t), value_and_bounds::<WIDE>(kd, t))
-            };
+            let (a, b, cc, dd) =
+                unsafe { (value_and_bounds::<WIDE>(ka, t), value_and_bounds::<WIDE>(kb, t), value_and_bounds::<WIDE>(kc, t), value_and_bounds::<WIDE>(kd, t)) };
             if (a.1 <= t) & (t < a.2) & (b.1 <= t) & (t < b.2) & (cc.1 <= t) & (t < cc.2) & (dd.1 <= t) & (t < dd.2) {
                 for (l, s, (v, _, t1, t2)) in [(la, sa, a), (lb, sb, b), (lc, sc, cc), (ld, sd, dd)] {
                     // SAFETY: a lane's `out` plus `D` is within the group's span.
@@ -594,12 +593,7 @@ type Arc<'k> = (f64, f64, f64, f64, f64, &'k Quat, &'k Quat);
 /// weighs it; else the value written by the track's `segment_value` (a segment that is no
 /// arc) or `sample` (outside the keys), and `None`.
 #[inline(never)]
-fn slerp_rare<'k>(
-    l: &mut Lane<SlerpHot<'k>>,
-    c: &mut Cold<'_, SlerpKeys>,
-    t: f64,
-    out: &mut [f64],
-) -> Option<(usize, Arc<'k>)> {
+fn slerp_rare<'k>(l: &mut Lane<SlerpHot<'k>>, c: &mut Cold<'_, SlerpKeys>, t: f64, out: &mut [f64]) -> Option<(usize, Arc<'k>)> {
     let k = l.hot;
     match find(l, c.curve, |s| k.times.get(s).map(|&x| f64::from(x)), t) {
         Some(s) => arc_at(&k, s, t).map(|arc| (s, arc)).or_else(|| {
