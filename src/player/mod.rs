@@ -83,7 +83,9 @@ mod compact;
 mod frame;
 mod lanes;
 mod packed;
+mod packed_cursor;
 mod packed_lanes;
+mod packed_poly;
 
 use crate::clock::{Action, ActionId, LoopMode, Mixer, MixerEvent};
 use crate::error::TrackError;
