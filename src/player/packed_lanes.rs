@@ -281,13 +281,7 @@ impl<'c> PackedTracks<'c> {
                     }
                     _ => {
                         for (l, c) in [la, lb].into_iter().zip(cs.iter_mut()) {
-                            let s = step(l);
-                            let k = l.hot;
-                            let found = match fast_arc(&k, s, t) {
-                                Some(arc) => Some((s, arc)),
-                                None => slerp_rare(l, c, t, out),
-                            };
-                            if let Some(found) = found {
+                            if let Some(found) = lane_arc(l, c, step(l), t, out) {
                                 stash(&mut n, l, found);
                             }
                         }
@@ -295,13 +289,7 @@ impl<'c> PackedTracks<'c> {
                 }
             }
             for (l, c) in pairs.into_remainder().iter_mut().zip(colds.into_remainder().iter_mut()) {
-                let s = step(l);
-                let k = l.hot;
-                let found = match fast_arc(&k, s, t) {
-                    Some(arc) => Some((s, arc)),
-                    None => slerp_rare(l, c, t, out),
-                };
-                if let Some(found) = found {
+                if let Some(found) = lane_arc(l, c, step(l), t, out) {
                     stash(&mut n, l, found);
                 }
             }
@@ -347,6 +335,15 @@ fn fast_arc<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<Arc<'k>> {
 /// A Slerp segment that holds `t`, as a frame weighs it: its end, the end of the segment
 /// after (`+∞` for none), `θ`, `1/sin θ` (signed), the local time and the two keys.
 type Arc<'k> = (f64, f64, f64, f64, f64, &'k Quat, &'k Quat);
+
+/// One Slerp lane's arc at `t` in segment `s` ([`fast_arc`], else [`slerp_rare`]).
+#[inline(always)]
+fn lane_arc<'k>(l: &mut Lane<SlerpHot<'k>>, c: &mut Cold<'_, SlerpKeys>, s: usize, t: f64, out: &mut [f64]) -> Option<(usize, Arc<'k>)> {
+    match fast_arc(&l.hot, s, t) {
+        Some(arc) => Some((s, arc)),
+        None => slerp_rare(l, c, t, out),
+    }
+}
 
 /// Where [`fast_arc`] does not decide: the segment [`find`] finds, its arc if the player
 /// weighs it; else the value written by the track's `segment_value` (a segment that is no
