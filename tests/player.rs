@@ -506,8 +506,8 @@ fn float32_keys_are_sample_bit_for_bit() {
 /// lanes) together: eleven Vec3 TCB tracks, five Vec2 and seven Slerp tracks starting and
 /// ending at different times and of different key spacings, so that in a frame some lanes of
 /// a group take their fast path and others their first or last segment, pass two keys, or
-/// lie outside their keys; sequential playback at three speeds and seeks, with and without
-/// AVX2: bit for bit `sample`.
+/// lie outside their keys (held there, or, for the few whose ends extrapolate or repeat, not);
+/// sequential playback at three speeds and seeks, with and without AVX2: bit for bit `sample`.
 #[test]
 fn float32_lane_groups_are_sample_bit_for_bit() {
     use Interpolation::*;
@@ -527,6 +527,11 @@ fn float32_lane_groups_are_sample_bit_for_bit() {
     for i in 0..7u64 {
         tracks.push(track(&format!("slerp {i}"), Quat, Slerp, spaced(80 + i, Quat, 25 + 11 * i as usize, 0.25 * i as f64, 0.7 + 0.15 * i as f64)));
     }
+    // Ends that are not held: a frame beyond them is no copy of an end key.
+    for (i, pre, post) in [(3, Infinity::Constant, Infinity::Linear), (5, Infinity::CycleOffset, Infinity::Cycle), (7, Infinity::Linear, Infinity::PingPong)] {
+        (tracks[i].pre_infinity, tracks[i].post_infinity) = (pre, post);
+    }
+    (tracks[18].pre_infinity, tracks[18].post_infinity) = (Infinity::Cycle, Infinity::Cycle);
     let clip = Clip::from_tracks(&tracks).unwrap();
     // Every one of them kept as keys: nothing in records.
     let footprint = clip.footprint();

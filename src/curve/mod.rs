@@ -265,6 +265,18 @@ impl TrackCurve {
         (self.keys.times[0], self.keys.times[self.keys.len() - 1])
     }
 
+    /// The times beyond the keys where [`Self::sample`] gives one value whatever the time
+    /// (SPEC §1, Constant infinity): `t <` the first key's time if the track holds its first
+    /// value before its keys, `t ≥` the last key's if it holds its last after them (at the last
+    /// key itself no segment holds `t`, so it is held too). `None` for a side that extrapolates
+    /// or repeats.
+    #[must_use]
+    pub(crate) fn held_ends(&self) -> (Option<f64>, Option<f64>) {
+        let (t0, t1) = self.domain();
+        let held = |mode: Infinity, at: f64| (mode == Infinity::Constant).then_some(at);
+        (held(self.extension.pre, t0), held(self.extension.post, t1))
+    }
+
     /// Incoming tangent `ra` of key `i` (TCB tracks only), per unit of local segment time.
     #[must_use]
     pub fn incoming_tangent(&self, i: usize) -> Option<&[f64]> {

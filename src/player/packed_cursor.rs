@@ -33,7 +33,62 @@ pub(super) struct Cold<'c, K> {
     pub(super) column: Option<usize>,
     pub(super) curve: &'c TrackCurve,
     pub(super) cursor: SegmentCursor,
+    pub(super) held: Held,
 }
+
+impl<'c, K> Cold<'c, K> {
+    pub(super) fn new(keys: &'c K, column: Option<usize>, curve: &'c TrackCurve) -> Self {
+        Self { keys, column, curve, cursor: SegmentCursor::new(), held: Held::new(curve) }
+    }
+}
+
+/// A track's values where `sample` gives one whatever the time
+/// ([`TrackCurve::held_ends`]): before its first key and from its last on. A track that has
+/// ended while others play on costs a frame a copy, not a search.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Held {
+    /// `t` before this holds `first` (NaN, which no time is before: not held).
+    before: f64,
+    first: [f64; 4],
+    /// `t` from this on holds `last` (NaN: not held).
+    after: f64,
+    last: [f64; 4],
+}
+
+impl Held {
+    fn new(curve: &TrackCurve) -> Self {
+        let (before, after) = curve.held_ends();
+        let mut cursor = SegmentCursor::new();
+        // `sample`'s own values: at −∞ (before every key, as any earlier time) and at the last key.
+        let mut value = |t: f64| {
+            let mut v = [0.0; 4];
+            curve.sample(&mut cursor, t, &mut v[..curve.dim().min(4)]);
+            v
+        };
+        Self {
+            before: before.unwrap_or(f64::NAN),
+            first: before.map_or([0.0; 4], |_| value(f64::NEG_INFINITY)),
+            after: after.unwrap_or(f64::NAN),
+            last: after.map_or([0.0; 4], value),
+        }
+    }
+
+    /// The value `sample` gives at `t`, if `t` is where the track holds one.
+    #[inline(always)]
+    pub(super) fn at(&self, t: f64) -> Option<&[f64; 4]> {
+        if t >= self.after {
+            Some(&self.last)
+        } else if t < self.before {
+            Some(&self.first)
+        } else {
+            None
+        }
+    }
+}
+
+/// The state of a lane whose track holds a value at this frame's time: no segment, and ends
+/// no time passes, so the next frame comes back to the rare path (and [`Held::at`]) at once.
+pub(super) const HELD: (u32, f64, f64) = (NONE, f64::INFINITY, f64::INFINITY);
 
 /// The segment of `t` by the track's own index, if `t` is inside its keys.
 #[inline(always)]

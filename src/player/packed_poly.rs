@@ -8,7 +8,7 @@
 
 use super::lanes::value_at;
 use super::packed::{horner, poly_coefficients, PolyKeys};
-use super::packed_cursor::{find, Cold, Lane};
+use super::packed_cursor::{find, Cold, Lane, HELD};
 
 /// The TCB tracks of one dimension: lanes, the rest, and the part of a frame their values take
 /// (every lane's `out` plus the dimension is at most this).
@@ -108,6 +108,11 @@ unsafe fn one<const D: usize, const WIDE: bool>(l: &mut Lane<&[[f32; 4]]>, c: &m
 /// With `WIDE`, the processor must have AVX2.
 #[inline(never)]
 unsafe fn poly_rare<const D: usize, const WIDE: bool>(l: &mut Lane<&[[f32; 4]]>, c: &mut Cold<'_, PolyKeys>, t: f64, o: &mut [f64; D]) {
+    if let Some(v) = c.held.at(t) {
+        o.copy_from_slice(&v[..D]);
+        (l.seg, l.t1, l.t2) = HELD;
+        return;
+    }
     let keys = l.hot;
     let Some(s) = find(l, c.curve, |s| keys.get(s).map(|k| f64::from(k[0])), t) else {
         c.curve.sample(&mut c.cursor, t, o);
