@@ -43,7 +43,8 @@ fn exact(x: f64) -> Option<f32> {
 /// Four float32s as f64s (exact).
 #[inline(always)]
 pub(super) fn widen(k: &[f32; 4]) -> [f64; 4] {
-    k.map(f64::from)
+    // Written out: `k.map(f64::from)` is not always inlined (the portable frame called it).
+    [f64::from(k[0]), f64::from(k[1]), f64::from(k[2]), f64::from(k[3])]
 }
 
 /// A polynomial segment's numbers: per lane `[c₃, c₂, c₁, c₀]` (lane 0 is the key time's,
@@ -64,7 +65,7 @@ pub(super) type Coefficients = ([[f64; 4]; 4], f64);
 /// with the compiled ones before it keeps a track as keys ([`Packed::new`]).
 #[inline(always)]
 pub(super) fn poly_coefficients(k: &[[f32; 4]; 4]) -> Coefficients {
-    let [a, p0, p1, e] = k.map(|x| widen(&x));
+    let [a, p0, p1, e] = [widen(&k[0]), widen(&k[1]), widen(&k[2]), widen(&k[3])];
     let r1: [f64; 4] = std::array::from_fn(|i| 0.5 * (p1[i] - a[i]));
     let r2: [f64; 4] = std::array::from_fn(|i| 0.5 * (e[i] - p0[i]));
     let d: [f64; 4] = std::array::from_fn(|i| p1[i] - p0[i]);
