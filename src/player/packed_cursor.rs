@@ -102,6 +102,7 @@ pub(super) fn index(curve: &TrackCurve, t: f64) -> Option<usize> {
 /// Where the step does not decide: the segment after the one the step tried (`t` passed two
 /// keys in a frame), else the track's index; kept in the lane. `None` outside the keys.
 #[inline(never)]
+#[cold]
 pub(super) fn find<H>(l: &mut Lane<H>, curve: &TrackCurve, bound: impl Fn(usize) -> Option<f64>, t: f64) -> Option<usize> {
     let next = l.seg.wrapping_add(2) as usize;
     let s = match (bound(next), bound(next + 1)) {

@@ -366,6 +366,7 @@ fn lane_arc<'k>(l: &mut Lane<SlerpHot<'k>>, c: &mut Cold<'_, SlerpKeys>, s: usiz
 /// weighs it; else the value written by the track's `segment_value` (a segment that is no
 /// arc) or `sample` (outside the keys), and `None`.
 #[inline(never)]
+#[cold]
 fn slerp_rare<'k>(l: &mut Lane<SlerpHot<'k>>, c: &mut Cold<'_, SlerpKeys>, t: f64, out: &mut [f64]) -> Option<(usize, Arc<'k>)> {
     if let Some(v) = c.held.at(t) {
         if let Some(o) = value_of::<4>(out, l.out) {

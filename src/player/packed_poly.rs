@@ -107,6 +107,7 @@ unsafe fn one<const D: usize, const WIDE: bool>(l: &mut Lane<&[[f32; 4]]>, c: &m
 /// # Safety
 /// With `WIDE`, the processor must have AVX2.
 #[inline(never)]
+#[cold]
 unsafe fn poly_rare<const D: usize, const WIDE: bool>(l: &mut Lane<&[[f32; 4]]>, c: &mut Cold<'_, PolyKeys>, t: f64, o: &mut [f64; D]) {
     if let Some(v) = c.held.at(t) {
         o.copy_from_slice(&v[..D]);
