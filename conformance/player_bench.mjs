@@ -23,7 +23,9 @@
 // 1,000 frames of mixer.update(1/60) (the clock runs on, looping); random: a round is 1,000
 // frames of action.time = r·duration, mixer.update(0), the times the next 1,000 of 100,000
 // drawn once by Park–Miller from seed 4242 (the same times Tangent seeks to). Median ns per
-// frame of 200 rounds after 100 untimed ones, with process.hrtime.bigint().
+// frame of the rounds timed after 100 untimed ones, with process.hrtime.bigint(): at least 200
+// rounds and at least one second of them (PLAYER_BENCH_MIN_SECONDS), as Tangent's side times
+// its player, so that a short burst of other work on the host weighs on both medians alike.
 //
 // Before timing, the mixer's quaternions are compared with Tangent's at the frames its file
 // lists (sequential from the start, and random seeks): same clip, same times, so they agree
@@ -39,6 +41,10 @@ const KEYS = 2000;
 const FRAMES = 1000;
 const WARMUP = 100;
 const ROUNDS = 200;
+const MIN_SECONDS = (() => {
+  const v = Number(process.env.PLAYER_BENCH_MIN_SECONDS ?? '1');
+  return Number.isFinite(v) && v >= 0 ? v : 1;
+})();
 const RANDOM_TIMES = 100000;
 
 function parkMiller(seed) {
@@ -148,7 +154,8 @@ function time(frame) {
   };
   for (let r = 0; r < WARMUP; r++) round();
   const ns = [];
-  for (let r = 0; r < ROUNDS; r++) {
+  const begin = process.hrtime.bigint();
+  while (ns.length < ROUNDS || Number(process.hrtime.bigint() - begin) < MIN_SECONDS * 1e9) {
     const t0 = process.hrtime.bigint();
     round();
     ns.push(Number(process.hrtime.bigint() - t0) / FRAMES);

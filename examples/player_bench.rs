@@ -14,8 +14,10 @@
 //! Timing, as the Node script times the mixer: sequential, rounds of 1,000
 //! `advance(1/60)` frames (the clock runs on, looping); random, rounds of 1,000
 //! `seek(r·duration)`, the next 1,000 of 100,000 times drawn once from Park–Miller seed 4242.
-//! Median ns per frame of 200 rounds after 100 untimed ones (`PLAYER_BENCH_QUANTILE=0.1` gives
-//! the 10th percentile instead, for comparing builds on a busy machine).
+//! Median ns per frame of the rounds timed after 100 untimed ones: at least 200 rounds and at
+//! least one second of them, as the Node script times the mixer (`PLAYER_BENCH_MIN_SECONDS`
+//! sets the time; `PLAYER_BENCH_QUANTILE=0.1` gives the 10th percentile instead, for comparing
+//! builds on a busy machine).
 //!
 //! `cargo run --release --example player_bench -- OUT.json [--breakdown]` writes the figures,
 //! the checksum and the values of 120 sequential frames and 120 seeks (which the Node script
@@ -83,7 +85,8 @@ fn fnv1a(mut hash: u32, data: &[f32]) -> u32 {
     hash
 }
 
-/// Median ns per frame of `frame` over rounds of `FRAMES` calls.
+/// Median ns per frame of `frame` over rounds of `FRAMES` calls: at least [`ROUNDS`] rounds
+/// and at least [`min_seconds`] of them, after [`WARMUP`] untimed ones.
 fn time(mut frame: impl FnMut(usize)) -> f64 {
     let mut next = 0;
     let mut round = || {
@@ -95,15 +98,24 @@ fn time(mut frame: impl FnMut(usize)) -> f64 {
     for _ in 0..WARMUP {
         round();
     }
-    let mut ns: Vec<f64> = (0..ROUNDS)
-        .map(|_| {
-            let start = Instant::now();
-            round();
-            start.elapsed().as_nanos() as f64 / FRAMES as f64
-        })
-        .collect();
+    let (begin, min) = (Instant::now(), min_seconds());
+    let mut ns = Vec::with_capacity(ROUNDS);
+    while ns.len() < ROUNDS || begin.elapsed().as_secs_f64() < min {
+        let start = Instant::now();
+        round();
+        ns.push(start.elapsed().as_nanos() as f64 / FRAMES as f64);
+    }
     ns.sort_by(f64::total_cmp);
     ns[((ns.len() as f64 * quantile()) as usize).min(ns.len() - 1)]
+}
+
+/// How long [`time`] times at least, in seconds: 1, or `PLAYER_BENCH_MIN_SECONDS` (0 gives
+/// exactly [`ROUNDS`] rounds). Both sides time at least this long (the Node script too), so
+/// that a burst of other work on the host, which comes and goes within a fraction of a second
+/// (seen here: 20 rounds of 1,000 frames at 523–588 ns among rounds of 400), weighs on both
+/// medians alike. 200 rounds of the player took 80 ms, of the mixer 1.8 s.
+fn min_seconds() -> f64 {
+    std::env::var("PLAYER_BENCH_MIN_SECONDS").ok().and_then(|q| q.parse().ok()).filter(|q: &f64| q.is_finite() && *q >= 0.0).unwrap_or(1.0)
 }
 
 /// Which round's figure [`time`] gives, in `[0, 1]`: the median (0.5), or, to compare builds on
