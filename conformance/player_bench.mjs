@@ -42,7 +42,8 @@ const FRAMES = 1000;
 const WARMUP = 100;
 const ROUNDS = 200;
 const MIN_SECONDS = (() => {
-  const v = Number(process.env.PLAYER_BENCH_MIN_SECONDS ?? '1');
+  // Unset or empty: one second (as on Tangent's side).
+  const v = Number(process.env.PLAYER_BENCH_MIN_SECONDS || '1');
   return Number.isFinite(v) && v >= 0 ? v : 1;
 })();
 const RANDOM_TIMES = 100000;

@@ -442,7 +442,7 @@ fn the_layout_is_track_by_track() {
 /// first and last segments by the track's `segment_value`) and Slerp tracks (with flipped
 /// hemispheres, a rotation held, keys at one time), among tracks that are not kept so (TCB
 /// with two keys at one time, time-adjusted, too short; every other mode rounded to float32); sequential playback forwards, faster, backwards, seeks anywhere and
-/// at every key, `sample` anywhere; with and without AVX2: bit for bit `sample`.
+/// at every key, `sample` anywhere; with AVX-512, with AVX2 alone and without either: bit for bit `sample`.
 #[test]
 fn float32_keys_are_sample_bit_for_bit() {
     use Interpolation::*;
@@ -477,7 +477,7 @@ fn float32_keys_are_sample_bit_for_bit() {
     let kept: Vec<Track> = [0, 1, 2, 6, 7, 8].iter().map(|&i| tracks[i].clone()).collect();
     let alone = Clip::from_tracks(&kept).unwrap().footprint();
     assert_eq!((alone.records, alone.grid, alone.keys), (0, 0, 300 + 80 + 60 + 300 + 120 + 100), "{alone:?}");
-    for make in [ClipPlayer::new, ClipPlayer::portable] {
+    for make in [ClipPlayer::new, ClipPlayer::without_avx512, ClipPlayer::portable] {
         let (mut player, mut reference) = (make(&clip), Reference::new(&tracks, &clip));
         let mut frame = vec![0.0; clip.len()];
         for (f, scale) in [(0, 1.0), (700, 3.0), (900, -0.6), (1300, 0.25)] {
@@ -507,7 +507,7 @@ fn float32_keys_are_sample_bit_for_bit() {
 /// ending at different times and of different key spacings, so that in a frame some lanes of
 /// a group take their fast path and others their first or last segment, pass two keys, or
 /// lie outside their keys (held there, or, for the few whose ends extrapolate or repeat, not);
-/// sequential playback at three speeds and seeks, with and without AVX2: bit for bit `sample`.
+/// sequential playback at three speeds and seeks, with AVX-512, AVX2 alone and neither: bit for bit `sample`.
 #[test]
 fn float32_lane_groups_are_sample_bit_for_bit() {
     use Interpolation::*;
@@ -536,7 +536,7 @@ fn float32_lane_groups_are_sample_bit_for_bit() {
     // Every one of them kept as keys: nothing in records.
     let footprint = clip.footprint();
     assert_eq!((footprint.records, footprint.keys), (0, tracks.iter().map(|t| t.keys.len()).sum::<usize>()), "{footprint:?}");
-    for make in [ClipPlayer::new, ClipPlayer::portable] {
+    for make in [ClipPlayer::new, ClipPlayer::without_avx512, ClipPlayer::portable] {
         let (mut player, mut reference) = (make(&clip), Reference::new(&tracks, &clip));
         let mut frame = vec![0.0; clip.len()];
         for (f, scale) in [(0, 1.0), (600, 2.7), (900, -0.8)] {

@@ -148,6 +148,11 @@ impl<'c> Tracks<'c> {
         self.wide = false;
     }
 
+    /// Evaluate as where the processor has AVX2 but no AVX-512 ([`ClipPlayer::without_avx512`]).
+    pub(super) fn use_256_bit_registers(&mut self) {
+        self.packed.use_256_bit_registers();
+    }
+
     /// Every track at `t`, found from where the last frame was.
     pub(super) fn play_on(&mut self, t: f64, out: &mut [f64]) {
         #[cfg(target_arch = "x86_64")]

@@ -313,6 +313,16 @@ impl<'c> ClipPlayer<'c> {
         player
     }
 
+    /// A player that evaluates as where the processor has AVX2 but no AVX-512 (the Slerp
+    /// weights four to a register instead of eight), so that both wide evaluations are tested
+    /// on a machine with AVX-512. The same values, bit for bit.
+    #[must_use]
+    pub fn without_avx512(clip: &'c Clip) -> Self {
+        let mut player = Self::new(clip);
+        player.tracks.use_256_bit_registers();
+        player
+    }
+
     /// The clip played.
     #[must_use]
     pub fn clip(&self) -> &'c Clip {

@@ -11,7 +11,8 @@ use crate::TrackCurve;
 pub(super) const NONE: u32 = u32::MAX;
 
 /// What a frame reads of a track: its segment (or [`NONE`]), that segment's end (`−∞` for
-/// none, so that a frame takes segment 0 and checks it) and where its value goes.
+/// none, so that a frame steps past both ends, wrapping to segment 1, and checks it) and where
+/// its value goes.
 #[derive(Clone, Copy, Debug)]
 #[repr(C)]
 pub(super) struct Lane<H> {
@@ -86,8 +87,9 @@ impl Held {
     }
 }
 
-/// The state of a lane whose track holds a value at this frame's time: no segment, and ends
-/// no time passes, so the next frame comes back to the rare path (and [`Held::at`]) at once.
+/// The state of a lane whose track holds a value at this frame's time: no segment, and ends at
+/// `+∞`, so the next frame comes back to the rare path (and [`Held::at`]) at once (at `t = +∞`
+/// the step wraps to segment 1, whose check then fails: the rare path too).
 pub(super) const HELD: (u32, f64, f64) = (NONE, f64::INFINITY, f64::INFINITY);
 
 /// The segment of `t` by the track's own index, if `t` is inside its keys.

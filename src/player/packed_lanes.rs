@@ -170,6 +170,11 @@ pub(super) struct PackedTracks<'c> {
 }
 
 impl<'c> PackedTracks<'c> {
+    /// Weigh the Slerp arcs in 256-bit registers even where the processor has AVX-512.
+    pub(super) fn use_256_bit_registers(&mut self) {
+        self.avx512 = false;
+    }
+
     /// Whether there are no tracks kept as keys (the default: then a frame skips them).
     pub(super) fn is_empty(&self) -> bool {
         self.poly.iter().all(|p| p.0.is_empty()) && self.slerp.0.is_empty()
@@ -275,14 +280,14 @@ impl<'c> PackedTracks<'c> {
         for (lanes, cold) in lanes.chunks_mut(ARCS).zip(cold.chunks_mut(ARCS)) {
             let mut n = 0;
             let step = |l: &Lane<SlerpHot<'_>>| if seek { l.seg } else { l.seg.wrapping_add(u32::from(t >= l.t1) + u32::from(t >= l.t2)) } as usize;
-            let mut stash = |n: &mut usize, l: &mut Lane<SlerpHot<'_>>, (s, (t1, t2, theta, inv_sin, u, q0, q1)): (usize, Arc<'_>)| {
+            let mut stash = |n: &mut usize, l: &mut Lane<SlerpHot<'_>>, (s, (t1, t2, theta, inv_sin, u, keys)): (usize, Arc<'_>)| {
                 (l.seg, l.t1, l.t2) = (s as u32, t1, t2);
                 // `q₁` negated where the pair flipped it (the sign of `1/sin θ`): exact.
                 let flip = inv_sin.to_bits() & SIGN;
                 let i = *n % ARCS;
                 (a.theta[i], a.inv_sin[i], a.u[i], a.out[i]) = (theta, f64::from_bits(inv_sin.to_bits() & !SIGN), u, l.out);
-                (a.q[i], a.flip[i]) = (std::ptr::from_ref(q0), flip);
-                debug_assert!(std::ptr::eq(q0.as_ptr().wrapping_add(4), q1.as_ptr()));
+                // A pointer to both keys (from the pair's reference, so that it reaches the second).
+                (a.q[i], a.flip[i]) = (keys.as_ptr(), flip);
                 *n = i + 1;
             };
             let mut pairs = lanes.chunks_exact_mut(2);
@@ -317,8 +322,8 @@ impl<'c> PackedTracks<'c> {
             for k in 0..n.min(ARCS) {
                 // SAFETY: a lane's `out` plus 4 is within the Slerp lanes' span.
                 let o = unsafe { value_at::<4>(frame, a.out[k]) };
-                // SAFETY: `a.q[k]` points at a key of a Slerp track that has the next key after it
-                // (an arc's two keys, stashed this frame).
+                // SAFETY: `a.q[k]` points at an arc's two keys, from a reference to both (stashed
+                // this frame; the clip's keys outlive the player).
                 let (q0, q1) = unsafe { (&*a.q[k], &*a.q[k].add(1)) };
                 let flip = a.flip[k];
                 *o = mix(q0, &q1.map(|x| f64::from_bits(x.to_bits() ^ flip)), a.ws[k], a.wt[k]);
@@ -334,24 +339,24 @@ fn fast_arc<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<Arc<'k>> {
     if s >= k.times.len() - 2 {
         return None;
     }
-    // SAFETY: `s + 2 < n`, the length of `times` and `quats`, and `s < n − 1`, that of `arcs`.
-    let (t0, t1, t2, [theta, inv_sin], q0, q1) = unsafe {
+    // SAFETY: `s + 2 < n`, the length of `times` and `quats` (so keys `s` and `s + 1` are a
+    // pair inside `quats`), and `s < n − 1`, that of `arcs`.
+    let (t0, t1, t2, [theta, inv_sin], keys) = unsafe {
         (
             f64::from(*k.times.get_unchecked(s)),
             f64::from(*k.times.get_unchecked(s + 1)),
             f64::from(*k.times.get_unchecked(s + 2)),
             *k.arcs.get_unchecked(s),
-            k.quats.get_unchecked(s),
-            k.quats.get_unchecked(s + 1),
+            &*k.quats.as_ptr().add(s).cast::<[Quat; 2]>(),
         )
     };
     let u = (t - t0) * (1.0 / (t1 - t0));
-    ((t0 <= t) & (t < t1) & (theta >= 0.0) & (u <= 1.0)).then_some((t1, t2, theta, inv_sin, u, q0, q1))
+    ((t0 <= t) & (t < t1) & (theta >= 0.0) & (u <= 1.0)).then_some((t1, t2, theta, inv_sin, u, keys))
 }
 
 /// A Slerp segment that holds `t`, as a frame weighs it: its end, the end of the segment
 /// after (`+∞` for none), `θ`, `1/sin θ` (signed), the local time and the two keys.
-type Arc<'k> = (f64, f64, f64, f64, f64, &'k Quat, &'k Quat);
+type Arc<'k> = (f64, f64, f64, f64, f64, &'k [Quat; 2]);
 
 /// One Slerp lane's arc at `t` in segment `s` ([`fast_arc`], else [`slerp_rare`]).
 #[inline(always)]
@@ -396,7 +401,7 @@ fn slerp_rare<'k>(l: &mut Lane<SlerpHot<'k>>, c: &mut Cold<'_, SlerpKeys>, t: f6
 /// `θ`, `1/sin θ` (signed), the local time and the two keys.
 #[inline(always)]
 fn arc_at<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<Arc<'k>> {
-    let (&[t0, t1], &[theta, inv_sin], [q0, q1]) = (
+    let (&[t0, t1], &[theta, inv_sin], keys) = (
         k.times.get(s..s.wrapping_add(2)).and_then(|x| <&[f32; 2]>::try_from(x).ok())?,
         k.arcs.get(s)?,
         k.quats.get(s..s.wrapping_add(2)).and_then(|x| <&[Quat; 2]>::try_from(x).ok())?,
@@ -404,5 +409,5 @@ fn arc_at<'k>(k: &SlerpHot<'k>, s: usize, t: f64) -> Option<Arc<'k>> {
     let (t0, t1) = (f64::from(t0), f64::from(t1));
     let u = (t - t0) * (1.0 / (t1 - t0));
     let t2 = k.times.get(s.wrapping_add(2)).map_or(f64::INFINITY, |&x| f64::from(x));
-    ((t0 <= t) & (t < t1) & (theta >= 0.0) & (u <= 1.0)).then_some((t1, t2, theta, inv_sin, u, q0, q1))
+    ((t0 <= t) & (t < t1) & (theta >= 0.0) & (u <= 1.0)).then_some((t1, t2, theta, inv_sin, u, keys))
 }
